@@ -1,0 +1,50 @@
+package io.accel.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A table as the catalog records it. {@code primaryKey} holds the ordinals of the primary key columns;
+ * when it is empty the table has a hidden row id (a BIGINT) as its storage key. {@code id} names the
+ * table's RocksDB column family; {@code schemaVersion} is written into every row.
+ */
+public record TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey,
+    List<IndexDef> indexes, int schemaVersion) {
+
+  public TableDef {
+    columns = List.copyOf(columns);
+    primaryKey = List.copyOf(primaryKey);
+    indexes = List.copyOf(indexes);
+  }
+
+  public boolean hasHiddenRowId() {
+    return primaryKey.isEmpty();
+  }
+
+  /** The ordinal of the named column, if the table has one. */
+  public Optional<Integer> columnOrdinal(String columnName) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equals(columnName)) {
+        return Optional.of(i);
+      }
+    }
+    return Optional.empty();
+  }
+
+  public Optional<IndexDef> index(String indexName) {
+    return indexes.stream().filter(i -> i.name().equals(indexName)).findFirst();
+  }
+
+  public TableDef withIndex(IndexDef index) {
+    List<IndexDef> list = new ArrayList<>(indexes);
+    list.add(index);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion);
+  }
+
+  public TableDef withoutIndex(String indexName) {
+    List<IndexDef> list = new ArrayList<>(indexes);
+    list.removeIf(i -> i.name().equals(indexName));
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion);
+  }
+}

@@ -1,0 +1,246 @@
+package io.accel.exec;
+
+import io.accel.catalog.Catalog;
+import io.accel.catalog.Column;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.IndexDef;
+import io.accel.catalog.TableDef;
+import io.accel.sql.AccelException;
+import io.accel.sql.Command;
+import io.accel.sql.SqlState;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.Lock;
+import java.util.stream.Collectors;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+
+/**
+ * Runs DDL and transaction-control {@link Command}s for a session. DDL takes the store's schema lock
+ * exclusively, so no statement reads or writes rows while a table or index changes, and takes effect at
+ * once, outside any transaction block (as in MySQL; PostgreSQL's DDL is transactional, Accel's is not).
+ */
+public final class CommandExecutor {
+  private static final int BACKFILL_BATCH = 10_000;
+
+  private final Session session;
+  private final Database database;
+  private final Catalog catalog;
+
+  public CommandExecutor(Session session) {
+    this.session = session;
+    this.database = session.database();
+    this.catalog = database.catalog();
+  }
+
+  public void execute(Command command) {
+    if (command instanceof Command.Begin) {
+      session.begin();
+    } else if (command instanceof Command.Commit) {
+      session.commit();
+    } else if (command instanceof Command.Rollback) {
+      session.rollback();
+    } else if (command instanceof Command.CreateTable c) {
+      ddl(() -> createTable(c));
+    } else if (command instanceof Command.CreateIndex c) {
+      ddl(() -> createIndex(c));
+    } else if (command instanceof Command.DropTable d) {
+      ddl(() -> dropTables(d));
+    } else if (command instanceof Command.DropIndex d) {
+      ddl(() -> dropIndexes(d));
+    }
+  }
+
+  private interface Ddl {
+    void run() throws RocksDBException;
+  }
+
+  private void ddl(Ddl ddl) {
+    Lock lock = database.schemaLock().writeLock();
+    lock.lock();
+    try {
+      ddl.run();
+    } catch (RocksDBException e) {
+      throw TxnContext.storageFailure(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void createTable(Command.CreateTable c) throws RocksDBException {
+    if (relationExists(c.name())) {
+      if (c.ifNotExists()) {
+        return;
+      }
+      throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + c.name() + "\" already exists");
+    }
+    List<Column> columns = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Command.ColumnSpec spec : c.columns()) {
+      if (!names.add(spec.name())) {
+        throw new AccelException(SqlState.DUPLICATE_COLUMN, "column \"" + spec.name() + "\" specified more than once");
+      }
+      boolean nullable = !spec.notNull() && !c.primaryKey().contains(spec.name());
+      columns.add(new Column(spec.name(), spec.type(), nullable, spec.defaultSql()));
+    }
+    TableDef shape = new TableDef(0, c.name(), columns, List.of(), List.of(), 1);
+    List<Integer> pk = ordinals(shape, c.primaryKey());
+    if (new HashSet<>(pk).size() != pk.size()) {
+      throw new AccelException(SqlState.DUPLICATE_COLUMN, "column appears twice in primary key constraint");
+    }
+    List<List<Integer>> uniques = new ArrayList<>();
+    for (List<String> u : c.uniqueKeys()) {
+      uniques.add(ordinals(shape, u));
+    }
+    long id = catalog.allocateId();
+    database.store().createFamily(Catalog.tableFamily(id));
+    List<IndexDef> indexes = new ArrayList<>();
+    Set<String> indexNames = new HashSet<>();
+    for (List<Integer> u : uniques) {
+      if (u.equals(pk)) {
+        continue;
+      }
+      String base = c.name() + "_" + u.stream().map(i -> columns.get(i).name()).collect(Collectors.joining("_")) + "_key";
+      String name = base;
+      for (int n = 1; indexNames.contains(name) || relationExists(name); n++) {
+        name = base + n;
+      }
+      indexNames.add(name);
+      long indexId = catalog.allocateId();
+      database.store().createFamily(Catalog.indexFamily(indexId));
+      indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
+    }
+    catalog.put(new TableDef(id, c.name(), columns, pk, indexes, 1));
+  }
+
+  private void createIndex(Command.CreateIndex c) throws RocksDBException {
+    TableDef table = catalog.table(c.table()).orElseThrow(() -> undefinedTable(c.table()));
+    List<Integer> ordinals = ordinals(table, c.keys().stream().map(Command.IndexKeySpec::column).toList());
+    String name = c.name().orElseGet(() -> {
+      String base = table.name() + "_" + c.keys().stream().map(Command.IndexKeySpec::column)
+          .collect(Collectors.joining("_")) + "_idx";
+      String candidate = base;
+      for (int n = 1; relationExists(candidate); n++) {
+        candidate = base + n;
+      }
+      return candidate;
+    });
+    if (relationExists(name)) {
+      if (c.ifNotExists()) {
+        return;
+      }
+      throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
+    }
+    List<IndexColumn> columns = new ArrayList<>();
+    for (int i = 0; i < ordinals.size(); i++) {
+      columns.add(new IndexColumn(ordinals.get(i), c.keys().get(i).descending()));
+    }
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique());
+    ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
+    try {
+      backfill(table, index, family);
+    } catch (RuntimeException | RocksDBException e) {
+      database.store().dropFamily(Catalog.indexFamily(index.id()));
+      throw e;
+    }
+    catalog.put(table.withIndex(index));
+  }
+
+  /** Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). */
+  private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family) throws RocksDBException {
+    TableReader reader = new TableReader(database, table);
+    Set<ByteBuffer> seen = new HashSet<>();
+    try (TxnContext ctx = database.begin()) {
+      RocksIterator it = ctx.iterator(database.tableFamily(table));
+      WriteBatch batch = new WriteBatch();
+      try {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          Object[] row = reader.decode(it.value());
+          byte[] entry = RowKeys.indexKey(table, index, row, key);
+          if (RowKeys.uniqueForm(index, row)) {
+            if (!seen.add(ByteBuffer.wrap(entry))) {
+              String cols = index.columns().stream().map(ic -> table.columns().get(ic.column()).name())
+                  .collect(Collectors.joining(", "));
+              String vals = index.columns().stream().map(ic -> Values.toText(table.columns().get(ic.column()).type(),
+                  row[ic.column()])).collect(Collectors.joining(", "));
+              throw new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + index.name()
+                  + "\" (Key (" + cols + ")=(" + vals + ") is duplicated.)");
+            }
+            batch.put(family, entry, key);
+          } else {
+            batch.put(family, entry, new byte[0]);
+          }
+          if (batch.count() >= BACKFILL_BATCH) {
+            database.store().db().write(database.store().writeOptions(), batch);
+            batch.clear();
+          }
+        }
+        database.store().db().write(database.store().writeOptions(), batch);
+      } finally {
+        batch.close();
+        ctx.release(it);
+      }
+    }
+  }
+
+  private void dropTables(Command.DropTable d) throws RocksDBException {
+    List<TableDef> victims = new ArrayList<>();
+    for (String name : d.names()) {
+      Optional<TableDef> t = catalog.table(name);
+      if (t.isEmpty()) {
+        if (d.ifExists()) {
+          continue;
+        }
+        throw undefinedTable(name);
+      }
+      victims.add(t.get());
+    }
+    for (TableDef t : victims) {
+      catalog.remove(t);
+      database.store().dropFamily(Catalog.tableFamily(t.id()));
+      for (IndexDef index : t.indexes()) {
+        database.store().dropFamily(Catalog.indexFamily(index.id()));
+      }
+      database.forgetRowIds(t.id());
+    }
+  }
+
+  private void dropIndexes(Command.DropIndex d) throws RocksDBException {
+    for (String name : d.names()) {
+      Optional<TableDef> t = catalog.tableOfIndex(name);
+      if (t.isEmpty()) {
+        if (d.ifExists()) {
+          continue;
+        }
+        throw new AccelException(SqlState.UNDEFINED_OBJECT, "index \"" + name + "\" does not exist");
+      }
+      IndexDef index = t.get().index(name).orElseThrow();
+      catalog.put(t.get().withoutIndex(name));
+      database.store().dropFamily(Catalog.indexFamily(index.id()));
+    }
+  }
+
+  private boolean relationExists(String name) {
+    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent();
+  }
+
+  private static List<Integer> ordinals(TableDef table, List<String> columnNames) {
+    List<Integer> result = new ArrayList<>();
+    for (String column : columnNames) {
+      result.add(table.columnOrdinal(column).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,
+          "column \"" + column + "\" does not exist")));
+    }
+    return result;
+  }
+
+  private static AccelException undefinedTable(String name) {
+    return new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
+  }
+}

@@ -1,0 +1,107 @@
+package io.accel.exec;
+
+import io.accel.catalog.Catalog;
+import io.accel.catalog.TableDef;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import io.accel.storage.Store;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/**
+ * A standalone store as the engine sees it: the RocksDB {@link Store}, its {@link Catalog}, the lock that
+ * keeps DDL apart from DML, the hidden row id counters of tables without a primary key, and the store's
+ * meters. Shared by every connection to the store.
+ */
+public final class Database implements AutoCloseable {
+  private final Store store;
+  private final Catalog catalog;
+  private final ReentrantReadWriteLock schemaLock = new ReentrantReadWriteLock();
+  private final Map<Long, AtomicLong> rowIds = new ConcurrentHashMap<>();
+  private final MeterRegistry meters;
+
+  private Database(Store store, Catalog catalog, MeterRegistry meters) {
+    this.store = store;
+    this.catalog = catalog;
+    this.meters = meters;
+  }
+
+  public static Database open(Store store) {
+    return open(store, new SimpleMeterRegistry());
+  }
+
+  public static Database open(Store store, MeterRegistry meters) {
+    try {
+      return new Database(store, Catalog.load(store), meters);
+    } catch (RocksDBException e) {
+      store.close();
+      throw TxnContext.storageFailure(e);
+    }
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public MeterRegistry meters() {
+    return meters;
+  }
+
+  /** Held shared by statements that read or write rows, exclusively by DDL. */
+  public ReentrantReadWriteLock schemaLock() {
+    return schemaLock;
+  }
+
+  public ColumnFamilyHandle tableFamily(TableDef table) {
+    return store.family(Catalog.tableFamily(table.id())).orElseThrow(() -> new AccelException(
+        SqlState.UNDEFINED_TABLE, "relation \"" + table.name() + "\" does not exist"));
+  }
+
+  public ColumnFamilyHandle indexFamily(long indexId) {
+    return store.family(Catalog.indexFamily(indexId)).orElseThrow(() -> new AccelException(
+        SqlState.UNDEFINED_OBJECT, "index " + indexId + " does not exist"));
+  }
+
+  /** The next hidden row id of a table without a primary key; starts after the largest one stored. */
+  public long nextRowId(TableDef table) {
+    return rowIds.computeIfAbsent(table.id(), id -> new AtomicLong(lastRowId(table))).incrementAndGet();
+  }
+
+  private long lastRowId(TableDef table) {
+    try (RocksIterator it = store.db().newIterator(tableFamily(table))) {
+      it.seekToLast();
+      if (!it.isValid()) {
+        return 0;
+      }
+      return RowKeys.decodeRowId(it.key());
+    }
+  }
+
+  void forgetRowIds(long tableId) {
+    rowIds.remove(tableId);
+  }
+
+  /** Starts a transaction reading a snapshot taken now. */
+  TxnContext begin() {
+    if (store.isClosed()) {
+      throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
+    }
+    return new TxnContext(store.begin());
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,80 @@
+package io.accel.exec;
+
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.DataType;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.IndexDef;
+import io.accel.catalog.TableDef;
+import io.accel.storage.KeyCodec;
+import io.accel.storage.KeyReader;
+import io.accel.storage.KeyWriter;
+
+/**
+ * The storage keys of a table's rows and index entries, built with the order-preserving {@link KeyCodec}.
+ *
+ * <p>Row key: the primary key columns, ascending (or the hidden BIGINT row id). Index entry key: the index
+ * columns in their directions followed by the row key, value empty; except that an entry of a UNIQUE
+ * index whose key columns are all non-null has the index columns alone as its key and the row key as its
+ * value, so two rows with the same unique value collide on one RocksDB key and the optimistic transaction
+ * sees the conflict.
+ */
+public final class RowKeys {
+  private static final DataType ROW_ID = DataType.of(ColumnType.BIGINT);
+
+  private RowKeys() {
+  }
+
+  public static byte[] rowKey(TableDef table, Object[] row) {
+    KeyWriter w = new KeyWriter(32);
+    for (int ordinal : table.primaryKey()) {
+      KeyCodec.write(w, table.columns().get(ordinal).type(), row[ordinal], false);
+    }
+    return w.toByteArray();
+  }
+
+  public static byte[] rowIdKey(long rowId) {
+    KeyWriter w = new KeyWriter(9);
+    KeyCodec.write(w, ROW_ID, rowId, false);
+    return w.toByteArray();
+  }
+
+  public static long decodeRowId(byte[] key) {
+    return (Long) KeyCodec.read(new KeyReader(key), ROW_ID, false);
+  }
+
+  /** True when the entry of this row in a UNIQUE index takes the collision-detecting form. */
+  public static boolean uniqueForm(IndexDef index, Object[] row) {
+    if (!index.unique()) {
+      return false;
+    }
+    for (IndexColumn ic : index.columns()) {
+      if (row[ic.column()] == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The index columns of the row, encoded; the whole key in the unique form. */
+  public static byte[] indexPrefix(TableDef table, IndexDef index, Object[] row) {
+    KeyWriter w = new KeyWriter(32);
+    writeIndexColumns(w, table, index, row);
+    return w.toByteArray();
+  }
+
+  /** The entry key of a row in an index (see the class comment for the unique form). */
+  public static byte[] indexKey(TableDef table, IndexDef index, Object[] row, byte[] rowKey) {
+    KeyWriter w = new KeyWriter(32 + rowKey.length);
+    writeIndexColumns(w, table, index, row);
+    if (!uniqueForm(index, row)) {
+      w.put(rowKey, 0, rowKey.length);
+    }
+    return w.toByteArray();
+  }
+
+  private static void writeIndexColumns(KeyWriter w, TableDef table, IndexDef index, Object[] row) {
+    for (IndexColumn ic : index.columns()) {
+      KeyCodec.write(w, table.columns().get(ic.column()).type(), row[ic.column()], ic.descending());
+    }
+  }
+}

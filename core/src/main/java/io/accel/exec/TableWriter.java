@@ -1,0 +1,198 @@
+package io.accel.exec;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.DataType;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.IndexDef;
+import io.accel.catalog.TableDef;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import io.accel.storage.RowCodec;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.rocksdb.ColumnFamilyHandle;
+
+/**
+ * Writes rows of one table, and all their index entries, into a transaction, enforcing NOT NULL, the
+ * primary key, UNIQUE indexes and the declared lengths and scales of the columns. Callers run each
+ * statement inside a savepoint (or its own transaction) so a violation leaves nothing behind.
+ *
+ * <p>UPDATE removes every old version before writing any new one, so uniqueness is checked against the
+ * statement's end state ({@code UPDATE t SET id = id + 1} succeeds whatever order rows come in).
+ */
+public final class TableWriter {
+  private final Database database;
+  private final TxnContext ctx;
+  private final TableDef table;
+  private final ColumnFamilyHandle rows;
+  private final List<DataType> types;
+
+  public TableWriter(Database database, TxnContext ctx, TableDef table) {
+    this.database = database;
+    this.ctx = ctx;
+    this.table = table;
+    this.rows = database.tableFamily(table);
+    this.types = table.columns().stream().map(Column::type).toList();
+  }
+
+  public long insert(Iterable<Object[]> input) {
+    long count = 0;
+    for (Object[] raw : input) {
+      Object[] row = normalize(raw);
+      byte[] key;
+      if (table.hasHiddenRowId()) {
+        key = RowKeys.rowIdKey(database.nextRowId(table));
+      } else {
+        key = RowKeys.rowKey(table, row);
+        if (ctx.getForUpdate(rows, key) != null) {
+          throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
+        }
+      }
+      writeRow(key, row);
+      count++;
+    }
+    return count;
+  }
+
+  public long delete(List<Object[]> victims) {
+    List<byte[]> keys = keysOf(victims);
+    for (int i = 0; i < victims.size(); i++) {
+      Object[] row = victims.get(i);
+      byte[] key = keys.get(i);
+      ctx.delete(rows, key);
+      for (IndexDef index : table.indexes()) {
+        ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, row, key));
+      }
+    }
+    return victims.size();
+  }
+
+  /** Replaces each {@code oldRows[i]} by {@code newRows[i]}. */
+  public long update(List<Object[]> oldRows, List<Object[]> newRowsRaw) {
+    List<byte[]> oldKeys = keysOf(oldRows);
+    List<Object[]> newRows = new ArrayList<>(newRowsRaw.size());
+    List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
+    for (int i = 0; i < oldRows.size(); i++) {
+      Object[] row = normalize(newRowsRaw.get(i));
+      newRows.add(row);
+      newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
+    }
+    for (int i = 0; i < oldRows.size(); i++) {
+      Object[] old = oldRows.get(i);
+      byte[] oldKey = oldKeys.get(i);
+      if (!Arrays.equals(oldKey, newKeys.get(i))) {
+        ctx.delete(rows, oldKey);
+      }
+      for (IndexDef index : table.indexes()) {
+        ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, old, oldKey));
+      }
+    }
+    for (int i = 0; i < newRows.size(); i++) {
+      Object[] row = newRows.get(i);
+      byte[] key = newKeys.get(i);
+      if (!Arrays.equals(oldKeys.get(i), key) && ctx.getForUpdate(rows, key) != null) {
+        throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
+      }
+      writeRow(key, row);
+    }
+    return oldRows.size();
+  }
+
+  private void writeRow(byte[] key, Object[] row) {
+    for (IndexDef index : table.indexes()) {
+      ColumnFamilyHandle family = database.indexFamily(index.id());
+      byte[] entry = RowKeys.indexKey(table, index, row, key);
+      if (RowKeys.uniqueForm(index, row)) {
+        if (ctx.getForUpdate(family, entry) != null) {
+          throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
+        }
+        ctx.put(family, entry, key);
+      } else {
+        ctx.put(family, entry, new byte[0]);
+      }
+    }
+    ctx.put(rows, key, RowCodec.encode(table.schemaVersion(), types, row));
+  }
+
+  /** The storage keys of rows read from this table (for tables without a primary key, by matching values). */
+  private List<byte[]> keysOf(List<Object[]> victims) {
+    List<byte[]> keys = new ArrayList<>(victims.size());
+    if (!table.hasHiddenRowId()) {
+      for (Object[] row : victims) {
+        keys.add(RowKeys.rowKey(table, row));
+      }
+      return keys;
+    }
+    Map<List<Object>, Deque<byte[]>> byValue = new HashMap<>();
+    for (Object[] row : victims) {
+      byValue.putIfAbsent(Arrays.asList(row), new ArrayDeque<>());
+    }
+    new TableReader(database, table).forEach(ctx, (key, row) -> {
+      Deque<byte[]> slot = byValue.get(Arrays.asList(row));
+      if (slot != null) {
+        slot.add(key);
+      }
+    });
+    for (Object[] row : victims) {
+      byte[] key = byValue.get(Arrays.asList(row)).poll();
+      if (key == null) {
+        throw new AccelException(SqlState.SERIALIZATION_FAILURE,
+            "could not serialize access due to concurrent update of table \"" + table.name() + "\"");
+      }
+      keys.add(key);
+    }
+    return keys;
+  }
+
+  /** Checks NOT NULL and the declared type modifiers, returning the row as it will be stored. */
+  Object[] normalize(Object[] raw) {
+    if (raw.length != table.columns().size()) {
+      throw new AccelException(SqlState.INTERNAL_ERROR, "row of " + raw.length + " values for table \""
+          + table.name() + "\" of " + table.columns().size() + " columns");
+    }
+    Object[] row = new Object[raw.length];
+    for (int i = 0; i < raw.length; i++) {
+      Column column = table.columns().get(i);
+      Object v = raw[i];
+      if (v == null) {
+        if (!column.nullable()) {
+          throw new AccelException(SqlState.NOT_NULL_VIOLATION, "null value in column \"" + column.name()
+              + "\" of relation \"" + table.name() + "\" violates not-null constraint");
+        }
+        row[i] = null;
+      } else {
+        row[i] = Values.coerce(column.type(), v);
+      }
+    }
+    return row;
+  }
+
+  private AccelException duplicate(String constraint, List<Integer> columns, Object[] row) {
+    String names = columns.stream().map(c -> table.columns().get(c).name()).collect(Collectors.joining(", "));
+    String values = columns.stream().map(c -> Values.toText(table.columns().get(c).type(), row[c]))
+        .collect(Collectors.joining(", "));
+    return new AccelException(SqlState.UNIQUE_VIOLATION, "duplicate key value violates unique constraint \""
+        + constraint + "\" (Key (" + names + ")=(" + values + ") already exists.)");
+  }
+
+  static BigDecimal scaled(DataType type, BigDecimal value) {
+    if (type.precision() < 0) {
+      return value;
+    }
+    BigDecimal v = value.setScale(Math.max(type.scale(), 0), RoundingMode.HALF_UP);
+    if (v.precision() - v.scale() > type.precision() - Math.max(type.scale(), 0) && v.signum() != 0) {
+      throw new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow (a field with precision "
+          + type.precision() + ", scale " + Math.max(type.scale(), 0) + " must round to an absolute value less than 10^"
+          + (type.precision() - Math.max(type.scale(), 0)) + ")");
+    }
+    return v;
+  }
+}

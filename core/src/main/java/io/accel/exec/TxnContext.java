@@ -1,0 +1,161 @@
+package io.accel.exec;
+
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Status;
+import org.rocksdb.Transaction;
+
+/**
+ * One RocksDB transaction and the read options that pin its snapshot: everything a statement reads
+ * comes from that one snapshot plus the transaction's own writes. It owns the transaction, the read
+ * options and every iterator opened through it, and closes them all in {@link #close()}.
+ */
+public final class TxnContext implements AutoCloseable {
+  private final Transaction txn;
+  private final ReadOptions readOptions;
+  private final List<RocksIterator> iterators = new ArrayList<>();
+  private boolean wrote;
+  private boolean closed;
+
+  TxnContext(Transaction txn) {
+    this.txn = txn;
+    this.readOptions = new ReadOptions().setSnapshot(txn.getSnapshot());
+  }
+
+  /** The sequence number of the snapshot this context reads. */
+  public long snapshotSequence() {
+    return txn.getSnapshot().getSequenceNumber();
+  }
+
+  public byte[] get(ColumnFamilyHandle family, byte[] key) {
+    try {
+      return txn.get(readOptions, family, key);
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  /** Reads a key and makes the commit fail if another transaction writes it after this snapshot. */
+  public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
+    try {
+      return txn.getForUpdate(readOptions, family, key, true);
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  public void put(ColumnFamilyHandle family, byte[] key, byte[] value) {
+    try {
+      txn.put(family, key, value);
+      wrote = true;
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  public void delete(ColumnFamilyHandle family, byte[] key) {
+    try {
+      txn.delete(family, key);
+      wrote = true;
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  /** An iterator over the snapshot merged with this transaction's writes; closed with this context. */
+  public synchronized RocksIterator iterator(ColumnFamilyHandle family) {
+    checkOpen();
+    RocksIterator it = txn.getIterator(readOptions, family);
+    iterators.add(it);
+    return it;
+  }
+
+  /** Closes an iterator early; the context forgets it. */
+  public synchronized void release(RocksIterator it) {
+    if (iterators.remove(it)) {
+      it.close();
+    }
+  }
+
+  public boolean wrote() {
+    return wrote;
+  }
+
+  void setSavePoint() {
+    try {
+      txn.setSavePoint();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  synchronized void rollbackToSavePoint() {
+    closeIterators();
+    try {
+      txn.rollbackToSavePoint();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
+  synchronized void commit() {
+    closeIterators();
+    try {
+      txn.commit();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  synchronized void rollback() {
+    closeIterators();
+    try {
+      txn.rollback();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the statement's snapshot is closed");
+    }
+  }
+
+  private void closeIterators() {
+    for (RocksIterator it : iterators) {
+      it.close();
+    }
+    iterators.clear();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeIterators();
+    readOptions.close();
+    txn.close();
+  }
+
+  static AccelException storageFailure(RocksDBException e) {
+    Status status = e.getStatus();
+    Status.Code code = status == null ? Status.Code.Undefined : status.getCode();
+    return switch (code) {
+      case Busy, TryAgain -> new AccelException(SqlState.SERIALIZATION_FAILURE,
+          "could not serialize access due to concurrent update", e);
+      case TimedOut -> new AccelException(SqlState.LOCK_NOT_AVAILABLE, "could not obtain lock: " + e.getMessage(), e);
+      case IOError -> new AccelException(SqlState.IO_ERROR, "storage I/O error: " + e.getMessage(), e);
+      default -> new AccelException(SqlState.INTERNAL_ERROR, "storage error: " + e.getMessage(), e);
+    };
+  }
+}

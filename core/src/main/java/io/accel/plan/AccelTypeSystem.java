@@ -1,0 +1,50 @@
+package io.accel.plan;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Result types as PostgreSQL derives them: SUM of SMALLINT/INTEGER is BIGINT and SUM of BIGINT is
+ * NUMERIC, so sums do not overflow; AVG of an exact type is NUMERIC, not a truncated integer; NUMERIC
+ * carries up to 38 digits.
+ */
+public final class AccelTypeSystem extends RelDataTypeSystemImpl {
+  public static final AccelTypeSystem INSTANCE = new AccelTypeSystem();
+
+  @Override
+  public int getMaxPrecision(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? 38 : super.getMaxPrecision(typeName);
+  }
+
+  @Override
+  public int getMaxScale(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? 38 : super.getMaxScale(typeName);
+  }
+
+  @Override
+  public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
+    RelDataType t = switch (argumentType.getSqlTypeName()) {
+      case TINYINT, SMALLINT, INTEGER -> factory.createSqlType(SqlTypeName.BIGINT);
+      case BIGINT -> factory.createSqlType(SqlTypeName.DECIMAL, 38, 0);
+      case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, argumentType.getScale());
+      default -> super.deriveSumType(factory, argumentType);
+    };
+    return factory.createTypeWithNullability(t, argumentType.isNullable());
+  }
+
+  @Override
+  public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
+    RelDataType t = switch (argumentType.getSqlTypeName()) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, 16);
+      default -> super.deriveAvgAggType(factory, argumentType);
+    };
+    return factory.createTypeWithNullability(t, argumentType.isNullable());
+  }
+
+  @Override
+  public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
+  }
+}

@@ -1,0 +1,53 @@
+package io.accel.plan;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.TableDef;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.apache.calcite.avatica.util.Casing;
+
+/** The DEFAULT expressions of a table's columns, turned into Calcite expressions when an INSERT omits them. */
+final class ColumnDefaults extends NullInitializerExpressionFactory {
+  private static final SqlParser.Config PARSER = SqlParser.config()
+      .withParserFactory(SqlBabelParserImpl.FACTORY)
+      .withConformance(SqlConformanceEnum.BABEL)
+      .withUnquotedCasing(Casing.TO_LOWER)
+      .withQuotedCasing(Casing.UNCHANGED)
+      .withCaseSensitive(true);
+
+  private final TableDef table;
+
+  ColumnDefaults(TableDef table) {
+    this.table = table;
+  }
+
+  @Override
+  public ColumnStrategy generationStrategy(RelOptTable relTable, int iColumn) {
+    Column c = table.columns().get(iColumn);
+    if (c.defaultSql().isPresent()) {
+      return ColumnStrategy.DEFAULT;
+    }
+    return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+  }
+
+  @Override
+  public RexNode newColumnDefaultValue(RelOptTable relTable, int iColumn, InitializerContext context) {
+    Column c = table.columns().get(iColumn);
+    RelDataType type = relTable.getRowType().getFieldList().get(iColumn).getType();
+    if (c.defaultSql().isEmpty()) {
+      return context.getRexBuilder().makeNullLiteral(type);
+    }
+    SqlNode parsed = context.parseExpression(PARSER, c.defaultSql().get());
+    SqlNode validated = context.validateExpression(relTable.getRowType(), parsed);
+    RexNode value = context.convertExpression(validated);
+    return context.getRexBuilder().makeCast(type, value, true, false);
+  }
+}

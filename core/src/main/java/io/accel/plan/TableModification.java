@@ -1,0 +1,74 @@
+package io.accel.plan;
+
+import io.accel.catalog.TableDef;
+import io.accel.exec.Session;
+import io.accel.exec.TableWriter;
+import io.accel.exec.TxnContext;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.rel.core.TableModify;
+
+/**
+ * What a compiled INSERT/UPDATE/DELETE does at run time: it reads all its input rows first (so a
+ * statement never sees its own writes, e.g. {@code INSERT INTO t SELECT * FROM t}), then writes them
+ * with a {@link TableWriter} into the statement's transaction. The table's definition is re-read from
+ * the catalog, so a prepared statement writes the indexes created since it was planned.
+ */
+public final class TableModification {
+  private final AccelTable table;
+  private final TableModify.Operation operation;
+  private final List<String> updateColumns;
+
+  TableModification(AccelTable table, TableModify.Operation operation, List<String> updateColumns) {
+    this.table = table;
+    this.operation = operation;
+    this.updateColumns = List.copyOf(updateColumns);
+  }
+
+  /** Called from generated code; returns the number of rows written. */
+  public static long execute(TableModification m, DataContext root, Enumerable<Object[]> input) {
+    return m.run(root, input);
+  }
+
+  private long run(DataContext root, Enumerable<Object[]> input) {
+    Session session = table.session();
+    TxnContext ctx = session.contextFor(root);
+    TableDef planned = table.definition();
+    TableDef current = session.database().catalog().table(planned.name())
+        .filter(t -> t.id() == planned.id())
+        .orElseThrow(() -> new AccelException(SqlState.UNDEFINED_TABLE,
+            "relation \"" + planned.name() + "\" does not exist"));
+    if (current.schemaVersion() != planned.schemaVersion()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cached plan must not change result type");
+    }
+    List<Object[]> rows = input.toList();
+    TableWriter writer = new TableWriter(session.database(), ctx, current);
+    int width = current.columns().size();
+    return switch (operation) {
+      case INSERT -> writer.insert(rows);
+      case DELETE -> writer.delete(rows.stream().map(r -> Arrays.copyOf(r, width)).toList());
+      case UPDATE -> {
+        List<Object[]> olds = new ArrayList<>(rows.size());
+        List<Object[]> news = new ArrayList<>(rows.size());
+        int[] targets = updateColumns.stream().mapToInt(c -> current.columnOrdinal(c).orElseThrow(() ->
+            new AccelException(SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" does not exist"))).toArray();
+        for (Object[] r : rows) {
+          Object[] old = Arrays.copyOf(r, width);
+          Object[] updated = old.clone();
+          for (int i = 0; i < targets.length; i++) {
+            updated[targets[i]] = r[width + i];
+          }
+          olds.add(old);
+          news.add(updated);
+        }
+        yield writer.update(olds, news);
+      }
+      default -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, operation + " is not supported");
+    };
+  }
+}

@@ -1,0 +1,40 @@
+package io.accel.sql;
+
+import io.accel.catalog.DataType;
+import java.util.List;
+import java.util.Optional;
+
+/** The statements Accel executes itself instead of handing them to Calcite: DDL and transaction control. */
+public sealed interface Command {
+
+  /** A column as declared in CREATE TABLE. */
+  record ColumnSpec(String name, DataType type, boolean notNull, Optional<String> defaultSql) {
+  }
+
+  /** One key column of CREATE INDEX. */
+  record IndexKeySpec(String column, boolean descending) {
+  }
+
+  record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
+      List<List<String>> uniqueKeys) implements Command {
+  }
+
+  record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
+      boolean ifNotExists) implements Command {
+  }
+
+  record DropTable(List<String> names, boolean ifExists) implements Command {
+  }
+
+  record DropIndex(List<String> names, boolean ifExists) implements Command {
+  }
+
+  record Begin() implements Command {
+  }
+
+  record Commit() implements Command {
+  }
+
+  record Rollback() implements Command {
+  }
+}

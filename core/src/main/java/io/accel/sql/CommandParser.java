@@ -1,0 +1,497 @@
+package io.accel.sql;
+
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.DataType;
+import io.accel.sql.Command.ColumnSpec;
+import io.accel.sql.Command.IndexKeySpec;
+import io.accel.sql.SqlLexer.Kind;
+import io.accel.sql.SqlLexer.Token;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+
+/**
+ * Recognises and parses the statements Accel runs itself (see {@link Command}); every other statement is
+ * left to Calcite. Calcite's Babel grammar has no constraints, defaults or CREATE INDEX, hence this parser.
+ */
+public final class CommandParser {
+  private final String sql;
+  private final List<Token> tokens;
+  private int pos;
+
+  private CommandParser(String sql) {
+    this.sql = sql;
+    this.tokens = SqlLexer.tokenize(sql);
+  }
+
+  /** The command, or empty when the statement is one for Calcite (queries and DML). */
+  public static Optional<Command> parse(String sql) {
+    CommandParser p = new CommandParser(sql);
+    Token first = p.peek();
+    if (first.kind() != Kind.WORD) {
+      return Optional.empty();
+    }
+    Command c = switch (first.text()) {
+      case "create" -> p.create();
+      case "drop" -> p.drop();
+      case "begin", "start" -> p.begin();
+      case "commit", "end" -> p.endWith(new Command.Commit(), "transaction", "work");
+      case "rollback", "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
+      default -> null;
+    };
+    return Optional.ofNullable(c);
+  }
+
+  private Command begin() {
+    if (next().is("start")) {
+      expectWord("transaction");
+    } else {
+      optionalWord("transaction", "work");
+    }
+    // ISOLATION LEVEL and READ WRITE options are accepted; Accel always runs snapshot isolation.
+    while (peek().kind() != Kind.END && !peek().isSymbol(";")) {
+      next();
+    }
+    finish();
+    return new Command.Begin();
+  }
+
+  private Command endWith(Command c, String... optionalWords) {
+    next();
+    optionalWord(optionalWords);
+    finish();
+    return c;
+  }
+
+  private Command create() {
+    expectWord("create");
+    boolean unique = optionalWord("unique");
+    if (optionalWord("index")) {
+      return createIndex(unique);
+    }
+    if (unique) {
+      throw error("syntax error at or near \"" + peek().text() + "\"");
+    }
+    if (optionalWord("table")) {
+      return createTable();
+    }
+    if (peek().is("temp") || peek().is("temporary") || peek().is("view") || peek().is("schema")
+        || peek().is("sequence") || peek().is("materialized") || peek().is("or")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "CREATE " + peek().text().toUpperCase()
+          + " is not supported by Accel");
+    }
+    throw error("syntax error at or near \"" + peek().text() + "\"");
+  }
+
+  private Command createTable() {
+    boolean ifNotExists = ifNotExists();
+    String table = name();
+    expectSymbol("(");
+    List<ColumnSpec> columns = new ArrayList<>();
+    List<String> primaryKey = new ArrayList<>();
+    List<List<String>> uniques = new ArrayList<>();
+    do {
+      if (peek().is("constraint")) {
+        next();
+        name();
+      }
+      if (peek().is("primary")) {
+        next();
+        expectWord("key");
+        if (!primaryKey.isEmpty()) {
+          throw new AccelException(SqlState.INVALID_TABLE_DEFINITION,
+              "multiple primary keys for table \"" + table + "\" are not allowed");
+        }
+        primaryKey.addAll(nameList());
+      } else if (peek().is("unique")) {
+        next();
+        uniques.add(nameList());
+      } else if (peek().is("foreign") || peek().is("check") || peek().is("exclude")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
+            + " constraints are not supported by Accel");
+      } else {
+        columns.add(column(table, primaryKey, uniques));
+      }
+    } while (optionalSymbol(","));
+    expectSymbol(")");
+    finish();
+    if (columns.isEmpty()) {
+      throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
+    }
+    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques);
+  }
+
+  private ColumnSpec column(String table, List<String> primaryKey, List<List<String>> uniques) {
+    String name = name();
+    DataType type = type();
+    boolean notNull = false;
+    Optional<String> defaultSql = Optional.empty();
+    while (true) {
+      Token t = peek();
+      if (t.is("constraint")) {
+        next();
+        name();
+      } else if (t.is("not")) {
+        next();
+        expectWord("null");
+        notNull = true;
+      } else if (t.is("null")) {
+        next();
+      } else if (t.is("primary")) {
+        next();
+        expectWord("key");
+        if (!primaryKey.isEmpty()) {
+          throw new AccelException(SqlState.INVALID_TABLE_DEFINITION,
+              "multiple primary keys for table \"" + table + "\" are not allowed");
+        }
+        primaryKey.add(name);
+      } else if (t.is("unique")) {
+        next();
+        uniques.add(List.of(name));
+      } else if (t.is("default")) {
+        next();
+        defaultSql = Optional.of(defaultExpression());
+      } else if (t.is("references") || t.is("check") || t.is("generated") || t.is("collate")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
+            + " in a column definition is not supported by Accel");
+      } else {
+        break;
+      }
+    }
+    return new ColumnSpec(name, type, notNull, defaultSql);
+  }
+
+  /** The text of a DEFAULT expression, checked by Calcite's parser; it runs at every INSERT that omits the column. */
+  private String defaultExpression() {
+    int start = peek().start();
+    int depth = 0;
+    int end = start;
+    while (true) {
+      Token t = peek();
+      if (t.kind() == Kind.END) {
+        break;
+      }
+      if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")") || t.is("not") || t.is("null") && end > start
+          || t.is("primary") || t.is("unique") || t.is("constraint") || t.is("references") || t.is("check"))) {
+        break;
+      }
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+      next();
+      end = t.end();
+    }
+    String text = sql.substring(start, end).trim();
+    if (text.isEmpty()) {
+      throw error("syntax error at or near \"" + peek().text() + "\"");
+    }
+    try {
+      SqlParser.create(text, SqlParser.config().withParserFactory(SqlBabelParserImpl.FACTORY)).parseExpression();
+    } catch (SqlParseException e) {
+      throw AccelException.syntax("invalid DEFAULT expression \"" + text + "\": " + e.getMessage());
+    }
+    return text;
+  }
+
+  private DataType type() {
+    Token t = next();
+    if (t.kind() != Kind.WORD) {
+      throw error(t, "syntax error at or near \"" + t.text() + "\"");
+    }
+    switch (t.text()) {
+      case "smallint", "int2":
+        return DataType.of(ColumnType.SMALLINT);
+      case "integer", "int", "int4":
+        return DataType.of(ColumnType.INTEGER);
+      case "bigint", "int8":
+        return DataType.of(ColumnType.BIGINT);
+      case "numeric", "decimal": {
+        if (optionalSymbol("(")) {
+          int precision = number();
+          int scale = optionalSymbol(",") ? number() : 0;
+          expectSymbol(")");
+          if (precision < 1 || precision > 1000) {
+            throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+                "NUMERIC precision " + precision + " must be between 1 and 1000");
+          }
+          if (scale < 0 || scale > precision) {
+            throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+                "NUMERIC scale " + scale + " must be between 0 and precision " + precision);
+          }
+          return new DataType(ColumnType.NUMERIC, precision, scale);
+        }
+        return DataType.of(ColumnType.NUMERIC);
+      }
+      case "real", "float4":
+        return DataType.of(ColumnType.REAL);
+      case "float8":
+        return DataType.of(ColumnType.DOUBLE);
+      case "float": {
+        if (optionalSymbol("(")) {
+          int bits = number();
+          expectSymbol(")");
+          return DataType.of(bits <= 24 ? ColumnType.REAL : ColumnType.DOUBLE);
+        }
+        return DataType.of(ColumnType.DOUBLE);
+      }
+      case "double":
+        expectWord("precision");
+        return DataType.of(ColumnType.DOUBLE);
+      case "boolean", "bool":
+        return DataType.of(ColumnType.BOOLEAN);
+      case "char", "character", "bpchar": {
+        if (optionalWord("varying")) {
+          return DataType.of(ColumnType.VARCHAR, optionalLength());
+        }
+        int n = optionalLength();
+        return DataType.of(ColumnType.CHAR, n < 0 ? 1 : n);
+      }
+      case "varchar":
+        return DataType.of(ColumnType.VARCHAR, optionalLength());
+      case "text":
+        return DataType.of(ColumnType.TEXT);
+      case "date":
+        return DataType.of(ColumnType.DATE);
+      case "time":
+        optionalPrecision();
+        if (optionalWord("with")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "TIME WITH TIME ZONE is not supported by Accel");
+        }
+        if (optionalWord("without")) {
+          expectWord("time");
+          expectWord("zone");
+        }
+        return DataType.of(ColumnType.TIME);
+      case "timestamp":
+        optionalPrecision();
+        if (optionalWord("with")) {
+          expectWord("time");
+          expectWord("zone");
+          return DataType.of(ColumnType.TIMESTAMPTZ);
+        }
+        if (optionalWord("without")) {
+          expectWord("time");
+          expectWord("zone");
+        }
+        return DataType.of(ColumnType.TIMESTAMP);
+      case "timestamptz":
+        optionalPrecision();
+        return DataType.of(ColumnType.TIMESTAMPTZ);
+      case "bytea", "varbinary", "binary":
+        optionalLength();
+        return DataType.of(ColumnType.BYTEA);
+      case "uuid":
+        return DataType.of(ColumnType.UUID);
+      default:
+        throw new AccelException(SqlState.UNDEFINED_OBJECT, "type \"" + t.text() + "\" does not exist");
+    }
+  }
+
+  private int optionalLength() {
+    if (optionalSymbol("(")) {
+      int n = number();
+      expectSymbol(")");
+      if (n < 1) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "length for type must be at least 1");
+      }
+      return n;
+    }
+    return -1;
+  }
+
+  private void optionalPrecision() {
+    if (optionalSymbol("(")) {
+      number();
+      expectSymbol(")");
+    }
+  }
+
+  private Command createIndex(boolean unique) {
+    boolean ifNotExists = ifNotExists();
+    Optional<String> name = Optional.empty();
+    if (!peek().is("on")) {
+      name = Optional.of(name());
+    }
+    expectWord("on");
+    String table = name();
+    if (optionalWord("using")) {
+      Token method = next();
+      if (!method.is("btree")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "access method \"" + method.text()
+            + "\" is not supported by Accel");
+      }
+    }
+    expectSymbol("(");
+    List<IndexKeySpec> keys = new ArrayList<>();
+    do {
+      String column = name();
+      boolean desc = false;
+      if (optionalWord("desc")) {
+        desc = true;
+      } else {
+        optionalWord("asc");
+      }
+      if (optionalWord("nulls")) {
+        Token which = next();
+        boolean nullsFirst = which.is("first");
+        if (!nullsFirst && !which.is("last")) {
+          throw error(which, "syntax error at or near \"" + which.text() + "\"");
+        }
+        if (nullsFirst != desc) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+              "NULLS " + which.text().toUpperCase() + " on an " + (desc ? "DESC" : "ASC")
+                  + " index column is not supported by Accel");
+        }
+      }
+      keys.add(new IndexKeySpec(column, desc));
+    } while (optionalSymbol(","));
+    expectSymbol(")");
+    if (peek().is("include") || peek().is("where")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
+          + " in CREATE INDEX is not supported by Accel yet");
+    }
+    finish();
+    return new Command.CreateIndex(name, table, keys, unique, ifNotExists);
+  }
+
+  private Command drop() {
+    expectWord("drop");
+    boolean table = optionalWord("table");
+    boolean index = !table && optionalWord("index");
+    if (!table && !index) {
+      if (peek().is("view") || peek().is("schema") || peek().is("sequence")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "DROP " + peek().text().toUpperCase()
+            + " is not supported by Accel");
+      }
+      throw error("syntax error at or near \"" + peek().text() + "\"");
+    }
+    boolean ifExists = false;
+    if (optionalWord("if")) {
+      expectWord("exists");
+      ifExists = true;
+    }
+    List<String> names = new ArrayList<>();
+    do {
+      names.add(name());
+    } while (optionalSymbol(","));
+    if (!optionalWord("cascade")) {
+      optionalWord("restrict");
+    }
+    finish();
+    return table ? new Command.DropTable(names, ifExists) : new Command.DropIndex(names, ifExists);
+  }
+
+  private boolean ifNotExists() {
+    if (optionalWord("if")) {
+      expectWord("not");
+      expectWord("exists");
+      return true;
+    }
+    return false;
+  }
+
+  private List<String> nameList() {
+    expectSymbol("(");
+    List<String> names = new ArrayList<>();
+    do {
+      names.add(name());
+    } while (optionalSymbol(","));
+    expectSymbol(")");
+    return names;
+  }
+
+  /** A possibly schema-qualified name; the schema, if given, must be {@code public}. */
+  private String name() {
+    Token t = next();
+    if (!t.isName()) {
+      throw error(t, "syntax error at or near \"" + t.text() + "\"");
+    }
+    if (optionalSymbol(".")) {
+      if (!t.text().equals("public")) {
+        throw new AccelException(SqlState.UNDEFINED_OBJECT, "schema \"" + t.text() + "\" does not exist");
+      }
+      return name();
+    }
+    return t.text();
+  }
+
+  private int number() {
+    Token t = next();
+    if (t.kind() != Kind.NUMBER) {
+      throw error(t, "syntax error at or near \"" + t.text() + "\"");
+    }
+    try {
+      return Integer.parseInt(t.text());
+    } catch (NumberFormatException e) {
+      throw error(t, "invalid number \"" + t.text() + "\"");
+    }
+  }
+
+  private void finish() {
+    while (optionalSymbol(";")) {
+      // trailing semicolons end the statement
+    }
+    if (peek().kind() != Kind.END) {
+      throw error("syntax error at or near \"" + peek().text() + "\"");
+    }
+  }
+
+  private Token peek() {
+    return tokens.get(pos);
+  }
+
+  private Token next() {
+    Token t = tokens.get(pos);
+    if (t.kind() != Kind.END) {
+      pos++;
+    }
+    return t;
+  }
+
+  private void expectWord(String word) {
+    Token t = next();
+    if (!t.is(word)) {
+      throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text())
+          + "\", expected " + word.toUpperCase());
+    }
+  }
+
+  private void expectSymbol(String symbol) {
+    Token t = next();
+    if (!t.isSymbol(symbol)) {
+      throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text())
+          + "\", expected \"" + symbol + "\"");
+    }
+  }
+
+  private boolean optionalWord(String... words) {
+    for (String w : words) {
+      if (peek().is(w)) {
+        next();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean optionalSymbol(String symbol) {
+    if (peek().isSymbol(symbol)) {
+      next();
+      return true;
+    }
+    return false;
+  }
+
+  private AccelException error(String message) {
+    return error(peek(), message);
+  }
+
+  private AccelException error(Token at, String message) {
+    return SqlLexer.syntax(sql, at.start(), message);
+  }
+}

@@ -1,0 +1,150 @@
+package io.accel.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Splits the statements Accel handles itself (DDL, transaction control) into tokens, PostgreSQL style:
+ * unquoted identifiers fold to lower case, "quoted" ones keep their case, 'strings' use '' as escape,
+ * -- and /* comments are skipped.
+ */
+final class SqlLexer {
+  enum Kind { WORD, QUOTED, STRING, NUMBER, SYMBOL, END }
+
+  /** A token; {@code text} is folded for WORD, unescaped for QUOTED and STRING; {@code start} is its offset. */
+  record Token(Kind kind, String text, int start, int end) {
+    boolean is(String word) {
+      return kind == Kind.WORD && text.equals(word);
+    }
+
+    boolean isSymbol(String symbol) {
+      return kind == Kind.SYMBOL && text.equals(symbol);
+    }
+
+    boolean isName() {
+      return kind == Kind.WORD || kind == Kind.QUOTED;
+    }
+  }
+
+  private SqlLexer() {
+  }
+
+  static List<Token> tokenize(String sql) {
+    List<Token> tokens = new ArrayList<>();
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (Character.isWhitespace(c)) {
+        i++;
+      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+        while (i < n && sql.charAt(i) != '\n') {
+          i++;
+        }
+      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+        int close = sql.indexOf("*/", i + 2);
+        if (close < 0) {
+          throw syntax(sql, i, "unterminated /* comment");
+        }
+        i = close + 2;
+      } else if (Character.isLetter(c) || c == '_') {
+        int start = i;
+        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
+          i++;
+        }
+        tokens.add(new Token(Kind.WORD, sql.substring(start, i).toLowerCase(Locale.ROOT), start, i));
+      } else if (c == '"') {
+        int start = i;
+        StringBuilder b = new StringBuilder();
+        i++;
+        while (true) {
+          if (i >= n) {
+            throw syntax(sql, start, "unterminated quoted identifier");
+          }
+          if (sql.charAt(i) == '"') {
+            if (i + 1 < n && sql.charAt(i + 1) == '"') {
+              b.append('"');
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          b.append(sql.charAt(i++));
+        }
+        if (b.isEmpty()) {
+          throw syntax(sql, start, "zero-length delimited identifier");
+        }
+        tokens.add(new Token(Kind.QUOTED, b.toString(), start, i));
+      } else if (c == '\'') {
+        int start = i;
+        StringBuilder b = new StringBuilder();
+        i++;
+        while (true) {
+          if (i >= n) {
+            throw syntax(sql, start, "unterminated quoted string");
+          }
+          if (sql.charAt(i) == '\'') {
+            if (i + 1 < n && sql.charAt(i + 1) == '\'') {
+              b.append('\'');
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          b.append(sql.charAt(i++));
+        }
+        tokens.add(new Token(Kind.STRING, b.toString(), start, i));
+      } else if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)))) {
+        int start = i;
+        while (i < n && (Character.isDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
+          i++;
+        }
+        if (i < n && (sql.charAt(i) == 'e' || sql.charAt(i) == 'E')) {
+          i++;
+          if (i < n && (sql.charAt(i) == '+' || sql.charAt(i) == '-')) {
+            i++;
+          }
+          while (i < n && Character.isDigit(sql.charAt(i))) {
+            i++;
+          }
+        }
+        tokens.add(new Token(Kind.NUMBER, sql.substring(start, i), start, i));
+      } else {
+        int start = i;
+        String two = i + 1 < n ? sql.substring(i, i + 2) : "";
+        if (two.equals("::") || two.equals("<=") || two.equals(">=") || two.equals("<>") || two.equals("!=")
+            || two.equals("||")) {
+          i += 2;
+          tokens.add(new Token(Kind.SYMBOL, two, start, i));
+        } else {
+          i++;
+          tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), start, i));
+        }
+      }
+    }
+    tokens.add(new Token(Kind.END, "", n, n));
+    return tokens;
+  }
+
+  static AccelException syntax(String sql, int offset, String message) {
+    return AccelException.syntax(message + " at " + position(sql, offset));
+  }
+
+  /** "line L, column C" (1-based) of an offset, as Calcite reports positions. */
+  static String position(String sql, int offset) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < Math.min(offset, sql.length()); i++) {
+      if (sql.charAt(i) == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return "line " + line + ", column " + column;
+  }
+}

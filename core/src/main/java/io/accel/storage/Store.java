@@ -1,0 +1,219 @@
+package io.accel.storage;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
+import org.rocksdb.LRUCache;
+import org.rocksdb.OptimisticTransactionDB;
+import org.rocksdb.OptimisticTransactionOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksMemEnv;
+import org.rocksdb.Transaction;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One RocksDB instance: the system of record of a standalone Accel store. It owns every native RocksDB
+ * object it creates (options, the block cache, column family handles, the in-memory environment) and
+ * closes them all in {@link #close()}, as Kafka Streams' RocksDBStore does.
+ *
+ * <p>Layout: a {@code meta} column family for the catalog, and one column family per table and per
+ * index, named by the catalog. Writes go through optimistic transactions: a transaction reads one
+ * snapshot and its commit fails with {@code Busy} when another transaction committed a write to a key it
+ * wrote or locked after that snapshot (first committer wins).
+ */
+public final class Store implements AutoCloseable {
+  public static final String META_FAMILY = "meta";
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final String description;
+  private final Env env;
+  private final Cache blockCache;
+  private final BloomFilter bloomFilter;
+  private final BlockBasedTableConfig tableConfig;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions familyOptions;
+  private final WriteOptions writeOptions;
+  private final OptimisticTransactionOptions transactionOptions;
+  private final OptimisticTransactionDB db;
+  private final Map<String, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
+  private final List<ColumnFamilyHandle> openHandles = new ArrayList<>();
+  private volatile boolean closed;
+
+  private Store(String description, Path path, boolean inMemory, StoreOptions options) throws RocksDBException {
+    this.description = description;
+    this.env = inMemory ? new RocksMemEnv(Env.getDefault()) : null;
+    this.blockCache = new LRUCache(options.blockCacheBytes());
+    this.bloomFilter = new BloomFilter(10, false);
+    this.tableConfig = new BlockBasedTableConfig()
+        .setBlockCache(blockCache)
+        .setFilterPolicy(bloomFilter)
+        .setCacheIndexAndFilterBlocks(true);
+    this.dbOptions = new DBOptions()
+        .setCreateIfMissing(true)
+        .setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2);
+    if (env != null) {
+      dbOptions.setEnv(env);
+    }
+    this.familyOptions = new ColumnFamilyOptions()
+        .setTableFormatConfig(tableConfig)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+    this.writeOptions = new WriteOptions().setSync(options.syncCommits() && !inMemory);
+    this.transactionOptions = new OptimisticTransactionOptions().setSetSnapshot(true);
+
+    List<String> existing = new ArrayList<>();
+    if (!inMemory && Files.exists(path.resolve("CURRENT"))) {
+      try (Options listOptions = new Options()) {
+        for (byte[] name : RocksDB.listColumnFamilies(listOptions, path.toString())) {
+          existing.add(new String(name, StandardCharsets.UTF_8));
+        }
+      }
+    }
+    if (!existing.contains(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8))) {
+      existing.add(0, new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8));
+    }
+    if (!existing.contains(META_FAMILY)) {
+      existing.add(META_FAMILY);
+    }
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    for (String name : existing) {
+      descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), familyOptions));
+    }
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try {
+      this.db = OptimisticTransactionDB.open(dbOptions, path.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      closeOptions();
+      throw e;
+    }
+    openHandles.addAll(handles);
+    for (int i = 0; i < existing.size(); i++) {
+      families.put(existing.get(i), handles.get(i));
+    }
+  }
+
+  /** Opens (creating if needed) a durable store in a directory. */
+  public static Store openFile(Path dir, StoreOptions options) throws RocksDBException {
+    try {
+      Files.createDirectories(dir);
+    } catch (java.io.IOException e) {
+      throw new RocksDBException("cannot create store directory " + dir + ": " + e.getMessage());
+    }
+    return new Store(dir.toString(), dir.toAbsolutePath(), false, options);
+  }
+
+  /** Opens a new store held in memory only; it is gone when closed. */
+  public static Store openInMemory(String name, StoreOptions options) throws RocksDBException {
+    return new Store("mem:" + name, Path.of("/accel-mem", name.replace('/', '_')), true, options);
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public RocksDB db() {
+    return db;
+  }
+
+  public ColumnFamilyHandle meta() {
+    return families.get(META_FAMILY);
+  }
+
+  public Optional<ColumnFamilyHandle> family(String name) {
+    return Optional.ofNullable(families.get(name));
+  }
+
+  public Set<String> familyNames() {
+    return Set.copyOf(families.keySet());
+  }
+
+  /** Creates a column family, or returns the existing one of that name. */
+  public synchronized ColumnFamilyHandle createFamily(String name) throws RocksDBException {
+    ColumnFamilyHandle existing = families.get(name);
+    if (existing != null) {
+      return existing;
+    }
+    ColumnFamilyHandle handle = db.createColumnFamily(
+        new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), familyOptions));
+    openHandles.add(handle);
+    families.put(name, handle);
+    return handle;
+  }
+
+  /**
+   * Drops a column family and all its data; a no-op when there is none of that name. The handle stays
+   * open until the store closes, so a reader that still holds it never touches freed native memory.
+   */
+  public synchronized void dropFamily(String name) throws RocksDBException {
+    ColumnFamilyHandle handle = families.remove(name);
+    if (handle != null) {
+      db.dropColumnFamily(handle);
+    }
+  }
+
+  /** Begins an optimistic transaction reading a snapshot taken now. The caller owns and closes it. */
+  public Transaction begin() {
+    return db.beginTransaction(writeOptions, transactionOptions);
+  }
+
+  public WriteOptions writeOptions() {
+    return writeOptions;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (ColumnFamilyHandle handle : openHandles) {
+      handle.close();
+    }
+    openHandles.clear();
+    families.clear();
+    try {
+      db.syncWal();
+    } catch (RocksDBException ignored) {
+      // in-memory stores and read-only files have no WAL to sync
+    }
+    db.close();
+    closeOptions();
+  }
+
+  private void closeOptions() {
+    transactionOptions.close();
+    writeOptions.close();
+    familyOptions.close();
+    dbOptions.close();
+    bloomFilter.close();
+    blockCache.close();
+    if (env != null) {
+      env.close();
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package io.accel.jdbc;
+
+import io.accel.exec.Database;
+import io.accel.exec.Session;
+import io.accel.exec.StoreRegistry;
+import io.accel.plan.AccelPrepare;
+import io.accel.plan.AccelSchema;
+import io.accel.plan.AccelTypeSystem;
+import io.accel.sql.AccelException;
+import io.accel.sql.ErrorTranslator;
+import io.accel.sql.SqlState;
+import io.accel.storage.StoreOptions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Properties;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare;
+
+/**
+ * The {@code jdbc:accel:} driver. {@code jdbc:accel:mem:NAME} is a store in memory that lives while a
+ * connection to it is open; {@code jdbc:accel:file:PATH} is a durable store in a directory. Properties
+ * may follow the location after {@code ?} or {@code ;} ({@code jdbc:accel:file:/data/db?syncCommits=false})
+ * or come in the {@link Properties}.
+ *
+ * <p>Built on Calcite's own JDBC driver (Avatica): Calcite parses, validates and plans; Accel adds the
+ * schema over its store, its planner rules, DDL and transactions (in {@link AccelMeta}), and PostgreSQL
+ * SQLSTATEs on every error (in {@link JdbcErrors}). A fronting connection
+ * ({@code jdbc:accel:postgresql://...}) slots in as another Meta that routes statements upstream.
+ */
+public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
+  public static final String PREFIX = "jdbc:accel:";
+  private static final ThreadLocal<Session> CONNECTING = new ThreadLocal<>();
+
+  static {
+    new AccelDriver().register();
+  }
+
+  public AccelDriver() {
+    super(AccelPrepare::new);
+  }
+
+  @Override
+  protected String getConnectStringPrefix() {
+    return PREFIX;
+  }
+
+  @Override
+  protected DriverVersion createDriverVersion() {
+    return new DriverVersion("Accel JDBC Driver", "0.1.0", "Accel", "0.1.0", true, 0, 1, 0, 1);
+  }
+
+  @Override
+  public CalcitePrepare createPrepare() {
+    return new AccelPrepare();
+  }
+
+  @Override
+  public Meta createMeta(AvaticaConnection connection) {
+    Session session = CONNECTING.get();
+    if (session == null) {
+      throw new IllegalStateException("Accel connections are opened through AccelDriver.connect");
+    }
+    return new AccelMeta(connection, session);
+  }
+
+  @Override
+  public Connection connect(String url, Properties info) throws SQLException {
+    if (url == null || !url.startsWith(PREFIX)) {
+      return null;
+    }
+    try {
+      return open(url, info == null ? new Properties() : info);
+    } catch (AccelException e) {
+      throw JdbcErrors.toSqlException(e);
+    } catch (RuntimeException e) {
+      throw JdbcErrors.toSqlException(ErrorTranslator.translate(e));
+    }
+  }
+
+  private Connection open(String url, Properties info) throws SQLException {
+    String rest = url.substring(PREFIX.length());
+    Properties props = new Properties();
+    props.putAll(info);
+    int cut = indexOfAny(rest, '?', ';');
+    String location = cut < 0 ? rest : rest.substring(0, cut);
+    if (cut >= 0) {
+      for (String pair : rest.substring(cut + 1).split("[&;]")) {
+        if (pair.isBlank()) {
+          continue;
+        }
+        int eq = pair.indexOf('=');
+        if (eq < 0) {
+          throw new AccelException(SqlState.CONNECTION_FAILURE, "malformed property \"" + pair + "\" in " + url);
+        }
+        props.setProperty(pair.substring(0, eq), pair.substring(eq + 1));
+      }
+    }
+    if (location.startsWith("postgresql:") || location.startsWith("mysql:") || location.startsWith("mariadb:")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "fronting an upstream database (" + location
+          + ") is not available in this version; use jdbc:accel:mem:NAME or jdbc:accel:file:PATH");
+    }
+    StoreOptions options = new StoreOptions(
+        parseBytes(props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes()),
+        Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))));
+    Database database = StoreRegistry.acquire(location, options);
+    Session session = new Session(database);
+    Properties calcite = new Properties();
+    calcite.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
+    calcite.setProperty("conformance", "BABEL");
+    calcite.setProperty("fun", "standard,postgresql");
+    calcite.setProperty("unquotedCasing", "TO_LOWER");
+    calcite.setProperty("quotedCasing", "UNCHANGED");
+    calcite.setProperty("caseSensitive", "true");
+    calcite.setProperty("defaultNullCollation", "HIGH");
+    calcite.setProperty("typeSystem", AccelTypeSystem.class.getName() + "#INSTANCE");
+    if (props.getProperty("timeZone") != null) {
+      calcite.setProperty("timeZone", props.getProperty("timeZone"));
+    }
+    if (props.getProperty("user") != null) {
+      calcite.setProperty("user", props.getProperty("user"));
+    }
+    AvaticaConnection connection;
+    CONNECTING.set(session);
+    try {
+      connection = factory.newConnection(this, factory, url, calcite);
+      handler.onConnectionInit(connection);
+    } catch (SQLException | RuntimeException e) {
+      session.close();
+      StoreRegistry.release(database);
+      throw e;
+    } finally {
+      CONNECTING.remove();
+    }
+    CalciteConnection calciteConnection = (CalciteConnection) connection;
+    calciteConnection.getRootSchema().add(AccelSchema.NAME, new AccelSchema(session));
+    calciteConnection.setSchema(AccelSchema.NAME);
+    return JdbcErrors.wrap(connection);
+  }
+
+  private static int indexOfAny(String s, char a, char b) {
+    int i = s.indexOf(a);
+    int j = s.indexOf(b);
+    if (i < 0) {
+      return j;
+    }
+    return j < 0 ? i : Math.min(i, j);
+  }
+
+  /** Parses a size such as {@code 268435456}, {@code 256MB} or {@code 1g}. */
+  static long parseBytes(String text, long defaultValue) {
+    if (text == null || text.isBlank()) {
+      return defaultValue;
+    }
+    String t = text.trim().toUpperCase(Locale.ROOT).replace(" ", "");
+    long unit = 1;
+    if (t.endsWith("KB") || t.endsWith("K")) {
+      unit = 1L << 10;
+    } else if (t.endsWith("MB") || t.endsWith("M")) {
+      unit = 1L << 20;
+    } else if (t.endsWith("GB") || t.endsWith("G")) {
+      unit = 1L << 30;
+    }
+    String digits = t.replaceAll("[KMGB]+$", "");
+    try {
+      return Long.parseLong(digits) * unit;
+    } catch (NumberFormatException e) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid size \"" + text + "\"");
+    }
+  }
+
+  /** Registers the driver with DriverManager (done when the class loads). */
+  public static void load() {
+    try {
+      DriverManager.getDriver(PREFIX + "mem:probe");
+    } catch (SQLException e) {
+      new AccelDriver().register();
+    }
+  }
+}
