@@ -17,6 +17,7 @@ public final class ErrorTranslator {
   private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
   private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
   private static final Pattern UNKNOWN_TARGET_COLUMN = Pattern.compile("Unknown target column '([^']*)'");
+  private static final Pattern SELF_DEPENDENT = Pattern.compile("The definition of column '([^']*)' depends on itself");
   private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']*)' is ambiguous");
   private static final Pattern NO_DEFAULT = Pattern.compile("Column '([^']*)' has no default value and does not allow NULLs");
   private static final Pattern POSITION = Pattern.compile("(?:From line|At line|at line) (\\d+), column (\\d+)");
@@ -72,6 +73,9 @@ public final class ErrorTranslator {
           + ", column " + e.group(3));
     }
     String firstLine = m.lines().findFirst().orElse("syntax error");
+    if (p.getPos() != null && p.getPos().getLineNum() > 0) {
+      firstLine += " at line " + p.getPos().getLineNum() + ", column " + p.getPos().getColumnNum();
+    }
     return new AccelException(SqlState.SYNTAX_ERROR, "syntax error: " + firstLine, p);
   }
 
@@ -92,6 +96,9 @@ public final class ErrorTranslator {
           + where, c);
     }
     if ((m = COLUMN_NOT_FOUND.matcher(inner)).find() || (m = UNKNOWN_TARGET_COLUMN.matcher(inner)).find()) {
+      return new AccelException(SqlState.UNDEFINED_COLUMN, "column \"" + m.group(1) + "\" does not exist" + where, c);
+    }
+    if ((m = SELF_DEPENDENT.matcher(inner)).find()) {
       return new AccelException(SqlState.UNDEFINED_COLUMN, "column \"" + m.group(1) + "\" does not exist" + where, c);
     }
     if ((m = AMBIGUOUS.matcher(inner)).find()) {
