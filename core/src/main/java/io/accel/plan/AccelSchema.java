@@ -4,7 +4,9 @@ import io.accel.catalog.TableDef;
 import io.accel.exec.Session;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
@@ -35,6 +37,22 @@ public final class AccelSchema extends AbstractSchema {
     }
     return tables;
   }
+
+  /**
+   * PostgreSQL's type names that Calcite lacks, for casts such as {@code x::text}; Calcite resolves type
+   * names from the root schema, where the driver registers these.
+   */
+  public static final Map<String, RelProtoDataType> TYPE_ALIASES = Map.ofEntries(
+      Map.entry("text", f -> f.createSqlType(SqlTypeName.VARCHAR)),
+      Map.entry("int2", f -> f.createSqlType(SqlTypeName.SMALLINT)),
+      Map.entry("int4", f -> f.createSqlType(SqlTypeName.INTEGER)),
+      Map.entry("int8", f -> f.createSqlType(SqlTypeName.BIGINT)),
+      Map.entry("float4", f -> f.createSqlType(SqlTypeName.REAL)),
+      Map.entry("float8", f -> f.createSqlType(SqlTypeName.DOUBLE)),
+      Map.entry("bool", f -> f.createSqlType(SqlTypeName.BOOLEAN)),
+      Map.entry("bytea", f -> f.createSqlType(SqlTypeName.VARBINARY)),
+      Map.entry("timestamptz", f -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)),
+      Map.entry("bpchar", f -> f.createSqlType(SqlTypeName.CHAR)));
 
   @Override
   public boolean isMutable() {

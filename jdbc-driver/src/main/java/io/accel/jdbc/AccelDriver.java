@@ -115,7 +115,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     calcite.setProperty("fun", "standard,postgresql");
     calcite.setProperty("unquotedCasing", "TO_LOWER");
     calcite.setProperty("quotedCasing", "UNCHANGED");
-    calcite.setProperty("caseSensitive", "true");
+    calcite.setProperty("caseSensitive", "false");
     calcite.setProperty("defaultNullCollation", "HIGH");
     calcite.setProperty("typeSystem", AccelTypeSystem.class.getName() + "#INSTANCE");
     if (props.getProperty("timeZone") != null) {
@@ -138,6 +138,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     }
     CalciteConnection calciteConnection = (CalciteConnection) connection;
     calciteConnection.getRootSchema().add(AccelSchema.NAME, new AccelSchema(session));
+    AccelSchema.TYPE_ALIASES.forEach((name, type) -> calciteConnection.getRootSchema().add(name, type));
     calciteConnection.setSchema(AccelSchema.NAME);
     return JdbcErrors.wrap(connection);
   }
