@@ -94,6 +94,11 @@ final class AccelMeta extends AccelMetaBase {
   }
 
   @Override
+  protected long schemaVersion() {
+    return session.database().catalog().version();
+  }
+
+  @Override
   public void closeStatement(StatementHandle h) {
     preparedCommands.remove(h.id);
     session.releaseStatement(h.id);
