@@ -25,9 +25,9 @@ public record DataType(ColumnType kind, int precision, int scale) {
               factory.getTypeSystem().getMaxScale(kind.sqlTypeName()) / 2)
           : factory.createSqlType(kind.sqlTypeName(), precision, Math.max(scale, 0));
       case CHAR -> factory.createSqlType(kind.sqlTypeName(), precision < 0 ? 1 : precision);
-      case VARCHAR -> precision < 0
-          ? factory.createSqlType(kind.sqlTypeName())
-          : factory.createSqlType(kind.sqlTypeName(), precision);
+      // VARCHAR(n) is unbounded to Calcite, whose implicit casts would silently truncate; the table
+      // writer enforces the length with PostgreSQL's error (22001) instead.
+      case VARCHAR -> factory.createSqlType(kind.sqlTypeName());
       case TIME, TIMESTAMP, TIMESTAMPTZ -> factory.createSqlType(kind.sqlTypeName(), 3);
       default -> factory.createSqlType(kind.sqlTypeName());
     };

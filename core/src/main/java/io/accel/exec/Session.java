@@ -14,8 +14,8 @@ import java.util.WeakHashMap;
  * <p>Outside a transaction block every statement gets its own transaction, committed when a writing
  * statement succeeds and kept (read-only) while the statement's results may still be read, so a lazily
  * read result set keeps seeing its snapshot. Inside a block (BEGIN, or autocommit off) all statements
- * share one transaction at snapshot isolation; a failing statement is undone to a savepoint taken before
- * it, and the block goes on.
+ * share one transaction at snapshot isolation; as in PostgreSQL, a failing statement aborts the block:
+ * later statements fail with 25P02 until COMMIT (which then rolls back) or ROLLBACK.
  *
  * <p>Execution code finds its transaction through the query's DataContext (see {@link #contextFor}),
  * so scans started late, as correlated subqueries are, still read the statement's snapshot.
@@ -27,6 +27,7 @@ public final class Session implements AutoCloseable {
   private boolean autoCommit = true;
   private TxnContext block;
   private boolean explicitBlock;
+  private boolean aborted;
   private TxnContext current;
   private boolean closed;
 
@@ -64,6 +65,10 @@ public final class Session implements AutoCloseable {
 
   /** SQL COMMIT or JDBC commit(): ends the block; a write conflict is a serialization failure (40001). */
   public synchronized void commit() {
+    if (aborted) {
+      rollback();
+      return;
+    }
     explicitBlock = false;
     TxnContext ctx = block;
     block = null;
@@ -79,6 +84,7 @@ public final class Session implements AutoCloseable {
   /** SQL ROLLBACK or JDBC rollback(). */
   public synchronized void rollback() {
     explicitBlock = false;
+    aborted = false;
     TxnContext ctx = block;
     block = null;
     if (ctx != null) {
@@ -99,10 +105,13 @@ public final class Session implements AutoCloseable {
     releaseStatement(statementKey);
     TxnContext ctx;
     if (inTransactionBlock()) {
+      if (aborted) {
+        throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
+            "current transaction is aborted, commands ignored until end of transaction block");
+      }
       if (block == null) {
         block = database.begin();
       }
-      block.setSavePoint();
       ctx = block;
     } else {
       ctx = database.begin();
@@ -137,8 +146,8 @@ public final class Session implements AutoCloseable {
       } finally {
         ctx.close();
       }
-    } else if (block != null && current == block) {
-      block.rollbackToSavePoint();
+    } else if (inTransactionBlock()) {
+      aborted = true;
     }
   }
 

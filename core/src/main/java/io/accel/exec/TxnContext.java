@@ -87,23 +87,6 @@ public final class TxnContext implements AutoCloseable {
     return wrote;
   }
 
-  void setSavePoint() {
-    try {
-      txn.setSavePoint();
-    } catch (RocksDBException e) {
-      throw storageFailure(e);
-    }
-  }
-
-  synchronized void rollbackToSavePoint() {
-    closeIterators();
-    try {
-      txn.rollbackToSavePoint();
-    } catch (RocksDBException e) {
-      throw storageFailure(e);
-    }
-  }
-
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   synchronized void commit() {
     closeIterators();

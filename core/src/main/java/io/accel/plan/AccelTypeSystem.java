@@ -23,6 +23,12 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
     return typeName == SqlTypeName.DECIMAL ? 38 : super.getMaxScale(typeName);
   }
 
+  /** PostgreSQL rounds half away from zero when a cast or an operation drops digits (2.5::int = 3). */
+  @Override
+  public java.math.RoundingMode roundingMode() {
+    return java.math.RoundingMode.HALF_UP;
+  }
+
   @Override
   public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
     RelDataType t = switch (argumentType.getSqlTypeName()) {

@@ -49,6 +49,10 @@ public final class ErrorTranslator {
     t = failure;
     for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
       String m = t.getMessage() == null ? "" : t.getMessage();
+      if (m.contains("more than one value in agg SINGLE_VALUE")) {
+        return new AccelException(SqlState.CARDINALITY_VIOLATION,
+            "more than one row returned by a subquery used as an expression", t);
+      }
       if (m.contains("Invalid DATE value") || m.contains("Invalid TIMESTAMP value") || m.contains("Invalid TIME value")
           || m.toLowerCase(Locale.ROOT).contains("invalid date") || m.contains("Unparseable date")) {
         return new AccelException(SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type date/time: "
@@ -117,8 +121,15 @@ public final class ErrorTranslator {
       return new AccelException(SqlState.UNDEFINED_FUNCTION, "operator does not exist: " + inner + where, c);
     }
     if (inner.contains("is not being grouped") || inner.contains("Aggregate expression is illegal")
-        || inner.contains("aggregate function calls cannot be nested")) {
+        || inner.contains("aggregate function calls cannot be nested") || inner.contains("cannot be nested")) {
       return new AccelException(SqlState.GROUPING_ERROR, inner + where, c);
+    }
+    if (inner.contains("Ordinal out of range")) {
+      return new AccelException(SqlState.INVALID_COLUMN_REFERENCE, "ORDER BY position is not in select list" + where, c);
+    }
+    if (inner.contains("clause must be a condition")) {
+      return new AccelException(SqlState.DATATYPE_MISMATCH, "argument of " + inner.substring(0, inner.indexOf(' '))
+          + " must be type boolean" + where, c);
     }
     if (inner.startsWith("Cannot assign to target field") || inner.contains("Type mismatch")
         || inner.startsWith("Cast function cannot convert") || inner.contains("must be of type")
