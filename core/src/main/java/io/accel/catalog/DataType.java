@@ -2,6 +2,7 @@ package io.accel.catalog;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * A column type with its modifiers: length for CHAR/VARCHAR, precision and scale for NUMERIC.
@@ -24,7 +25,9 @@ public record DataType(ColumnType kind, int precision, int scale) {
           ? factory.createSqlType(kind.sqlTypeName(), factory.getTypeSystem().getMaxPrecision(kind.sqlTypeName()),
               factory.getTypeSystem().getMaxScale(kind.sqlTypeName()) / 2)
           : factory.createSqlType(kind.sqlTypeName(), precision, Math.max(scale, 0));
-      case CHAR -> factory.createSqlType(kind.sqlTypeName(), precision < 0 ? 1 : precision);
+      // CHAR(n) values are stored without their padding and shown to Calcite as VARCHAR, so comparisons,
+      // length() and || behave as PostgreSQL's bpchar does (trailing spaces are insignificant).
+      case CHAR -> factory.createSqlType(SqlTypeName.VARCHAR);
       // VARCHAR(n) is unbounded to Calcite, whose implicit casts would silently truncate; the table
       // writer enforces the length with PostgreSQL's error (22001) instead.
       case VARCHAR -> factory.createSqlType(kind.sqlTypeName());

@@ -44,7 +44,7 @@ public final class Values {
         if (s.codePointCount(0, s.length()) > n) {
           throw tooLong("character(" + n + ")");
         }
-        yield s + " ".repeat(n - s.codePointCount(0, s.length()));
+        yield s;
       }
       case VARCHAR, TEXT -> {
         String s = v.toString();
