@@ -1,5 +1,8 @@
 package io.accel.jdbc;
 
+import io.accel.catalog.Column;
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.DataType;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
@@ -11,18 +14,15 @@ import io.accel.sql.AccelException;
 import io.accel.sql.Command;
 import io.accel.sql.CommandParser;
 import io.accel.sql.ErrorTranslator;
-import java.lang.reflect.Field;
+import io.accel.sql.SqlState;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
-import org.apache.calcite.avatica.AvaticaUtils;
-import org.apache.calcite.avatica.ColumnMetaData;
-import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -96,6 +96,62 @@ final class AccelMeta extends AccelMetaBase {
   @Override
   protected long schemaVersion() {
     return session.database().catalog().version();
+  }
+
+  /**
+   * PreparedStatement.executeBatch: each parameter set runs as its own statement; when one fails, the
+   * failure carries the update counts of those that ran before it (for BatchUpdateException).
+   */
+  @Override
+  public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
+      throws NoSuchStatementException {
+    long[] counts = new long[parameterValueLists.size()];
+    for (int i = 0; i < counts.length; i++) {
+      try {
+        ExecuteResult result = execute(h, parameterValueLists.get(i), -1);
+        counts[i] = batchCount(result.resultSets.size() == 1 ? result.resultSets.get(0).updateCount : -1);
+      } catch (RuntimeException e) {
+        throw new BatchFailure(Arrays.copyOf(counts, i), e);
+      }
+    }
+    return new ExecuteBatchResult(counts);
+  }
+
+  /** Statement.executeBatch: as {@link #executeBatch}, one SQL text after the other. */
+  @Override
+  public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
+      throws NoSuchStatementException {
+    long[] counts = new long[sqlCommands.size()];
+    for (int i = 0; i < counts.length; i++) {
+      try {
+        counts[i] = batchCount(super.prepareAndExecuteBatch(h, List.of(sqlCommands.get(i))).updateCounts[0]);
+      } catch (RuntimeException e) {
+        throw new BatchFailure(Arrays.copyOf(counts, i), e);
+      }
+    }
+    return new ExecuteBatchResult(counts);
+  }
+
+  private static long batchCount(long updateCount) {
+    if (updateCount < 0) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "a statement of a batch returned a result set;"
+          + " batches may hold only INSERT, UPDATE, DELETE and DDL statements");
+    }
+    return updateCount;
+  }
+
+  /** A failed batch: the cause is the failure, {@link #updateCounts} what the statements before it did. */
+  static final class BatchFailure extends RuntimeException {
+    private final long[] updateCounts;
+
+    BatchFailure(long[] updateCounts, RuntimeException cause) {
+      super(cause.getMessage(), cause);
+      this.updateCounts = updateCounts;
+    }
+
+    long[] updateCounts() {
+      return updateCounts.clone();
+    }
   }
 
   @Override
@@ -184,7 +240,7 @@ final class AccelMeta extends AccelMetaBase {
             t.name() + "_pkey"));
       }
     }
-    rows.sort(Comparator.comparing((PrimaryKeyRow r) -> r.columnName));
+    rows.sort(Comparator.comparing((PrimaryKeyRow r) -> r.tableName).thenComparing(r -> r.columnName));
     return rows(PrimaryKeyRow.class, rows, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ",
         "PK_NAME");
   }
@@ -194,6 +250,11 @@ final class AccelMeta extends AccelMetaBase {
       boolean approximate) {
     List<IndexInfoRow> rows = new ArrayList<>();
     for (TableDef t : tables(schema, table)) {
+      // the primary key is the table's unique index, as PostgreSQL reports it
+      for (int i = 0; i < t.primaryKey().size(); i++) {
+        rows.add(new IndexInfoRow(t.name(), false, t.name() + "_pkey", (short) (i + 1),
+            t.columns().get(t.primaryKey().get(i)).name(), "A"));
+      }
       for (IndexDef index : t.indexes()) {
         if (unique && !index.unique()) {
           continue;
@@ -205,11 +266,73 @@ final class AccelMeta extends AccelMetaBase {
         }
       }
     }
-    rows.sort(Comparator.comparing((IndexInfoRow r) -> r.nonUnique).thenComparing(r -> r.indexName)
-        .thenComparing(r -> r.ordinalPosition));
+    rows.sort(Comparator.comparing((IndexInfoRow r) -> r.nonUnique).thenComparing(r -> r.tableName)
+        .thenComparing(r -> r.indexName).thenComparing(r -> r.ordinalPosition));
     return rows(IndexInfoRow.class, rows, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "NON_UNIQUE", "INDEX_QUALIFIER",
         "INDEX_NAME", "TYPE", "ORDINAL_POSITION", "COLUMN_NAME", "ASC_OR_DESC", "CARDINALITY", "PAGES",
         "FILTER_CONDITION");
+  }
+
+  /**
+   * DatabaseMetaData.getColumns. Accel's own tables are described from its catalog, which knows what
+   * Calcite's row types do not: declared lengths of VARCHAR, the declared type names, DEFAULT expressions.
+   */
+  @Override
+  public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
+      Pat columnNamePattern) {
+    List<ColumnRow> rows = new ArrayList<>();
+    for (MetaColumn c : calciteColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern)) {
+      if (!AccelSchema.NAME.equals(c.tableSchem)) {
+        rows.add(ColumnRow.of(c));
+      }
+    }
+    if ((catalog == null || catalog.isEmpty()) && like(schemaPattern.s, AccelSchema.NAME)) {
+      for (TableDef t : session.database().catalog().tables()) {
+        if (!like(tableNamePattern.s, t.name())) {
+          continue;
+        }
+        for (int i = 0; i < t.columns().size(); i++) {
+          Column column = t.columns().get(i);
+          if (like(columnNamePattern.s, column.name())) {
+            rows.add(ColumnRow.of(t.name(), column, i + 1));
+          }
+        }
+      }
+    }
+    rows.sort(Comparator.comparing((ColumnRow r) -> r.tableSchem, Comparator.nullsFirst(Comparator.naturalOrder()))
+        .thenComparing(r -> r.tableName).thenComparing(r -> r.ordinalPosition));
+    return records(ColumnRow.class, rows, columnColumns());
+  }
+
+  /** The declared type of a column of one of Accel's tables, or null when there is no such column. */
+  DataType declaredType(String schema, String table, String column) {
+    if (schema != null && !schema.equals(AccelSchema.NAME) || table == null || column == null) {
+      return null;
+    }
+    return session.database().catalog().table(table)
+        .flatMap(t -> t.columnOrdinal(column).map(i -> t.columns().get(i).type()))
+        .orElse(null);
+  }
+
+  /** Whether {@code value} matches a JDBC search pattern ({@code %}, {@code _}, {@code \} escapes); null matches all. */
+  static boolean like(String pattern, String value) {
+    if (pattern == null) {
+      return true;
+    }
+    StringBuilder regex = new StringBuilder();
+    for (int i = 0; i < pattern.length(); i++) {
+      char ch = pattern.charAt(i);
+      if (ch == '\\' && i + 1 < pattern.length()) {
+        regex.append(java.util.regex.Pattern.quote(String.valueOf(pattern.charAt(++i))));
+      } else if (ch == '%') {
+        regex.append(".*");
+      } else if (ch == '_') {
+        regex.append('.');
+      } else {
+        regex.append(java.util.regex.Pattern.quote(String.valueOf(ch)));
+      }
+    }
+    return value.matches(regex.toString());
   }
 
   private List<TableDef> tables(String schema, String table) {
@@ -223,24 +346,98 @@ final class AccelMeta extends AccelMetaBase {
   }
 
   private <E> MetaResultSet rows(Class<E> clazz, List<E> items, String... names) {
-    List<ColumnMetaData> columns = new ArrayList<>();
-    List<Field> fields = new ArrayList<>();
-    List<String> fieldNames = new ArrayList<>();
-    for (String name : names) {
-      String fieldName = AvaticaUtils.toCamelCase(name);
-      try {
-        Field field = clazz.getField(fieldName);
-        columns.add(MetaImpl.columnMetaData(name, columns.size(), field.getType(), false));
-        fields.add(field);
-        fieldNames.add(fieldName);
-      } catch (NoSuchFieldException e) {
-        throw new IllegalStateException(e);
-      }
+    return records(clazz, items, List.of(names));
+  }
+
+  /** A row of {@link java.sql.DatabaseMetaData#getColumns}. */
+  public static final class ColumnRow {
+    public final String tableCat = null;
+    public final String tableSchem;
+    public final String tableName;
+    public final String columnName;
+    public final int dataType;
+    public final String typeName;
+    public final Integer columnSize;
+    public final Integer bufferLength = null;
+    public final Integer decimalDigits;
+    public final Integer numPrecRadix;
+    public final int nullable;
+    public final String remarks = null;
+    public final String columnDef;
+    public final Integer sqlDataType = null;
+    public final Integer sqlDatetimeSub = null;
+    public final Integer charOctetLength;
+    public final int ordinalPosition;
+    public final String isNullable;
+    public final String scopeCatalog = null;
+    public final String scopeSchema = null;
+    public final String scopeTable = null;
+    public final Short sourceDataType = null;
+    public final String isAutoincrement = "NO";
+    public final String isGeneratedcolumn = "NO";
+
+    private ColumnRow(String tableSchem, String tableName, String columnName, int dataType, String typeName,
+        Integer columnSize, Integer decimalDigits, Integer numPrecRadix, boolean nullable, String columnDef,
+        Integer charOctetLength, int ordinalPosition) {
+      this.tableSchem = tableSchem;
+      this.tableName = tableName;
+      this.columnName = columnName;
+      this.dataType = dataType;
+      this.typeName = typeName;
+      this.columnSize = columnSize;
+      this.decimalDigits = decimalDigits;
+      this.numPrecRadix = numPrecRadix;
+      this.nullable = nullable ? java.sql.DatabaseMetaData.columnNullable : java.sql.DatabaseMetaData.columnNoNulls;
+      this.isNullable = nullable ? "YES" : "NO";
+      this.columnDef = columnDef;
+      this.charOctetLength = charOctetLength;
+      this.ordinalPosition = ordinalPosition;
     }
-    @SuppressWarnings("unchecked")
-    Iterable<Object> iterable = (Iterable<Object>) (Iterable<?>) items;
-    return createResultSet(Collections.emptyMap(), columns, CursorFactory.record(clazz, fields, fieldNames),
-        new Frame(0, true, iterable));
+
+    static ColumnRow of(MetaColumn c) {
+      return new ColumnRow(c.tableSchem, c.tableName, c.columnName, c.dataType, c.typeName, c.columnSize,
+          c.decimalDigits, c.numPrecRadix, c.nullable != java.sql.DatabaseMetaData.columnNoNulls, c.columnDef,
+          c.charOctetLength, c.ordinalPosition);
+    }
+
+    static ColumnRow of(String table, Column column, int ordinal) {
+      DataType type = column.type();
+      ColumnType kind = type.kind();
+      String typeName = type.sqlName().replaceAll("\\(.*\\)", "");
+      Integer size = switch (kind) {
+        case SMALLINT -> 5;
+        case INTEGER -> 10;
+        case BIGINT -> 19;
+        case NUMERIC -> type.precision() < 0 ? null : type.precision();
+        case REAL -> 7;
+        case DOUBLE -> 15;
+        case BOOLEAN -> 1;
+        case CHAR -> type.precision() < 0 ? 1 : type.precision();
+        case VARCHAR -> type.precision() < 0 ? null : type.precision();
+        case DATE -> 10;
+        case TIME -> 12;
+        case TIMESTAMP -> 23;
+        case TIMESTAMPTZ -> 29;
+        case UUID -> 36;
+        default -> null;
+      };
+      Integer digits = switch (kind) {
+        case SMALLINT, INTEGER, BIGINT -> 0;
+        case NUMERIC -> type.precision() < 0 ? null : Math.max(type.scale(), 0);
+        case TIME, TIMESTAMP, TIMESTAMPTZ -> 3;
+        default -> null;
+      };
+      Integer radix = switch (kind) {
+        case SMALLINT, INTEGER, BIGINT, NUMERIC, REAL, DOUBLE -> 10;
+        default -> null;
+      };
+      Integer octets = switch (kind) {
+        case CHAR, VARCHAR -> size == null ? null : size * 4;
+        default -> null;
+      };
+      return new ColumnRow(AccelSchema.NAME, table, column.name(), kind.sqlTypeName().getJdbcOrdinal(), typeName,
+          size, digits, radix, column.nullable(), column.defaultSql().orElse(null), octets, ordinal);
+    }
   }
 
   /** A row of {@link java.sql.DatabaseMetaData#getPrimaryKeys}. */

@@ -1,30 +1,62 @@
 package io.accel.jdbc;
 
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.DataType;
 import io.accel.sql.AccelException;
+import io.accel.sql.Command;
+import io.accel.sql.CommandParser;
 import io.accel.sql.ErrorTranslator;
 import io.accel.sql.SqlState;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.sql.BatchUpdateException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.WeakHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.avatica.AccelAvaticaAccess;
 
 /**
  * Gives every JDBC object of an Accel connection PostgreSQL error behaviour: each failure surfaces as a
  * {@link SQLException} whose SQLSTATE and message come from {@link ErrorTranslator}, never a wrapped
  * internal stack trace. Implemented as one dynamic proxy per JDBC object around Calcite's (Avatica's)
- * objects; the proxies also convert java.time and UUID values that Avatica does not handle itself.
+ * objects; the proxies also fill the gaps of Avatica's JDBC behaviour: java.time and UUID values,
+ * TIMESTAMP WITH TIME ZONE instants, byte[] for BYTEA, maxRows of prepared statements, BatchUpdateException,
+ * DDL and transaction control through prepareStatement, closing a connection's statements with it, checks
+ * for parameters that were never set, parameter values converted to the parameter's type (see
+ * {@link ParameterConversions}), and CHAR(n)/VARCHAR(n) columns typed, sized and (CHAR) padded as
+ * declared, which Calcite sees as unbounded VARCHAR.
  */
 final class JdbcErrors {
+  /** pgjdbc's SQLSTATE for a query run through executeUpdate. */
+  static final String RESULT_WHEN_NONE_EXPECTED = "0100E";
+  /** pgjdbc's SQLSTATE for an executeQuery that produced no result set. */
+  static final String NO_RESULT = "02000";
+  /** Reading a column while the cursor is not on a row. */
+  static final String INVALID_CURSOR_STATE = "24000";
+
+  private static final Pattern PARAMETER_ORDINAL = Pattern.compile("parameter ordinal (-?\\d+) out of range");
+  private static final Pattern COLUMN_ORDINAL = Pattern.compile("invalid column ordinal: (-?\\d+)");
+  private static final Pattern COLUMN_LABEL = Pattern.compile("column '(.*)' not found");
+
   private JdbcErrors() {
   }
 
@@ -37,6 +69,10 @@ final class JdbcErrors {
         && !(s.getCause() instanceof RuntimeException)) {
       return s;
     }
+    SQLException avatica = avaticaFailure(t);
+    if (avatica != null) {
+      return avatica;
+    }
     String message = t.getMessage() == null ? "" : t.getMessage();
     AccelException translated = ErrorTranslator.translate(t);
     if (translated.state() == SqlState.INTERNAL_ERROR && t instanceof SQLException) {
@@ -44,10 +80,10 @@ final class JdbcErrors {
         return new SQLException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
       }
       if (message.endsWith("closed")) {
-        return new SQLException(message.toLowerCase(java.util.Locale.ROOT), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        return new SQLException(message.toLowerCase(Locale.ROOT), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
       }
-      if (t instanceof java.sql.SQLFeatureNotSupportedException) {
-        return new java.sql.SQLFeatureNotSupportedException("feature not supported by Accel",
+      if (t instanceof SQLFeatureNotSupportedException) {
+        return new SQLFeatureNotSupportedException("feature not supported by Accel",
             SqlState.FEATURE_NOT_SUPPORTED.code());
       }
       if (t.getCause() == null) {
@@ -57,14 +93,112 @@ final class JdbcErrors {
     return toSqlException(translated);
   }
 
+  /** Translates a failure unless it already is one of the driver's SQLExceptions (it has a SQLSTATE). */
+  static SQLException translateOnce(Throwable t) {
+    if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().length() == 5) {
+      return s;
+    }
+    return translate(t);
+  }
+
+  /**
+   * Avatica's own client-side failures (they carry no SQLSTATE), in pgjdbc's codes and words; and the
+   * failures of generated code whose static initializer (where Calcite puts constant expressions) threw.
+   */
+  private static SQLException avaticaFailure(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof AccelException) {
+        return null;
+      }
+      if (c instanceof ExceptionInInitializerError || c instanceof NoClassDefFoundError) {
+        RuntimeException original = initializerFailure(c);
+        if (original != null) {
+          return toSqlException(ErrorTranslator.translate(original));
+        }
+      }
+      if (c instanceof NoSuchElementException && String.valueOf(c.getMessage()).contains("cursor position")) {
+        return new SQLException("the result set is not positioned on a row; call next() first",
+            INVALID_CURSOR_STATE);
+      }
+    }
+    if (!(t instanceof SQLException) || ((SQLException) t).getSQLState() != null) {
+      return null;
+    }
+    String m = t.getMessage() == null ? "" : t.getMessage();
+    Matcher x;
+    if ((x = PARAMETER_ORDINAL.matcher(m)).find()) {
+      return new SQLException("the parameter index " + x.group(1) + " is out of range",
+          SqlState.INVALID_PARAMETER_VALUE.code());
+    }
+    if ((x = COLUMN_ORDINAL.matcher(m)).find()) {
+      return new SQLException("the column index " + x.group(1) + " is out of range",
+          SqlState.INVALID_PARAMETER_VALUE.code());
+    }
+    if ((x = COLUMN_LABEL.matcher(m)).find()) {
+      return new SQLException("the column name \"" + x.group(1) + "\" was not found in this result set",
+          SqlState.UNDEFINED_COLUMN.code());
+    }
+    if (m.startsWith("timeout is less than 0")) {
+      return new SQLException("invalid timeout: it must not be negative", SqlState.INVALID_PARAMETER_VALUE.code());
+    }
+    if (m.startsWith("illegal maxRows value")) {
+      return new SQLException(m, SqlState.INVALID_PARAMETER_VALUE.code());
+    }
+    if (m.startsWith("Statement did not return a result set")) {
+      return new SQLException("no results were returned by the query", NO_RESULT);
+    }
+    return null;
+  }
+
+  private static final Pattern INITIALIZER_FAILURE = Pattern.compile("Exception ([\\w.$]+)(?:: (.*?))?(?: \\[in thread .*)?$");
+
+  /**
+   * The exception a static initializer threw. The first use of the class reports it as the cause of an
+   * ExceptionInInitializerError; later uses (the class is cached with the plan) only as the message of
+   * the ExceptionInInitializerError recorded as cause of a NoClassDefFoundError.
+   */
+  private static RuntimeException initializerFailure(Throwable error) {
+    for (Throwable c = error; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof RuntimeException r) {
+        return r;
+      }
+      if (c instanceof ExceptionInInitializerError && c.getMessage() != null) {
+        Matcher m = INITIALIZER_FAILURE.matcher(c.getMessage().trim());
+        if (m.matches()) {
+          String message = m.group(2);
+          return switch (m.group(1)) {
+            case "java.lang.ArithmeticException" -> new ArithmeticException(message);
+            case "java.lang.NumberFormatException" -> new NumberFormatException(message);
+            default -> new RuntimeException(message);
+          };
+        }
+      }
+    }
+    return null;
+  }
+
   static Connection wrap(Connection connection) {
     return new Handler(connection, null).proxy(Connection.class);
+  }
+
+  /** Calls {@code method} on {@code target}, turning what it throws into a translated SQLException. */
+  private static Object invokeOn(Object target, Method method, Object[] args) throws SQLException {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw translate(e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new SQLException("internal error: " + e.getMessage(), SqlState.INTERNAL_ERROR.code());
+    }
   }
 
   private static final class Handler implements InvocationHandler {
     private final Object delegate;
     private final Handler connection;
     private final Map<Object, Object> statementProxies;
+    /** For a result set: the most rows it may return (its statement's maxRows when it ran), 0 for all. */
+    private long rowLimit;
+    private long rowsRead;
     private Object proxy;
 
     Handler(Object delegate, Handler connection) {
@@ -82,6 +216,7 @@ final class JdbcErrors {
     @Override
     public Object invoke(Object self, Method method, Object[] args) throws Throwable {
       String name = method.getName();
+      int argc = args == null ? 0 : args.length;
       switch (name) {
         case "equals":
           return self == args[0];
@@ -110,36 +245,280 @@ final class JdbcErrors {
             return statement == null ? null : connection.statementProxies.getOrDefault(statement, statement);
           }
           break;
-        case "getObject":
-          if (delegate instanceof ResultSet && args != null && args.length == 2 && args[1] instanceof Class<?> type) {
-            return JdbcValues.getObject((ResultSet) delegate, args[0], type);
-          }
-          break;
-        case "setObject":
-          if (delegate instanceof PreparedStatement ps && args != null && args.length >= 2) {
-            if (JdbcValues.setObject(ps, (Integer) args[0], args[1])) {
-              return null;
-            }
-          }
-          break;
         default:
           break;
       }
-      Object result = call(method, args);
-      return wrapResult(method, result);
+      if (delegate instanceof Connection c) {
+        return invokeConnection(c, method, args);
+      }
+      if (delegate instanceof PreparedStatement ps) {
+        Object result = invokePrepared(ps, method, args);
+        if (result != NOT_HANDLED) {
+          return result;
+        }
+      }
+      if (delegate instanceof Statement s) {
+        return invokeStatement(s, method, args);
+      }
+      if (delegate instanceof ResultSet rs) {
+        return invokeResultSet(rs, method, args, argc);
+      }
+      if (delegate instanceof ResultSetMetaData md && argc == 1 && args[0] instanceof Integer column) {
+        Object declared = declaredMetaData(md, name, column);
+        if (declared != null) {
+          return declared;
+        }
+      }
+      if (delegate instanceof DatabaseMetaData) {
+        // what Avatica's defaults get wrong about Accel
+        switch (name) {
+          case "isReadOnly":
+          case "dataDefinitionCausesTransactionCommit":
+            call(method, args);
+            return false;
+          case "supportsTransactions":
+            call(method, args);
+            return true;
+          case "getDefaultTransactionIsolation":
+            call(method, args);
+            return Connection.TRANSACTION_REPEATABLE_READ;
+          case "supportsTransactionIsolationLevel":
+            call(method, args);
+            return (Integer) args[0] == Connection.TRANSACTION_REPEATABLE_READ;
+          default:
+            break;
+        }
+      }
+      return wrapResult(method, call(method, args));
     }
 
-    private Object call(Method method, Object[] args) throws SQLException {
+    /**
+     * The declared type of a result column read straight from a table column, or null. Calcite sees
+     * CHAR(n) and VARCHAR(n) columns as unbounded VARCHAR (the engine enforces lengths itself), so the
+     * driver takes their type and length from the catalog.
+     */
+    private DataType originType(ResultSetMetaData md, int column) {
       try {
-        return method.invoke(delegate, args);
-      } catch (InvocationTargetException e) {
-        throw translate(e.getCause());
-      } catch (IllegalAccessException e) {
-        throw new SQLException("internal error: " + e.getMessage(), SqlState.INTERNAL_ERROR.code());
+        if (column < 1 || column > md.getColumnCount() || md.getColumnType(column) != java.sql.Types.VARCHAR
+            || md.getTableName(column) == null) {
+          return null;
+        }
+        AccelMeta meta = connection.accelMeta();
+        return meta == null ? null
+            : meta.declaredType(md.getSchemaName(column), md.getTableName(column), md.getColumnName(column));
+      } catch (SQLException | RuntimeException e) {
+        return null;
       }
     }
 
-    private Object wrapResult(Method method, Object result) {
+    /** ResultSetMetaData answers for CHAR(n) and VARCHAR(n) columns; null where Calcite's stand. */
+    private Object declaredMetaData(ResultSetMetaData md, String method, int column) {
+      if (!method.equals("getPrecision") && !method.equals("getColumnDisplaySize") && !method.equals("getColumnType")
+          && !method.equals("getColumnTypeName")) {
+        return null;
+      }
+      DataType type = originType(md, column);
+      if (type == null || type.kind() != ColumnType.CHAR && (type.kind() != ColumnType.VARCHAR || type.precision() < 0)) {
+        return null;
+      }
+      int length = type.kind() == ColumnType.CHAR ? Math.max(type.precision(), 1) : type.precision();
+      return switch (method) {
+        case "getColumnType" -> type.kind() == ColumnType.CHAR ? java.sql.Types.CHAR : java.sql.Types.VARCHAR;
+        case "getColumnTypeName" -> type.kind() == ColumnType.CHAR ? "CHAR" : "VARCHAR";
+        default -> length;
+      };
+    }
+
+    /** For each column of a result set, the width CHAR(n) values are padded to (0: not a CHAR column). */
+    private int[] charWidths;
+
+    private int charWidth(ResultSet rs, Object column) throws SQLException {
+      if (charWidths == null) {
+        ResultSetMetaData md = rs.getMetaData();
+        int[] widths = new int[md.getColumnCount() + 1];
+        for (int i = 1; i < widths.length; i++) {
+          DataType type = originType(md, i);
+          widths[i] = type != null && type.kind() == ColumnType.CHAR ? Math.max(type.precision(), 1) : 0;
+        }
+        charWidths = widths;
+      }
+      int index = column instanceof Integer i ? i : rs.findColumn((String) column);
+      return index > 0 && index < charWidths.length ? charWidths[index] : 0;
+    }
+
+    /** A CHAR(n) value as PostgreSQL returns it: padded with spaces to n characters. */
+    private static Object pad(Object value, int width) {
+      if (width == 0 || !(value instanceof String s)) {
+        return value;
+      }
+      int length = s.codePointCount(0, s.length());
+      return length >= width ? s : s + " ".repeat(width - length);
+    }
+
+    private AccelMeta accelMeta() throws SQLException {
+      if (delegate instanceof Connection c && AccelAvaticaAccess.meta(c) instanceof AccelMeta m) {
+        return m;
+      }
+      return null;
+    }
+
+    private Object invokeConnection(Connection c, Method method, Object[] args) throws SQLException {
+      switch (method.getName()) {
+        case "close":
+          closeStatements();
+          return call(method, args);
+        case "isValid":
+          if ((Integer) args[0] < 0) {
+            throw new SQLException("invalid timeout: it must not be negative", SqlState.INVALID_PARAMETER_VALUE.code());
+          }
+          return !c.isClosed();
+        case "prepareStatement": {
+          if (!c.isClosed()) {
+            Optional<Command> command = parseCommand((String) args[0]);
+            if (command.isPresent()) {
+              Statement statement = (Statement) invokeConnection(c, CREATE_STATEMENT, null);
+              return new PreparedCommand(statement, (String) args[0]).proxy();
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      return wrapResult(method, call(method, args));
+    }
+
+    /** Closes the connection's statements (and so their result sets), as JDBC asks of Connection.close. */
+    private void closeStatements() {
+      List<Object> statements;
+      synchronized (statementProxies) {
+        statements = new ArrayList<>(statementProxies.keySet());
+      }
+      for (Object s : statements) {
+        try {
+          ((Statement) s).close();
+        } catch (SQLException | RuntimeException ignored) {
+          // the connection closes regardless
+        }
+      }
+    }
+
+    private Object invokePrepared(PreparedStatement ps, Method method, Object[] args) throws SQLException {
+      String name = method.getName();
+      int argc = args == null ? 0 : args.length;
+      try {
+        if (name.equals("setObject") && argc >= 2) {
+          Integer target = argc >= 3 ? JdbcValues.targetType(args[2]) : null;
+          if (JdbcValues.setObject(ps, (Integer) args[0], args[1], target)) {
+            return null;
+          }
+        } else if ((name.equals("setTimestamp") || name.equals("setString")) && argc >= 2) {
+          if (JdbcValues.setTyped(ps, (Integer) args[0], args[1])) {
+            return null;
+          }
+        } else if (argc == 0 && (name.equals("execute") || name.equals("executeQuery") || name.equals("executeUpdate")
+            || name.equals("executeLargeUpdate") || name.equals("addBatch"))) {
+          if (!ps.isClosed()) {
+            int unset = AccelAvaticaAccess.firstUnset(ps);
+            if (unset > 0) {
+              throw new SQLException("no value specified for parameter " + unset,
+                  SqlState.INVALID_PARAMETER_VALUE.code());
+            }
+            AccelAvaticaAccess.convertParameters(ps, ParameterConversions::convert);
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+      return NOT_HANDLED;
+    }
+
+    private Object invokeStatement(Statement s, Method method, Object[] args) throws SQLException {
+      String name = method.getName();
+      switch (name) {
+        case "executeUpdate":
+        case "executeLargeUpdate": {
+          Object result = call(method, args);
+          if (((Number) result).longValue() == -1L) {
+            ResultSet rs = s.getResultSet();
+            if (rs != null) {
+              rs.close();
+            }
+            throw new SQLException("a result was returned when none was expected", RESULT_WHEN_NONE_EXPECTED);
+          }
+          return result;
+        }
+        case "executeBatch":
+        case "executeLargeBatch":
+          try {
+            return method.invoke(delegate, args);
+          } catch (InvocationTargetException e) {
+            throw batchFailure(e.getCause());
+          } catch (IllegalAccessException e) {
+            throw new SQLException("internal error: " + e.getMessage(), SqlState.INTERNAL_ERROR.code());
+          }
+        case "close": {
+          Object result = call(method, args);
+          connection.statementProxies.remove(delegate);
+          return result;
+        }
+        default:
+          return wrapResult(method, call(method, args));
+      }
+    }
+
+    private Object invokeResultSet(ResultSet rs, Method method, Object[] args, int argc) throws SQLException {
+      String name = method.getName();
+      try {
+        switch (name) {
+          case "next": {
+            if (rowLimit > 0 && rowsRead >= rowLimit) {
+              if (rs.isClosed()) {
+                break;
+              }
+              return false;
+            }
+            boolean more = (Boolean) call(method, args);
+            if (more) {
+              rowsRead++;
+            }
+            return more;
+          }
+          case "getObject":
+            if (argc == 2 && args[1] instanceof Class<?> type) {
+              Object value = JdbcValues.getObject(rs, args[0], type);
+              return type == String.class || type == Object.class ? pad(value, charWidth(rs, args[0])) : value;
+            }
+            if (argc == 1) {
+              return pad(JdbcValues.getObject(rs, args[0]), charWidth(rs, args[0]));
+            }
+            break;
+          case "getString":
+          case "getNString":
+            if (argc == 1) {
+              return pad(call(method, args), charWidth(rs, args[0]));
+            }
+            break;
+          case "getTimestamp":
+            if (argc >= 1 && JdbcValues.TIMESTAMPTZ.equals(JdbcValues.columnTypeName(rs, args[0]))) {
+              java.time.Instant i = JdbcValues.instant(rs, args[0]);
+              return i == null ? null : java.sql.Timestamp.from(i);
+            }
+            break;
+          default:
+            break;
+        }
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+      return wrapResult(method, call(method, args));
+    }
+
+    private Object call(Method method, Object[] args) throws SQLException {
+      return invokeOn(delegate, method, args);
+    }
+
+    private Object wrapResult(Method method, Object result) throws SQLException {
       if (result == null) {
         return null;
       }
@@ -149,10 +528,167 @@ final class JdbcErrors {
         connection.statementProxies.put(result, p);
         return p;
       }
-      if (type == ResultSet.class || type == DatabaseMetaData.class) {
+      if (type == ResultSet.class) {
+        Handler h = new Handler(result, connection);
+        if (delegate instanceof Statement s) {
+          h.rowLimit = s.getLargeMaxRows();
+        }
+        return h.proxy(ResultSet.class);
+      }
+      if (type == DatabaseMetaData.class || type == ResultSetMetaData.class) {
         return new Handler(result, connection).proxy(type);
       }
       return result;
+    }
+  }
+
+  private static final Object NOT_HANDLED = new Object();
+  private static final Method CREATE_STATEMENT;
+
+  static {
+    try {
+      CREATE_STATEMENT = Connection.class.getMethod("createStatement");
+    } catch (NoSuchMethodException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static Optional<Command> parseCommand(String sql) throws SQLException {
+    if (sql == null) {
+      return Optional.empty();
+    }
+    try {
+      return CommandParser.parse(sql);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  /** A failed executeBatch as JDBC reports it: a BatchUpdateException with the counts of what ran. */
+  private static BatchUpdateException batchFailure(Throwable failure) {
+    long[] counts = new long[0];
+    for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof AccelMeta.BatchFailure b) {
+        counts = b.updateCounts();
+        break;
+      }
+    }
+    SQLException e = translate(failure);
+    return new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), counts, e);
+  }
+
+  /**
+   * A prepared DDL or transaction-control statement (CREATE, DROP, BEGIN, COMMIT, ROLLBACK), which
+   * Calcite cannot prepare: it runs through a plain statement each time it is executed.
+   */
+  private static final class PreparedCommand implements InvocationHandler {
+    private final Statement statement;
+    private final String sql;
+    private PreparedStatement proxy;
+
+    PreparedCommand(Statement statement, String sql) {
+      this.statement = statement;
+      this.sql = sql;
+    }
+
+    PreparedStatement proxy() {
+      proxy = (PreparedStatement) Proxy.newProxyInstance(JdbcErrors.class.getClassLoader(),
+          new Class<?>[] {PreparedStatement.class}, this);
+      return proxy;
+    }
+
+    @Override
+    public Object invoke(Object self, Method method, Object[] args) throws Throwable {
+      String name = method.getName();
+      int argc = args == null ? 0 : args.length;
+      switch (name) {
+        case "equals":
+          return self == args[0];
+        case "hashCode":
+          return System.identityHashCode(self);
+        case "toString":
+          return "Accel PreparedStatement@" + Integer.toHexString(System.identityHashCode(self)) + ": " + sql;
+        case "unwrap": {
+          Class<?> c = (Class<?>) args[0];
+          if (c.isInstance(self)) {
+            return self;
+          }
+          return statement.unwrap(c);
+        }
+        case "isWrapperFor":
+          return ((Class<?>) args[0]).isInstance(self) || statement.isWrapperFor((Class<?>) args[0]);
+        default:
+          break;
+      }
+      if (argc == 0) {
+        switch (name) {
+          case "execute":
+            return statement.execute(sql);
+          case "executeUpdate":
+            return statement.executeUpdate(sql);
+          case "executeLargeUpdate":
+            return statement.executeLargeUpdate(sql);
+          case "executeQuery":
+            return statement.executeQuery(sql);
+          case "addBatch":
+            statement.addBatch(sql);
+            return null;
+          case "clearParameters":
+            checkOpen();
+            return null;
+          case "getMetaData":
+            checkOpen();
+            return null;
+          case "getParameterMetaData":
+            checkOpen();
+            return noParameters();
+          default:
+            break;
+        }
+      }
+      if (name.startsWith("set") && argc >= 2 && args[0] instanceof Integer index
+          && method.getDeclaringClass() == PreparedStatement.class) {
+        checkOpen();
+        throw new SQLException("the parameter index " + index + " is out of range: the statement has no parameters",
+            SqlState.INVALID_PARAMETER_VALUE.code());
+      }
+      Method onStatement;
+      try {
+        onStatement = Statement.class.getMethod(name, method.getParameterTypes());
+      } catch (NoSuchMethodException e) {
+        throw new SQLFeatureNotSupportedException(name + " is not supported for this statement",
+            SqlState.FEATURE_NOT_SUPPORTED.code());
+      }
+      try {
+        return onStatement.invoke(statement, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }
+
+    private void checkOpen() throws SQLException {
+      if (statement.isClosed()) {
+        throw new SQLException("statement closed", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+      }
+    }
+
+    private static ParameterMetaData noParameters() {
+      return (ParameterMetaData) Proxy.newProxyInstance(JdbcErrors.class.getClassLoader(),
+          new Class<?>[] {ParameterMetaData.class}, (p, m, a) -> switch (m.getName()) {
+            case "getParameterCount" -> 0;
+            case "equals" -> p == a[0];
+            case "hashCode" -> System.identityHashCode(p);
+            case "toString" -> "Accel ParameterMetaData (no parameters)";
+            case "isWrapperFor" -> ((Class<?>) a[0]).isInstance(p);
+            case "unwrap" -> {
+              if (((Class<?>) a[0]).isInstance(p)) {
+                yield p;
+              }
+              throw new SQLException("not a wrapper for " + a[0], SqlState.INVALID_PARAMETER_VALUE.code());
+            }
+            default -> throw new SQLException("the statement has no parameters",
+                SqlState.INVALID_PARAMETER_VALUE.code());
+          });
     }
   }
 }
