@@ -1,13 +1,47 @@
 package io.accel.plan;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.lang.reflect.Type;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-/** Calcite's statement preparation with Accel's rules added to the planner. */
+/**
+ * Calcite's statement preparation with Accel's rules added to the planner, and Accel's conformance
+ * ({@link AccelConformance}) in place of the connection's, which Calcite only lets name a built-in one.
+ */
 public class AccelPrepare extends CalcitePrepareImpl {
+  @Override
+  public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context, Query<T> query, Type elementType,
+      long maxRowCount) {
+    return super.prepareSql(withConformance(context), query, elementType, maxRowCount);
+  }
+
+  private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {
+    CalciteConnectionConfig config = context.config();
+    CalciteConnectionConfig accelConfig = (CalciteConnectionConfig) Proxy.newProxyInstance(
+        AccelPrepare.class.getClassLoader(), new Class<?>[] {CalciteConnectionConfig.class},
+        (proxy, method, args) -> method.getName().equals("conformance") && (args == null || args.length == 0)
+            ? AccelConformance.INSTANCE : invoke(method, config, args));
+    return (CalcitePrepare.Context) Proxy.newProxyInstance(AccelPrepare.class.getClassLoader(),
+        new Class<?>[] {CalcitePrepare.Context.class},
+        (proxy, method, args) -> method.getName().equals("config") && (args == null || args.length == 0)
+            ? accelConfig : invoke(method, context, args));
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {

@@ -151,6 +151,12 @@ public final class ErrorTranslator {
     if (m.contains("by zero") || m.contains("division undefined") || m.contains("divide by zero")) {
       return new AccelException(SqlState.DIVISION_BY_ZERO, "division by zero", a);
     }
+    if (m.contains("integer overflow")) {
+      return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range", a);
+    }
+    if (m.contains("long overflow")) {
+      return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range", a);
+    }
     return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range: " + a.getMessage(), a);
   }
 
