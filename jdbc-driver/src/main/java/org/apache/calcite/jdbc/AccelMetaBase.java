@@ -132,7 +132,13 @@ public abstract class AccelMetaBase extends CalciteMetaImpl {
         };
         callback.assign(signature, null, updateCount);
       }
-      callback.execute();
+      try {
+        callback.execute();
+      } catch (SQLException | RuntimeException e) {
+        // A plan whose constants failed to evaluate (1/0 folded into a static initializer) stays broken.
+        plans.invalidate(new PlanKey(sql, maxRowCount));
+        throw e;
+      }
       MetaResultSet metaResultSet = MetaResultSet.create(h.connectionId, h.id, false, signature, null, updateCount);
       return new ExecuteResult(List.of(metaResultSet));
     } catch (SQLException e) {

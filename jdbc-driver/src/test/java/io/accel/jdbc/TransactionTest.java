@@ -1,0 +1,302 @@
+package io.accel.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/** Autocommit, JDBC and SQL transaction control, isolation between connections, write conflicts. */
+class TransactionTest extends JdbcTestSupport {
+  private Connection a;
+  private Connection b;
+
+  @BeforeEach
+  void open() throws SQLException {
+    a = connect();
+    b = connect();
+    update(a, "CREATE TABLE account (id INTEGER PRIMARY KEY, owner VARCHAR(20) NOT NULL, balance INTEGER)");
+    update(a, "CREATE UNIQUE INDEX account_owner ON account (owner)");
+    update(a, "INSERT INTO account VALUES (1, 'ann', 100), (2, 'bob', 50)");
+  }
+
+  private int balance(Connection c, int id) throws SQLException {
+    return ((Number) scalar(c, "SELECT balance FROM account WHERE id = " + id)).intValue();
+  }
+
+  @Test
+  void autocommitIsOnByDefaultAndEachStatementIsVisibleAtOnce() throws SQLException {
+    assertThat(a.getAutoCommit()).isTrue();
+    assertThat(b.getAutoCommit()).isTrue();
+    assertThat(a.getTransactionIsolation()).isIn(Connection.TRANSACTION_REPEATABLE_READ,
+        Connection.TRANSACTION_SERIALIZABLE);
+    update(a, "UPDATE account SET balance = 0 WHERE id = 1");
+    assertThat(balance(b, 1)).isZero();
+  }
+
+  @Test
+  void commitMakesWritesVisibleToOthers() throws SQLException {
+    a.setAutoCommit(false);
+    assertThat(a.getAutoCommit()).isFalse();
+    update(a, "UPDATE account SET balance = balance - 30 WHERE id = 1");
+    update(a, "UPDATE account SET balance = balance + 30 WHERE id = 2");
+    update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
+    // the transaction sees its own writes
+    assertThat(balance(a, 1)).isEqualTo(70);
+    assertThat(balance(a, 2)).isEqualTo(80);
+    assertThat(count(a, "account")).isEqualTo(3);
+    // others do not, until commit
+    assertThat(balance(b, 1)).isEqualTo(100);
+    assertThat(count(b, "account")).isEqualTo(2);
+    a.commit();
+    assertThat(balance(b, 1)).isEqualTo(70);
+    assertThat(balance(b, 2)).isEqualTo(80);
+    assertThat(count(b, "account")).isEqualTo(3);
+    // still in manual commit mode: the next transaction starts by itself
+    update(a, "DELETE FROM account WHERE id = 3");
+    assertThat(count(b, "account")).isEqualTo(3);
+    a.commit();
+    assertThat(count(b, "account")).isEqualTo(2);
+  }
+
+  @Test
+  void rollbackDiscardsWrites() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "UPDATE account SET balance = 0");
+    update(a, "DELETE FROM account WHERE id = 2");
+    update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
+    assertThat(count(a, "account")).isEqualTo(2);
+    a.rollback();
+    assertThat(rows(a, "SELECT id, balance FROM account ORDER BY id")).containsExactly(List.of(1, 100), List.of(2, 50));
+    assertThat(rows(b, "SELECT id, balance FROM account ORDER BY id")).containsExactly(List.of(1, 100), List.of(2, 50));
+  }
+
+  @Test
+  void preparedStatementsJoinTheTransaction() throws SQLException {
+    a.setAutoCommit(false);
+    try (PreparedStatement up = a.prepareStatement("UPDATE account SET balance = balance + ? WHERE id = ?");
+         PreparedStatement read = a.prepareStatement("SELECT balance FROM account WHERE id = ?")) {
+      up.setInt(1, 5);
+      up.setInt(2, 1);
+      assertThat(up.executeUpdate()).isEqualTo(1);
+      read.setInt(1, 1);
+      try (ResultSet rs = read.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(105);
+      }
+      assertThat(balance(b, 1)).isEqualTo(100);
+      a.rollback();
+      try (ResultSet rs = read.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(100);
+      }
+    }
+  }
+
+  @Test
+  void switchingAutocommitOnCommitsTheOpenTransaction() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "UPDATE account SET balance = 1 WHERE id = 1");
+    assertThat(balance(b, 1)).isEqualTo(100);
+    a.setAutoCommit(true);
+    assertThat(balance(b, 1)).isEqualTo(1);
+    a.rollback(); // nothing to roll back
+    assertThat(balance(b, 1)).isEqualTo(1);
+  }
+
+  @Test
+  void aTransactionReadsOneSnapshot() throws SQLException {
+    a.setAutoCommit(false);
+    assertThat(balance(a, 1)).isEqualTo(100);
+    update(b, "UPDATE account SET balance = 999 WHERE id = 1");
+    update(b, "INSERT INTO account VALUES (3, 'cy', 1)");
+    assertThat(balance(a, 1)).isEqualTo(100);
+    assertThat(count(a, "account")).isEqualTo(2);
+    a.commit();
+    assertThat(balance(a, 1)).isEqualTo(999);
+    assertThat(count(a, "account")).isEqualTo(3);
+  }
+
+  @Test
+  void sqlBeginCommitAndRollback() throws SQLException {
+    try (Statement s = a.createStatement()) {
+      assertThat(s.execute("BEGIN")).isFalse();
+      s.executeUpdate("UPDATE account SET balance = 0 WHERE id = 1");
+      assertThat(balance(a, 1)).isZero();
+      assertThat(balance(b, 1)).isEqualTo(100);
+      assertThat(s.execute("COMMIT")).isFalse();
+      assertThat(balance(b, 1)).isZero();
+
+      s.execute("START TRANSACTION");
+      s.executeUpdate("UPDATE account SET balance = 7 WHERE id = 1");
+      s.executeUpdate("INSERT INTO account VALUES (3, 'cy', 1)");
+      assertThat(balance(a, 1)).isEqualTo(7);
+      s.execute("ROLLBACK");
+      assertThat(balance(a, 1)).isZero();
+      assertThat(count(a, "account")).isEqualTo(2);
+
+      // after the block, autocommit applies again
+      s.executeUpdate("UPDATE account SET balance = 3 WHERE id = 1");
+      assertThat(balance(b, 1)).isEqualTo(3);
+
+      s.execute("begin transaction");
+      s.executeUpdate("UPDATE account SET balance = 4 WHERE id = 1");
+      s.execute("commit work");
+      assertThat(balance(b, 1)).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void sqlCommitEndsATransactionStartedBySetAutoCommitFalse() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "UPDATE account SET balance = 11 WHERE id = 1");
+    update(a, "COMMIT");
+    assertThat(balance(b, 1)).isEqualTo(11);
+  }
+
+  @Test
+  void concurrentWritersToTheSameRowFirstCommitWins() throws SQLException {
+    a.setAutoCommit(false);
+    b.setAutoCommit(false);
+    assertThat(update(a, "UPDATE account SET balance = balance + 10 WHERE id = 1")).isEqualTo(1);
+    assertThat(update(b, "UPDATE account SET balance = balance + 20 WHERE id = 1")).isEqualTo(1);
+    a.commit();
+    SQLException e = expectState("40001", b::commit);
+    assertThat(e.getMessage()).contains("serialize");
+    // b's transaction is over; both connections go on working
+    assertUsable(b);
+    assertThat(balance(b, 1)).isEqualTo(110);
+    assertThat(balance(a, 1)).isEqualTo(110);
+    update(b, "UPDATE account SET balance = balance + 20 WHERE id = 1");
+    b.commit();
+    a.commit();
+    assertThat(balance(a, 1)).isEqualTo(130);
+  }
+
+  @Test
+  void writeConflictWithALaterCommittedAutocommitStatement() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "UPDATE account SET balance = 1 WHERE id = 2");
+    update(b, "UPDATE account SET balance = 2 WHERE id = 2");
+    expectState("40001", a::commit);
+    assertThat(balance(a, 2)).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentWritersInSqlTransactionBlocks() throws SQLException {
+    update(a, "BEGIN");
+    update(b, "BEGIN");
+    update(a, "DELETE FROM account WHERE id = 2");
+    update(b, "UPDATE account SET balance = 0 WHERE id = 2");
+    update(b, "COMMIT");
+    expectState("40001", a, "COMMIT");
+    assertUsable(a);
+    assertThat(balance(a, 2)).isZero();
+  }
+
+  @Test
+  void writersOfDifferentRowsBothCommit() throws SQLException {
+    a.setAutoCommit(false);
+    b.setAutoCommit(false);
+    update(a, "UPDATE account SET balance = 1 WHERE id = 1");
+    update(b, "UPDATE account SET balance = 2 WHERE id = 2");
+    a.commit();
+    b.commit();
+    assertThat(rows(a, "SELECT balance FROM account ORDER BY id")).containsExactly(List.of(1), List.of(2));
+  }
+
+  @Test
+  void concurrentInsertsOfTheSameKeyConflict() throws SQLException {
+    a.setAutoCommit(false);
+    b.setAutoCommit(false);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
+    update(b, "INSERT INTO account VALUES (3, 'di', 2)");
+    a.commit();
+    SQLException e = sqlError(b::commit);
+    assertThat(e.getSQLState()).isIn("40001", "23505");
+    assertThat(rows(b, "SELECT owner FROM account WHERE id = 3")).containsExactly(List.of("cy"));
+  }
+
+  @Test
+  @Disabled("accel gap (core): since 7734704 a failed statement aborts the transaction block (25P02 until"
+      + " ROLLBACK; COMMIT rolls back); the brief asks that it is undone and the transaction goes on and commits")
+  void failedStatementInATransactionChangesNothingAndTheTransactionGoesOn() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 30)");
+    // the second row collides with the primary key: neither row of the statement remains
+    expectState("23505", a, "INSERT INTO account VALUES (4, 'di', 40), (1, 'dup', 0)");
+    // the unique index: nothing of the UPDATE remains either
+    expectState("23505", a, "UPDATE account SET owner = 'ann' WHERE id >= 2");
+    expectState("23502", a, "UPDATE account SET owner = NULL WHERE id = 3");
+    expectState("22012", a, "UPDATE account SET balance = balance / (id - 2)");
+    update(a, "INSERT INTO account VALUES (5, 'ed', 50)");
+    assertThat(rows(a, "SELECT id, owner, balance FROM account ORDER BY id")).containsExactly(
+        List.of(1, "ann", 100), List.of(2, "bob", 50), List.of(3, "cy", 30), List.of(5, "ed", 50));
+    assertThat(count(b, "account")).isEqualTo(2);
+    a.commit();
+    assertThat(rows(b, "SELECT id, owner, balance FROM account ORDER BY id")).containsExactly(
+        List.of(1, "ann", 100), List.of(2, "bob", 50), List.of(3, "cy", 30), List.of(5, "ed", 50));
+  }
+
+  @Test
+  @Disabled("accel gap (core): since 7734704 a failed statement aborts the transaction block (25P02 until"
+      + " ROLLBACK; COMMIT rolls back); the brief asks that it is undone and the transaction goes on and commits")
+  void failedStatementInASqlBlockChangesNothingAndTheBlockGoesOn() throws SQLException {
+    update(a, "BEGIN");
+    update(a, "UPDATE account SET balance = 0 WHERE id = 1");
+    expectState("23505", a, "INSERT INTO account VALUES (3, 'x', 1), (4, 'x', 1)");
+    expectState("42P01", a, "INSERT INTO nowhere VALUES (1)");
+    update(a, "COMMIT");
+    assertThat(rows(b, "SELECT id, balance FROM account ORDER BY id")).containsExactly(List.of(1, 0), List.of(2, 50));
+  }
+
+  @Test
+  void rollbackAfterAFailedStatementRecoversTheConnection() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 30)");
+    expectState("23505", a, "INSERT INTO account VALUES (1, 'dup', 0)");
+    a.rollback();
+    assertUsable(a);
+    assertThat(count(a, "account")).isEqualTo(2);
+    update(a, "INSERT INTO account VALUES (4, 'di', 40)");
+    a.commit();
+    assertThat(count(b, "account")).isEqualTo(3);
+  }
+
+  @Test
+  void failedAutocommitStatementChangesNothing() throws SQLException {
+    expectState("23505", a, "INSERT INTO account VALUES (3, 'cy', 1), (4, 'di', 1), (2, 'dup', 1)");
+    expectState("23505", a, "UPDATE account SET id = 1 WHERE id = 2");
+    expectState("23505", a, "UPDATE account SET owner = 'bob', balance = 0 WHERE id <= 2");
+    assertThat(rows(b, "SELECT balance FROM account ORDER BY id")).containsExactly(List.of(100), List.of(50));
+    assertThat(rows(b, "SELECT id FROM account ORDER BY id")).containsExactly(List.of(1), List.of(2));
+  }
+
+  @Test
+  void ddlInsideATransactionDoesNotCommitIt() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
+    update(a, "CREATE TABLE extra (x INTEGER)");
+    assertThat(count(b, "account")).isEqualTo(2);
+    a.rollback();
+    assertThat(count(a, "account")).isEqualTo(2);
+    // the DDL itself took effect at once and stays
+    assertThat(count(b, "extra")).isZero();
+  }
+
+  @Test
+  void ddlInsideATransactionIsVisible() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "CREATE TABLE extra (x INTEGER)");
+    update(a, "INSERT INTO extra VALUES (1)");
+    assertThat(count(a, "extra")).isEqualTo(1);
+    a.commit();
+    assertThat(count(b, "extra")).isEqualTo(1);
+  }
+}
