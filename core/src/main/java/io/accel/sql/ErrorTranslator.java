@@ -49,6 +49,9 @@ public final class ErrorTranslator {
     t = failure;
     for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
       String m = t.getMessage() == null ? "" : t.getMessage();
+      if (m.contains("/ by zero") || m.contains("Division by zero") || m.contains("Division undefined")) {
+        return new AccelException(SqlState.DIVISION_BY_ZERO, "division by zero", t);
+      }
       if (m.contains("more than one value in agg SINGLE_VALUE")) {
         return new AccelException(SqlState.CARDINALITY_VIOLATION,
             "more than one row returned by a subquery used as an expression", t);
@@ -57,6 +60,10 @@ public final class ErrorTranslator {
           || m.toLowerCase(Locale.ROOT).contains("invalid date") || m.contains("Unparseable date")) {
         return new AccelException(SqlState.INVALID_DATETIME_FORMAT, "invalid input syntax for type date/time: "
             + clean(m), t);
+      }
+      if (m.matches("(?s)Value of \\w+ field is out of range.*")) {
+        return new AccelException(SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: "
+            + clean(m).replaceFirst("^Value of \\w+ field is out of range in ", ""), t);
       }
       if (m.contains("Value out of range") || m.contains("out of range") || m.contains("overflow")) {
         return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, clean(m), t);
