@@ -131,6 +131,9 @@ public final class ErrorTranslator {
         || inner.contains("aggregate function calls cannot be nested") || inner.contains("cannot be nested")) {
       return new AccelException(SqlState.GROUPING_ERROR, inner + where, c);
     }
+    if ((m = Pattern.compile("Unknown identifier '([^']*)'").matcher(inner)).find()) {
+      return new AccelException(SqlState.UNDEFINED_OBJECT, "type \"" + m.group(1) + "\" does not exist" + where, c);
+    }
     if (inner.contains("Ordinal out of range")) {
       return new AccelException(SqlState.INVALID_COLUMN_REFERENCE, "ORDER BY position is not in select list" + where, c);
     }

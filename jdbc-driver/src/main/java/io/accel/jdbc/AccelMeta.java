@@ -201,7 +201,8 @@ final class AccelMeta extends AccelMetaBase {
       } catch (NoSuchStatementException e) {
         session.statementFailed(h.id);
         throw e;
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError e) {
+        // LinkageError: generated code whose constant folding failed (1/0) in a static initializer
         session.statementFailed(h.id);
         throw ErrorTranslator.translate(e);
       }

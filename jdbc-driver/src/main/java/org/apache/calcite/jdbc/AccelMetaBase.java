@@ -134,7 +134,7 @@ public abstract class AccelMetaBase extends CalciteMetaImpl {
       }
       try {
         callback.execute();
-      } catch (SQLException | RuntimeException e) {
+      } catch (SQLException | RuntimeException | LinkageError e) {
         // A plan whose constants failed to evaluate (1/0 folded into a static initializer) stays broken.
         plans.invalidate(new PlanKey(sql, maxRowCount));
         throw e;
