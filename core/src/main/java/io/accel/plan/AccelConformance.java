@@ -6,7 +6,7 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 /**
  * Calcite's Babel conformance (PostgreSQL's LIMIT/OFFSET, {@code ::} casts, ...) made to behave as
  * PostgreSQL where Babel is more lenient: checked arithmetic (integer overflow is 22003, not a silent
- * wrap-around), strict GROUP BY, no lenient coercions. Calcite has no PostgreSQL conformance of its own.
+ * wrap-around), strict GROUP BY. Calcite has no PostgreSQL conformance of its own.
  */
 public final class AccelConformance extends SqlDelegatingConformance {
   public static final AccelConformance INSTANCE = new AccelConformance();
@@ -23,12 +23,6 @@ public final class AccelConformance extends SqlDelegatingConformance {
   /** A SELECT list may only use grouped columns (PostgreSQL's 42803), not any value of the group. */
   @Override
   public boolean isNonStrictGroupBy() {
-    return false;
-  }
-
-  /** No implicit casts from text to numbers or dates in assignments (PostgreSQL's 42804). */
-  @Override
-  public boolean allowLenientCoercion() {
     return false;
   }
 
