@@ -6,8 +6,8 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Result types as PostgreSQL derives them: SUM of SMALLINT/INTEGER is BIGINT and SUM of BIGINT is
- * NUMERIC, so sums do not overflow; AVG of an exact type is NUMERIC, not a truncated integer; NUMERIC
+ * Result types as PostgreSQL derives them: SUM of SMALLINT/INTEGER is BIGINT, so sums do not overflow
+ * (SUM of BIGINT stays BIGINT, see below); AVG of an exact type is NUMERIC, not a truncated integer; NUMERIC
  * carries up to 38 digits.
  */
 public final class AccelTypeSystem extends RelDataTypeSystemImpl {
@@ -33,7 +33,9 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
   public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
     RelDataType t = switch (argumentType.getSqlTypeName()) {
       case TINYINT, SMALLINT, INTEGER -> factory.createSqlType(SqlTypeName.BIGINT);
-      case BIGINT -> factory.createSqlType(SqlTypeName.DECIMAL, 38, 0);
+      // PostgreSQL sums BIGINT into NUMERIC; Calcite cannot add a long into a DECIMAL accumulator, so the
+      // sum stays BIGINT and overflow is reported (22003) by checked arithmetic instead.
+      case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
       case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, argumentType.getScale());
       default -> super.deriveSumType(factory, argumentType);
     };
