@@ -180,11 +180,10 @@ public final class Features {
     f.plainDecimalDoubleLiterals = false; // accel gap: INSERT INTO t(f DOUBLE) VALUES (1, NULL), (2, 0.125) fails (ClassCastException BigDecimal -> Double)
     f.castDoubleToInteger = false; // accel gap: CAST(-3.5::float8 AS INTEGER) gives -3, PostgreSQL rounds half-even to -4
     f.assignmentCasts = false; // accel gap: UPDATE t SET int_col = 5.75::float8 / numeric stores 5, PostgreSQL rounds to 6
+    f.sumAvgOfBigint = false; // accel gap: avg(bigint_col) loses digits (computed through DOUBLE: -5.9782608695652170 vs -5.9782608695652174)
     f.castBooleanToVarchar = false; // accel gap: CAST(TRUE AS VARCHAR) gives 'TRUE', PostgreSQL 'true'
     f.castNumericToVarchar = false; // accel gap: CAST(0.25 AS VARCHAR(20)) gives '.25', PostgreSQL '0.25'
-    f.scalarSubqueryRowCountError = false; // accel gap: scalar subquery with 2+ rows fails with SQLSTATE XX000, not 21000
     f.pgCastAsOperand = false; // accel gap: '::' binds looser than = / IS DISTINCT FROM / IN / BETWEEN (i = (n)::INTEGER is rejected)
-    f.sumAvgOfBigint = false; // accel gap: SELECT sum(bigint_col) / avg(bigint_col) -> "Unable to implement EnumerableAggregate"
     f.distinctOverConstants = false; // accel gap: SELECT DISTINCT 1 FROM t WHERE EXISTS (correlated, no match) returns a row
     f.subqueryInInOperand = false; // accel gap: (SELECT min(1) FROM u WHERE u.k = t.i) [NOT] IN (SELECT k FROM u) -> "$cor0 must not be used by left input to correlation"
     f.limitOnSetOps = false; // accel gap: SELECT v FROM t UNION SELECT v FROM u ORDER BY 1 LIMIT 3 returns 2 rows (LIMIT pushed below the distinct UNION)
