@@ -177,6 +177,34 @@ final class JdbcErrors {
     return null;
   }
 
+  /**
+   * The methods every proxy answers the same way: identity equality and hash, and unwrap/isWrapperFor
+   * that see the proxy first, then what it wraps. {@link #NOT_HANDLED} for any other method.
+   */
+  private static Object identityMethod(Object self, String name, Object[] args, java.sql.Wrapper delegate)
+      throws SQLException {
+    try {
+      switch (name) {
+        case "equals":
+          return self == args[0];
+        case "hashCode":
+          return System.identityHashCode(self);
+        case "unwrap": {
+          Class<?> c = (Class<?>) args[0];
+          return c.isInstance(self) ? self : delegate.unwrap(c);
+        }
+        case "isWrapperFor": {
+          Class<?> c = (Class<?>) args[0];
+          return c.isInstance(self) || delegate.isWrapperFor(c);
+        }
+        default:
+          return NOT_HANDLED;
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
   static Connection wrap(Connection connection) {
     return new Handler(connection, null).proxy(Connection.class);
   }
@@ -217,22 +245,14 @@ final class JdbcErrors {
     public Object invoke(Object self, Method method, Object[] args) throws Throwable {
       String name = method.getName();
       int argc = args == null ? 0 : args.length;
+      Object identity = identityMethod(self, name, args, (java.sql.Wrapper) delegate);
+      if (identity != NOT_HANDLED) {
+        return identity;
+      }
       switch (name) {
-        case "equals":
-          return self == args[0];
-        case "hashCode":
-          return System.identityHashCode(self);
         case "toString":
           return "Accel " + method.getDeclaringClass().getSimpleName() + "@" + Integer.toHexString(
               System.identityHashCode(self));
-        case "unwrap": {
-          Class<?> c = (Class<?>) args[0];
-          return c.isInstance(self) ? self : call(method, args);
-        }
-        case "isWrapperFor": {
-          Class<?> c = (Class<?>) args[0];
-          return c.isInstance(self) || (Boolean) call(method, args);
-        }
         case "getConnection":
           if (delegate instanceof Statement || delegate instanceof DatabaseMetaData) {
             call(method, args);
@@ -601,22 +621,13 @@ final class JdbcErrors {
     public Object invoke(Object self, Method method, Object[] args) throws Throwable {
       String name = method.getName();
       int argc = args == null ? 0 : args.length;
+      Object identity = identityMethod(self, name, args, statement);
+      if (identity != NOT_HANDLED) {
+        return identity;
+      }
       switch (name) {
-        case "equals":
-          return self == args[0];
-        case "hashCode":
-          return System.identityHashCode(self);
         case "toString":
           return "Accel PreparedStatement@" + Integer.toHexString(System.identityHashCode(self)) + ": " + sql;
-        case "unwrap": {
-          Class<?> c = (Class<?>) args[0];
-          if (c.isInstance(self)) {
-            return self;
-          }
-          return statement.unwrap(c);
-        }
-        case "isWrapperFor":
-          return ((Class<?>) args[0]).isInstance(self) || statement.isWrapperFor((Class<?>) args[0]);
         default:
           break;
       }
