@@ -55,13 +55,6 @@ public final class RowKeys {
     return true;
   }
 
-  /** The index columns of the row, encoded; the whole key in the unique form. */
-  public static byte[] indexPrefix(TableDef table, IndexDef index, Object[] row) {
-    KeyWriter w = new KeyWriter(32);
-    writeIndexColumns(w, table, index, row);
-    return w.toByteArray();
-  }
-
   /** The entry key of a row in an index (see the class comment for the unique form). */
   public static byte[] indexKey(TableDef table, IndexDef index, Object[] row, byte[] rowKey) {
     KeyWriter w = new KeyWriter(32 + rowKey.length);

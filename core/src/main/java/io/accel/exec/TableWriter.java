@@ -8,8 +8,6 @@ import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import io.accel.storage.RowCodec;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -181,18 +179,5 @@ public final class TableWriter {
         .collect(Collectors.joining(", "));
     return new AccelException(SqlState.UNIQUE_VIOLATION, "duplicate key value violates unique constraint \""
         + constraint + "\" (Key (" + names + ")=(" + values + ") already exists.)");
-  }
-
-  static BigDecimal scaled(DataType type, BigDecimal value) {
-    if (type.precision() < 0) {
-      return value;
-    }
-    BigDecimal v = value.setScale(Math.max(type.scale(), 0), RoundingMode.HALF_UP);
-    if (v.precision() - v.scale() > type.precision() - Math.max(type.scale(), 0) && v.signum() != 0) {
-      throw new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow (a field with precision "
-          + type.precision() + ", scale " + Math.max(type.scale(), 0) + " must round to an absolute value less than 10^"
-          + (type.precision() - Math.max(type.scale(), 0)) + ")");
-    }
-    return v;
   }
 }

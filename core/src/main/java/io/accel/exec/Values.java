@@ -34,7 +34,7 @@ public final class Values {
         yield (int) l;
       }
       case BIGINT, TIMESTAMP, TIMESTAMPTZ -> integral(v, "bigint");
-      case NUMERIC -> TableWriter.scaled(type, decimal(v));
+      case NUMERIC -> scaled(type, decimal(v));
       case REAL -> ((Number) v).floatValue();
       case DOUBLE -> ((Number) v).doubleValue();
       case BOOLEAN -> (Boolean) v;
@@ -79,6 +79,19 @@ public final class Values {
     };
   }
 
+  /** NUMERIC(p,s): rounded half-up to the scale, 22003 when the digits before the point do not fit. */
+  private static BigDecimal scaled(DataType type, BigDecimal value) {
+    if (type.precision() < 0) {
+      return value;
+    }
+    BigDecimal v = value.setScale(Math.max(type.scale(), 0), java.math.RoundingMode.HALF_UP);
+    if (v.precision() - v.scale() > type.precision() - Math.max(type.scale(), 0) && v.signum() != 0) {
+      throw new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow (a field with precision "
+          + type.precision() + ", scale " + Math.max(type.scale(), 0) + " must round to an absolute value less than 10^"
+          + (type.precision() - Math.max(type.scale(), 0)) + ")");
+    }
+    return v;
+  }
   private static long integral(Object v, String typeName) {
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
