@@ -24,6 +24,10 @@ public final class AccelSchema extends AbstractSchema {
     this.session = session;
   }
 
+  public Session session() {
+    return session;
+  }
+
   @Override
   protected synchronized Map<String, Table> getTableMap() {
     long version = session.database().catalog().version();

@@ -3,25 +3,26 @@ package io.accel.plan;
 import io.accel.catalog.Column;
 import io.accel.catalog.TableDef;
 import io.accel.exec.Session;
-import io.accel.exec.TableReader;
+import io.accel.catalog.TableStatistics;
 import java.util.List;
-import org.apache.calcite.DataContext;
-import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A stored table as Calcite sees it: its row type from the catalog, a full scan reading the snapshot of
- * the running statement, and the DEFAULT expressions of its columns for INSERT.
+ * A stored table as Calcite sees it: its row type from the catalog, its statistics, an {@link AccelScan}
+ * as its relational form (the rules of that scan choose how to read it), and the DEFAULT expressions of its columns for INSERT.
  */
-public final class AccelTable extends AbstractTable implements ScannableTable {
+public final class AccelTable extends AbstractTable implements TranslatableTable {
   private final Session session;
   private final TableDef table;
 
@@ -47,18 +48,29 @@ public final class AccelTable extends AbstractTable implements ScannableTable {
     return b.build();
   }
 
-  @Override
-  public Statistic getStatistic() {
-    if (table.hasHiddenRowId()) {
-      return Statistics.UNKNOWN;
-    }
-    return Statistics.of(null, List.of(ImmutableBitSet.of(table.primaryKey())), List.of(), List.of());
+  /** The table's statistics as the planner sees them now. */
+  public TableStatistics statistics() {
+    return session.database().statistics().of(table);
   }
 
   @Override
-  public Enumerable<@Nullable Object[]> scan(DataContext root) {
-    return new TableReader(session.database(), table).scan(session.contextFor(root))
-        .select(row -> (@Nullable Object[]) row);
+  public Statistic getStatistic() {
+    double rows = Math.max(1, statistics().rowCount());
+    if (table.hasHiddenRowId()) {
+      return Statistics.of(rows, List.of());
+    }
+    return Statistics.of(rows, List.of(ImmutableBitSet.of(table.primaryKey())), List.of(), List.of());
+  }
+
+  @Override
+  public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return AccelScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  /** Plans access paths over this table with the connection's settings. */
+  AccessPathPlanner planner(RexBuilder rexBuilder) {
+    return new AccessPathPlanner(table, statistics(), rexBuilder, session.indexScans(),
+        session.indexConditionPushdown());
   }
 
   @Override

@@ -178,6 +178,16 @@ public final class KeyCodec {
     }
   }
 
+  /** The first byte of every non-null field of a column in this direction. */
+  public static byte presentHeader(boolean descending) {
+    return (byte) (PRESENT ^ (descending ? 0xFF : 0));
+  }
+
+  /** The whole encoding of NULL in a column of this direction (one byte). */
+  public static byte nullHeader(boolean descending) {
+    return (byte) (NULL ^ (descending ? 0xFF : 0));
+  }
+
   /**
    * The smallest byte string greater than every byte string that starts with {@code prefix}, i.e. the
    * exclusive upper bound of a prefix scan; null when there is none (the prefix is empty or all 0xFF).

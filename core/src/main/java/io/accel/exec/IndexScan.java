@@ -1,0 +1,242 @@
+package io.accel.exec;
+
+import io.accel.catalog.DataType;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.TableDef;
+import io.accel.exec.AccessCounters.ScanStats;
+import io.accel.storage.KeyCodec;
+import io.accel.storage.KeyReader;
+import io.accel.storage.RowCodec;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.function.Predicate1;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksIterator;
+
+/**
+ * Executes a {@link ScanPlan} against one transaction's snapshot: seeks each key range in order (or in
+ * reverse order), decodes each index entry, evaluates the Index Condition Pushdown predicate on it,
+ * fetches the row by primary key only for entries that pass (unless the entry covers the query),
+ * evaluates the residual predicate on the row, and returns the projected columns. Lazy: a LIMIT above
+ * stops it after the rows it needs. Every row is an {@code Object[]} of the projected columns.
+ */
+public final class IndexScan {
+  private IndexScan() {
+  }
+
+  /**
+   * The rows of one execution. {@code icp} is evaluated on a table-wide array holding the entry's
+   * columns, {@code residual} on the fetched row; either may be null. {@code operatorStats}, when not
+   * null, also receives this execution's counts (EXPLAIN ANALYZE).
+   */
+  public static Enumerable<Object[]> rows(Database database, TxnContext ctx, ScanPlan plan, Object[] slots,
+      Predicate1<Object[]> icp, Predicate1<Object[]> residual, ScanStats operatorStats) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        return new ScanEnumerator(database, ctx, plan, plan.ranges(slots), icp, residual, operatorStats);
+      }
+    };
+  }
+
+  private static final class ScanEnumerator implements Enumerator<Object[]> {
+    private final Database database;
+    private final TxnContext ctx;
+    private final ScanPlan plan;
+    private final TableDef table;
+    private final List<byte[][]> ranges;
+    private final Predicate1<Object[]> icp;
+    private final Predicate1<Object[]> residual;
+    private final ScanStats operatorStats;
+    private final ColumnFamilyHandle family;
+    private final ColumnFamilyHandle tableFamily;
+    private final List<DataType> types;
+    private final boolean decodePrimaryKey;
+    private final ScanStats stats = new ScanStats();
+    private RocksIterator it;
+    private int range = -1;
+    private boolean positioned;
+    private Object[] current;
+    private boolean done;
+
+    ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, List<byte[][]> ranges, Predicate1<Object[]> icp,
+        Predicate1<Object[]> residual, ScanStats operatorStats) {
+      this.database = database;
+      this.ctx = ctx;
+      this.plan = plan;
+      this.table = plan.table();
+      this.ranges = ranges;
+      this.icp = icp;
+      this.residual = residual;
+      this.operatorStats = operatorStats;
+      this.tableFamily = database.tableFamily(table);
+      this.family = plan.usesIndex() ? database.indexFamily(plan.index().id()) : tableFamily;
+      this.types = ScanPlan.types(table);
+      this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      if (done) {
+        return false;
+      }
+      if (it == null) {
+        if (ranges.isEmpty()) {
+          finish();
+          return false;
+        }
+        it = ctx.iterator(family);
+      }
+      while (true) {
+        if (!positioned) {
+          range++;
+          if (range >= ranges.size()) {
+            finish();
+            return false;
+          }
+          seek(ranges.get(plan.reverse() ? ranges.size() - 1 - range : range));
+          positioned = true;
+          stats.seeks++;
+        }
+        byte[][] r = ranges.get(plan.reverse() ? ranges.size() - 1 - range : range);
+        if (!it.isValid() || !inRange(it.key(), r)) {
+          positioned = false;
+          continue;
+        }
+        Object[] row = visit(it.key());
+        if (plan.reverse()) {
+          it.prev();
+        } else {
+          it.next();
+        }
+        if (row != null) {
+          current = row;
+          stats.rowsReturned++;
+          return true;
+        }
+      }
+    }
+
+    private void seek(byte[][] r) {
+      if (!plan.reverse()) {
+        if (r[0].length == 0) {
+          it.seekToFirst();
+        } else {
+          it.seek(r[0]);
+        }
+        return;
+      }
+      if (r[1] == null) {
+        it.seekToLast();
+        return;
+      }
+      it.seekForPrev(r[1]);
+      if (it.isValid() && Arrays.equals(it.key(), r[1])) {
+        it.prev();
+      }
+    }
+
+    private static boolean inRange(byte[] key, byte[][] r) {
+      return Arrays.compareUnsigned(key, r[0]) >= 0 && (r[1] == null || Arrays.compareUnsigned(key, r[1]) < 0);
+    }
+
+    /** The output row for the entry under the iterator, or null when a predicate rejects it. */
+    private Object[] visit(byte[] key) {
+      Object[] row;
+      if (!plan.usesIndex()) {
+        stats.rowsFetched++;
+        row = RowCodec.decode(types, it.value());
+      } else {
+        stats.entriesRead++;
+        row = new Object[types.size()];
+        KeyReader reader = new KeyReader(key);
+        for (IndexColumn ic : plan.index().columns()) {
+          DataType type = types.get(ic.column());
+          row[ic.column()] = ScanPlan.fromKey(type, KeyCodec.read(reader, type, ic.descending()));
+        }
+        byte[] rowKey = reader.hasRemaining() ? Arrays.copyOfRange(key, reader.position(), key.length) : it.value();
+        if (decodePrimaryKey) {
+          KeyReader pk = new KeyReader(rowKey);
+          for (int c : table.primaryKey()) {
+            DataType type = types.get(c);
+            row[c] = ScanPlan.fromKey(type, KeyCodec.read(pk, type, false));
+          }
+        }
+        if (icp != null) {
+          stats.icpAttempts++;
+          if (!icp.apply(row)) {
+            return null;
+          }
+          stats.icpMatches++;
+        }
+        if (!plan.covering()) {
+          byte[] value = ctx.get(tableFamily, rowKey);
+          stats.rowsFetched++;
+          if (value == null) {
+            return null;
+          }
+          row = RowCodec.decode(types, value);
+        }
+      }
+      if (residual != null && !residual.apply(row)) {
+        return null;
+      }
+      return project(row);
+    }
+
+    private Object[] project(Object[] row) {
+      int[] projection = plan.projection();
+      if (projection == null) {
+        return row;
+      }
+      Object[] out = new Object[projection.length];
+      for (int i = 0; i < projection.length; i++) {
+        out[i] = row[projection[i]];
+      }
+      return out;
+    }
+
+    @Override
+    public void reset() {
+      close();
+      range = -1;
+      positioned = false;
+      current = null;
+      done = false;
+    }
+
+    private void finish() {
+      done = true;
+      current = null;
+      close();
+    }
+
+    @Override
+    public void close() {
+      if (it != null) {
+        ctx.release(it);
+        it = null;
+      }
+      if (stats.seeks > 0 || stats.rowsReturned > 0) {
+        database.accessCounters().add(stats);
+        if (operatorStats != null) {
+          operatorStats.addAll(stats);
+        }
+        stats.seeks = 0;
+        stats.entriesRead = 0;
+        stats.icpAttempts = 0;
+        stats.icpMatches = 0;
+        stats.rowsFetched = 0;
+        stats.rowsReturned = 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package io.accel.plan;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.TableDef;
+import io.accel.exec.AccessCounters.ScanStats;
+import io.accel.exec.ScanPlan;
+import io.accel.plan.AccessPath.KeyBound;
+import io.accel.plan.AccessPath.PlanInterval;
+import io.accel.plan.AccessPath.PlanValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.function.Predicate1;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.ParameterExpression;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexProgramBuilder;
+
+/**
+ * A read of one Accel table through one {@link AccessPath}: the table scan of Calcite's plans, into which
+ * Accel's rules ({@link AccelScanRules}) push filters, projections and orderings. Logical (convention
+ * NONE) while the planner explores; the chosen one becomes an {@link AccelEnumerableScan}.
+ */
+public class AccelScan extends AbstractRelNode {
+  private final RelOptTable table;
+  private final AccelTable accelTable;
+  private final RexNode condition;
+  private final int[] projection;
+  private final List<RelFieldCollation> order;
+  private final AccessPath path;
+  ScanStats analyzeStats;
+
+  AccelScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, AccelTable accelTable, RexNode condition,
+      int[] projection, List<RelFieldCollation> order, AccessPath path) {
+    super(cluster, traits);
+    this.table = table;
+    this.accelTable = accelTable;
+    this.condition = condition;
+    this.projection = projection;
+    this.order = List.copyOf(order);
+    this.path = path;
+  }
+
+  /** The plain scan of a whole table, as the SQL-to-relational converter creates it. */
+  static AccelScan create(RelOptCluster cluster, RelOptTable table, AccelTable accelTable) {
+    AccessPathPlanner planner = accelTable.planner(cluster.getRexBuilder());
+    AccessPath path = planner.paths(null, null, List.of(), -1).get(0);
+    return new AccelScan(cluster, cluster.traitSetOf(Convention.NONE), table, accelTable, null, null, List.of(), path);
+  }
+
+  @Override
+  public RelOptTable getTable() {
+    return table;
+  }
+
+  AccelTable accelTable() {
+    return accelTable;
+  }
+
+  RexNode condition() {
+    return condition;
+  }
+
+  int[] projection() {
+    return projection;
+  }
+
+  List<RelFieldCollation> order() {
+    return order;
+  }
+
+  AccessPath path() {
+    return path;
+  }
+
+  /** The table column each output field reads. */
+  int tableColumn(int field) {
+    return projection == null ? field : projection[field];
+  }
+
+  /** This scan with the pushed condition, projection and order, read through {@code path}. */
+  AccelScan with(RexNode condition, int[] projection, List<RelFieldCollation> order, AccessPath path) {
+    return new AccelScan(getCluster(), getTraitSet(), getTable(), accelTable, condition, projection, order, path);
+  }
+
+  /** Collects per-operator counts while EXPLAIN ANALYZE runs the plan. */
+  public void analyzeInto(ScanStats stats) {
+    this.analyzeStats = stats;
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    AccelScan copy = this instanceof AccelEnumerableScan
+        ? new AccelEnumerableScan(getCluster(), traitSet, getTable(), accelTable, condition, projection, order, path)
+        : new AccelScan(getCluster(), traitSet, getTable(), accelTable, condition, projection, order, path);
+    copy.analyzeStats = analyzeStats;
+    return copy;
+  }
+
+  @Override
+  public RelDataType deriveRowType() {
+    RelDataType full = table.getRowType();
+    if (projection == null) {
+      return full;
+    }
+    var builder = getCluster().getTypeFactory().builder();
+    for (int p : projection) {
+      RelDataTypeField f = full.getFieldList().get(p);
+      builder.add(f.getName(), f.getType());
+    }
+    return builder.build();
+  }
+
+  @Override
+  public void register(RelOptPlanner planner) {
+    AccelScanRules.register(planner);
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    return Math.max(1, path.estimate().rows());
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    double cost = path.estimate().cost();
+    return planner.getCostFactory().makeCost(cost, cost, 0);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    TableDef t = accelTable.definition();
+    String access = path.index() != null ? "index " + path.index().name()
+        : path.keys().isEmpty() ? "full scan" : "primary key";
+    return super.explainTerms(pw)
+        .item("table", table.getQualifiedName())
+        .item("access", access)
+        .itemIf("keys", path.keys().isEmpty() ? "" : describeKeys(), !path.keys().isEmpty())
+        .itemIf("icp", path.icp() == null ? "" : names(path.icp()), path.icp() != null)
+        .itemIf("residual", path.residual() == null ? "" : names(path.residual()), path.residual() != null)
+        .itemIf("covering", true, path.covering())
+        .itemIf("order", path.reverse() ? "backward" : "forward", !order.isEmpty())
+        .itemIf("limit", (long) path.limit(), path.limit() >= 0)
+        .itemIf("columns", projection == null ? "" : columnNames(t), projection != null)
+        .item("est. rows", Math.round(path.estimate().rows()));
+  }
+
+  private String columnNames(TableDef t) {
+    List<String> names = new ArrayList<>();
+    for (int p : projection) {
+      names.add(t.columns().get(p).name());
+    }
+    return String.join(", ", names);
+  }
+
+  private static final Pattern INPUT_REF = Pattern.compile("\\$(\\d+)");
+
+  /** A condition with column names in place of input references. */
+  private String names(RexNode node) {
+    List<Column> columns = accelTable.definition().columns();
+    Matcher m = INPUT_REF.matcher(node.toString());
+    StringBuilder sb = new StringBuilder();
+    while (m.find()) {
+      int i = Integer.parseInt(m.group(1));
+      m.appendReplacement(sb, Matcher.quoteReplacement(i < columns.size() ? columns.get(i).name() : m.group()));
+    }
+    m.appendTail(sb);
+    return sb.toString();
+  }
+
+  private String describeKeys() {
+    List<String> parts = new ArrayList<>();
+    for (KeyBound k : path.keys()) {
+      String name = accelTable.definition().columns().get(k.column()).name();
+      List<String> alternatives = new ArrayList<>();
+      for (PlanInterval i : k.intervals()) {
+        alternatives.add(describe(i));
+      }
+      String set = alternatives.size() == 1 ? alternatives.get(0) : "{" + String.join(", ", alternatives) + "}";
+      parts.add(name + " " + (k.allPoints() && alternatives.size() == 1 ? "= " + set : "in " + set));
+    }
+    return String.join(", ", parts);
+  }
+
+  private String describe(PlanInterval i) {
+    if (i.nullPoint()) {
+      return "NULL";
+    }
+    if (i.isPoint()) {
+      return describe(i.low());
+    }
+    return (i.low() == null ? "(-inf" : (i.lowInclusive() ? "[" : "(") + describe(i.low())) + ".."
+        + (i.high() == null ? "+inf)" : describe(i.high()) + (i.highInclusive() ? "]" : ")"));
+  }
+
+  private String describe(PlanValue v) {
+    if (v.isConstant()) {
+      Object c = v.constant();
+      return c instanceof String ? "'" + c + "'" : String.valueOf(c);
+    }
+    return names(v.expr());
+  }
+
+  boolean isLogical() {
+    return getConvention() == Convention.NONE;
+  }
+
+  AccelScan toEnumerable() {
+    AccelScan copy = new AccelEnumerableScan(getCluster(), getTraitSet().replace(EnumerableConvention.INSTANCE),
+        getTable(), accelTable, condition, projection, order, path);
+    copy.analyzeStats = analyzeStats;
+    return copy;
+  }
+}

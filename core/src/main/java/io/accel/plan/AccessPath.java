@@ -1,0 +1,86 @@
+package io.accel.plan;
+
+import io.accel.catalog.IndexDef;
+import java.util.List;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * One way to read a table for a scan, as the planner chose it: the key space (an index, or the table's
+ * rows in primary-key order), the bounds on its leading key columns, the conditions evaluated on each
+ * index entry before the row is fetched (Index Condition Pushdown) and on the fetched row (residual),
+ * whether the entry covers every column the scan returns, the direction, and the estimates its cost
+ * comes from. Conditions are over the table's full row type.
+ *
+ * @param index     the index read, or null for the table itself (primary key range or full scan)
+ * @param keys      bounds on the leading key columns; empty for a full scan of the key space
+ * @param icp       evaluated on the decoded index entry; null when none
+ * @param residual  evaluated on the fetched row; null when none
+ * @param covering  the entry holds every column needed: no row is fetched
+ * @param reverse   read the key space backwards (ORDER BY in the opposite direction)
+ * @param limit     rows the consumer takes before stopping (a LIMIT satisfied by the key order), or -1
+ */
+record AccessPath(IndexDef index, List<KeyBound> keys, RexNode icp, RexNode residual, boolean covering,
+    boolean reverse, double limit, Estimate estimate) {
+
+  AccessPath {
+    keys = List.copyOf(keys);
+  }
+
+  AccessPath withOrder(boolean reverse, double limit, Estimate estimate) {
+    return new AccessPath(index, keys, icp, residual, covering, reverse, limit, estimate);
+  }
+
+  /** A bound value: a constant in the engine's representation, or an expression evaluated per execution. */
+  record PlanValue(Object constant, RexNode expr) {
+    static PlanValue of(Object constant) {
+      return new PlanValue(constant, null);
+    }
+
+    static PlanValue runtime(RexNode expr) {
+      return new PlanValue(null, expr);
+    }
+
+    boolean isConstant() {
+      return expr == null;
+    }
+  }
+
+  /** An interval of a key column; a point has the same inclusive value at both ends. */
+  record PlanInterval(PlanValue low, boolean lowInclusive, PlanValue high, boolean highInclusive,
+      boolean nullPoint) {
+    static PlanInterval point(PlanValue v) {
+      return new PlanInterval(v, true, v, true, false);
+    }
+
+    static PlanInterval isNull() {
+      return new PlanInterval(null, false, null, false, true);
+    }
+
+    boolean isPoint() {
+      return nullPoint || low != null && low == high && lowInclusive && highInclusive;
+    }
+  }
+
+  /** The values read from one key column (by table ordinal), in the column's key direction. */
+  record KeyBound(int column, boolean descending, List<PlanInterval> intervals) {
+    KeyBound {
+      intervals = List.copyOf(intervals);
+    }
+
+    boolean allPoints() {
+      return intervals.stream().allMatch(PlanInterval::isPoint);
+    }
+
+    /** The column holds a single value in every row the scan reads. */
+    boolean fixed() {
+      return intervals.size() == 1 && intervals.get(0).isPoint();
+    }
+  }
+
+  /**
+   * The planner's estimates: seeks, index entries read, rows fetched from the table (for a table scan,
+   * rows read), rows returned, and the cost in Volcano's units.
+   */
+  record Estimate(double seeks, double entries, double fetches, double rows, double cost) {
+  }
+}

@@ -1,0 +1,40 @@
+package io.accel.plan;
+
+import io.accel.exec.AccessCounters.ScanStats;
+import io.accel.exec.IndexScan;
+import io.accel.exec.ScanPlan;
+import io.accel.exec.Session;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.function.Predicate1;
+import org.apache.calcite.schema.SchemaPlus;
+
+/** What the code generated for an {@link AccelScan} calls: finds the statement's session and runs the scan. */
+public final class ScanRuntime {
+  private ScanRuntime() {
+  }
+
+  public static Enumerable<Object[]> rows(DataContext root, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
+      Predicate1<Object[]> residual, ScanStats stats) {
+    Session session = session(root);
+    return IndexScan.rows(session.database(), session.contextFor(root), plan, slots, icp, residual, stats);
+  }
+
+  /** The rows of a scan that returns one column, as that column's values. */
+  public static Enumerable<Object> scalars(DataContext root, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
+      Predicate1<Object[]> residual, ScanStats stats) {
+    return rows(root, plan, slots, icp, residual, stats).select(row -> row[0]);
+  }
+
+  static Session session(DataContext root) {
+    SchemaPlus rootSchema = root.getRootSchema();
+    SchemaPlus schema = rootSchema == null ? null : rootSchema.getSubSchema(AccelSchema.NAME);
+    AccelSchema accel = schema == null ? null : schema.unwrap(AccelSchema.class);
+    if (accel == null) {
+      throw new AccelException(SqlState.INTERNAL_ERROR, "the statement runs outside an Accel connection");
+    }
+    return accel.session();
+  }
+}
