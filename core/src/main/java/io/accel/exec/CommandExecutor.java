@@ -54,6 +54,8 @@ public final class CommandExecutor {
       ddl(() -> dropTables(d));
     } else if (command instanceof Command.DropIndex d) {
       ddl(() -> dropIndexes(d));
+    } else if (command instanceof Command.Analyze a) {
+      analyze(a);
     }
   }
 
@@ -116,7 +118,9 @@ public final class CommandExecutor {
       database.store().createFamily(Catalog.indexFamily(indexId));
       indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
     }
-    catalog.put(new TableDef(id, c.name(), columns, pk, indexes, 1));
+    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1);
+    catalog.put(created);
+    database.statistics().tableCreated(created);
   }
 
   private void createIndex(Command.CreateIndex c) throws RocksDBException {
@@ -150,6 +154,7 @@ public final class CommandExecutor {
       throw e;
     }
     catalog.put(table.withIndex(index));
+    database.statistics().indexCreated(table.withIndex(index), index);
   }
 
   /** Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). */
@@ -209,6 +214,7 @@ public final class CommandExecutor {
         database.store().dropFamily(Catalog.indexFamily(index.id()));
       }
       database.forgetRowIds(t.id());
+      database.statistics().tableDropped(t);
     }
   }
 
@@ -224,6 +230,35 @@ public final class CommandExecutor {
       IndexDef index = t.get().index(name).orElseThrow();
       catalog.put(t.get().withoutIndex(name));
       database.store().dropFamily(Catalog.indexFamily(index.id()));
+      database.statistics().indexDropped(t.get().withoutIndex(name), index);
+    }
+  }
+
+  /**
+   * ANALYZE: computes the statistics of the named tables (all tables when none is named) from a fresh
+   * snapshot each. Holds the schema lock shared, as statements do, so no DDL changes the tables meanwhile;
+   * allowed in a transaction block, as in PostgreSQL (the statistics reflect committed rows only).
+   */
+  private void analyze(Command.Analyze a) {
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      List<TableDef> tables = new ArrayList<>();
+      if (a.tables().isEmpty()) {
+        tables.addAll(catalog.tables());
+      } else {
+        for (String name : a.tables()) {
+          TableDef t = catalog.table(name).orElseThrow(() -> undefinedTable(name));
+          if (tables.stream().noneMatch(x -> x.id() == t.id())) {
+            tables.add(t);
+          }
+        }
+      }
+      for (TableDef t : tables) {
+        database.statistics().analyze(t);
+      }
+    } finally {
+      lock.unlock();
     }
   }
 

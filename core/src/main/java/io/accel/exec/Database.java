@@ -6,7 +6,8 @@ import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import io.accel.storage.Store;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,15 +27,19 @@ public final class Database implements AutoCloseable {
   private final ReentrantReadWriteLock schemaLock = new ReentrantReadWriteLock();
   private final Map<Long, AtomicLong> rowIds = new ConcurrentHashMap<>();
   private final MeterRegistry meters;
+  private final Statistics statistics;
+  private volatile AccessCounters accessCounters;
 
   private Database(Store store, Catalog catalog, MeterRegistry meters) {
     this.store = store;
     this.catalog = catalog;
     this.meters = meters;
+    this.statistics = new Statistics(this);
   }
 
+  /** Opens with the store's meters in Micrometer's global registry (add your registry to it to see them). */
   public static Database open(Store store) {
-    return open(store, new SimpleMeterRegistry());
+    return open(store, Metrics.globalRegistry);
   }
 
   public static Database open(Store store, MeterRegistry meters) {
@@ -56,6 +61,31 @@ public final class Database implements AutoCloseable {
 
   public MeterRegistry meters() {
     return meters;
+  }
+
+  /** The counters of index entries read, ICP attempts and matches, and rows fetched by queries. */
+  public AccessCounters accessCounters() {
+    AccessCounters c = accessCounters;
+    if (c == null) {
+      synchronized (this) {
+        c = accessCounters;
+        if (c == null) {
+          c = new AccessCounters(meters, meterTags());
+          accessCounters = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /** The tags every meter of this store carries: {@code store=<description>}, e.g. {@code mem:demo}. */
+  public Tags meterTags() {
+    return Tags.of("store", store.description());
+  }
+
+  /** The tables' statistics, for the planner; ANALYZE and DDL update them. */
+  public Statistics statistics() {
+    return statistics;
   }
 
   /** Held shared by statements that read or write rows, exclusively by DDL. */
@@ -97,11 +127,12 @@ public final class Database implements AutoCloseable {
     if (store.isClosed()) {
       throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
     }
-    return new TxnContext(store.begin());
+    return new TxnContext(store.begin(), statistics);
   }
 
   @Override
   public void close() {
+    statistics.close();
     store.close();
   }
 }

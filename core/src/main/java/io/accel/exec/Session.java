@@ -30,9 +30,32 @@ public final class Session implements AutoCloseable {
   private boolean aborted;
   private TxnContext current;
   private boolean closed;
+  private volatile boolean indexScans = true;
+  private volatile boolean indexConditionPushdown = true;
 
   public Session(Database database) {
     this.database = database;
+  }
+
+  /** Whether the planner may read through indexes (connection property {@code indexScans}, default true). */
+  public boolean indexScans() {
+    return indexScans;
+  }
+
+  public void setIndexScans(boolean on) {
+    indexScans = on;
+  }
+
+  /**
+   * Whether index scans evaluate the conditions on index columns before fetching the row (connection
+   * property {@code icp}, default true); off, they fetch every entry's row and filter it afterwards.
+   */
+  public boolean indexConditionPushdown() {
+    return indexConditionPushdown;
+  }
+
+  public void setIndexConditionPushdown(boolean on) {
+    indexConditionPushdown = on;
   }
 
   public Database database() {

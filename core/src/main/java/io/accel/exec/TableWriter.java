@@ -57,6 +57,7 @@ public final class TableWriter {
       writeRow(key, row);
       count++;
     }
+    ctx.countChanges(table.id(), count, count);
     return count;
   }
 
@@ -70,6 +71,7 @@ public final class TableWriter {
         ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, row, key));
       }
     }
+    ctx.countChanges(table.id(), -victims.size(), victims.size());
     return victims.size();
   }
 
@@ -101,6 +103,7 @@ public final class TableWriter {
       }
       writeRow(key, row);
     }
+    ctx.countChanges(table.id(), 0, oldRows.size());
     return oldRows.size();
   }
 

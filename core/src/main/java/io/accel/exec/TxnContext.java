@@ -3,7 +3,9 @@ package io.accel.exec;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -20,12 +22,28 @@ public final class TxnContext implements AutoCloseable {
   private final Transaction txn;
   private final ReadOptions readOptions;
   private final List<RocksIterator> iterators = new ArrayList<>();
+  /** Rows this transaction changed per table id: {inserted - deleted, inserted + updated + deleted}. */
+  private final Map<Long, long[]> changes = new HashMap<>();
+  private final Statistics statistics;
   private boolean wrote;
   private boolean closed;
 
   TxnContext(Transaction txn) {
+    this(txn, null);
+  }
+
+  /** {@code statistics}, when given, receives this transaction's row counts when it commits. */
+  TxnContext(Transaction txn, Statistics statistics) {
     this.txn = txn;
     this.readOptions = new ReadOptions().setSnapshot(txn.getSnapshot());
+    this.statistics = statistics;
+  }
+
+  /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
+  synchronized void countChanges(long tableId, long rowDelta, long changedRows) {
+    long[] c = changes.computeIfAbsent(tableId, id -> new long[2]);
+    c[0] += rowDelta;
+    c[1] += changedRows;
   }
 
   /** The sequence number of the snapshot this context reads. */
@@ -91,7 +109,12 @@ public final class TxnContext implements AutoCloseable {
   synchronized void commit() {
     closeIterators();
     try {
-      txn.commit();
+      if (statistics != null && !changes.isEmpty()) {
+        statistics.commit(txn, changes);
+      } else {
+        txn.commit();
+      }
+      changes.clear();
     } catch (RocksDBException e) {
       throw storageFailure(e);
     }
@@ -99,6 +122,7 @@ public final class TxnContext implements AutoCloseable {
 
   synchronized void rollback() {
     closeIterators();
+    changes.clear();
     try {
       txn.rollback();
     } catch (RocksDBException e) {

@@ -29,6 +29,13 @@ public sealed interface Command {
   record DropIndex(List<String> names, boolean ifExists) implements Command {
   }
 
+  /** ANALYZE: {@code tables} empty means every table; VERBOSE is accepted and ignored. */
+  record Analyze(List<String> tables, boolean verbose) implements Command {
+    public Analyze {
+      tables = List.copyOf(tables);
+    }
+  }
+
   record Begin() implements Command {
   }
 

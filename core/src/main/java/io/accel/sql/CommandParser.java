@@ -40,6 +40,7 @@ public final class CommandParser {
       case "begin", "start" -> p.begin();
       case "commit", "end" -> p.endWith(new Command.Commit(), "transaction", "work");
       case "rollback", "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
+      case "analyze", "analyse" -> p.analyze();
       default -> null;
     };
     return Optional.ofNullable(c);
@@ -57,6 +58,51 @@ public final class CommandParser {
     }
     finish();
     return new Command.Begin();
+  }
+
+  /**
+   * {@code ANALYZE [VERBOSE] [TABLE] [name [, ...]]}, or PostgreSQL's {@code ANALYZE (VERBOSE [boolean],
+   * SKIP_LOCKED [boolean]) ...}; no name means every table. Column lists are not supported.
+   */
+  private Command analyze() {
+    next();
+    boolean verbose = false;
+    if (optionalSymbol("(")) {
+      do {
+        Token option = next();
+        if (!option.is("verbose") && !option.is("skip_locked")) {
+          throw error(option, "unrecognized ANALYZE option \"" + option.text() + "\"");
+        }
+        boolean value = true;
+        if (peek().is("true") || peek().is("on")) {
+          next();
+        } else if (peek().is("false") || peek().is("off")) {
+          next();
+          value = false;
+        } else if (peek().kind() == Kind.NUMBER && (peek().text().equals("0") || peek().text().equals("1"))) {
+          value = next().text().equals("1");
+        }
+        if (option.is("verbose")) {
+          verbose = value;
+        }
+      } while (optionalSymbol(","));
+      expectSymbol(")");
+    } else {
+      verbose = optionalWord("verbose");
+    }
+    boolean tableWord = optionalWord("table");
+    List<String> names = new ArrayList<>();
+    if (tableWord || peek().isName()) {
+      do {
+        names.add(name());
+        if (peek().isSymbol("(")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+              "column lists in ANALYZE are not supported by Accel; ANALYZE the whole table");
+        }
+      } while (optionalSymbol(","));
+    }
+    finish();
+    return new Command.Analyze(names, verbose);
   }
 
   private Command endWith(Command c, String... optionalWords) {

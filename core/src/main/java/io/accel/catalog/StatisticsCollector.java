@@ -1,0 +1,270 @@
+package io.accel.catalog;
+
+import io.accel.catalog.TableStatistics.ColumnStats;
+import io.accel.storage.KeyCodec;
+import io.accel.storage.KeyReader;
+import io.accel.storage.KeyWriter;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Computes a table's {@link TableStatistics} from one consistent snapshot: the caller feeds every row
+ * with its storage key ({@link #row}), then every entry of each secondary index in key order
+ * ({@link #indexEntry}), then calls {@link #finish}.
+ *
+ * <p>Distinct prefixes are counted exactly from the sorted keys without decoding them: the key encoding
+ * is canonical (equal values, NULLs included, have equal bytes) and each field prefix-free, so the first
+ * field where an entry's key differs from the previous entry's tells which prefixes start a new value.
+ * This holds for both index entry forms (an entry of a UNIQUE index without NULLs has the index columns
+ * alone as its key), since only the index column fields are compared.
+ *
+ * <p>Per column: NULLs are counted; the values of a column are counted in a map while it has at most
+ * {@link #MCV_LIMIT} distinct values (the map is dropped once it grows past that); and a KMV sketch of
+ * the {@link #SKETCH_SIZE} smallest 64-bit hashes of the values' key encodings estimates the number of
+ * distinct values of columns no exact count covers.
+ */
+public final class StatisticsCollector {
+  /** The most distinct values a column may have to keep its complete value list. */
+  public static final int MCV_LIMIT = 64;
+  /** The number of hashes a KMV sketch keeps; distinct counts below it are exact (up to hash collisions). */
+  public static final int SKETCH_SIZE = 2048;
+
+  private final TableDef table;
+  private final TableStatistics base;
+  private final List<DataType> types;
+  private final KeyWriter writer = new KeyWriter(32);
+  private long rows;
+  private final long[] nulls;
+  private final List<Map<ByteBuffer, Long>> valueCounts;
+  private final Sketch[] sketches;
+  private final PrefixCounter primaryKey;
+  private final Map<Long, PrefixCounter> indexes = new LinkedHashMap<>();
+
+  /** Collects the statistics of the whole table. */
+  public StatisticsCollector(TableDef table) {
+    this(table, null, null);
+  }
+
+  private StatisticsCollector(TableDef table, TableStatistics base, IndexDef onlyIndex) {
+    this.table = table;
+    this.base = base;
+    this.types = TableStatistics.types(table);
+    int n = types.size();
+    this.nulls = new long[n];
+    this.valueCounts = new ArrayList<>(n);
+    this.sketches = new Sketch[n];
+    for (int i = 0; i < n; i++) {
+      valueCounts.add(new HashMap<>());
+      sketches[i] = new Sketch();
+    }
+    List<DataType> pkTypes = table.primaryKey().stream().map(types::get).toList();
+    this.primaryKey = table.hasHiddenRowId() || base != null ? null
+        : new PrefixCounter(pkTypes, new boolean[pkTypes.size()]);
+    for (IndexDef index : table.indexes()) {
+      if (onlyIndex != null && index.id() != onlyIndex.id()) {
+        continue;
+      }
+      List<DataType> t = index.columns().stream().map(ic -> types.get(ic.column())).toList();
+      boolean[] desc = new boolean[t.size()];
+      for (int i = 0; i < desc.length; i++) {
+        desc[i] = index.columns().get(i).descending();
+      }
+      indexes.put(index.id(), new PrefixCounter(t, desc));
+    }
+  }
+
+  /**
+   * Collects only the prefix counts of {@code index} (just created), to be added to {@code base}, which
+   * must describe the table's current rows exactly. Feed only that index's entries.
+   */
+  public static StatisticsCollector forIndex(TableStatistics base, TableDef table, IndexDef index) {
+    return new StatisticsCollector(table, base, index);
+  }
+
+  /** One row of the table, with its storage key; rows come in key order. */
+  public void row(byte[] rowKey, Object[] row) {
+    rows++;
+    if (primaryKey != null) {
+      primaryKey.add(rowKey);
+    }
+    for (int c = 0; c < types.size(); c++) {
+      Object v = row[c];
+      if (v == null) {
+        nulls[c]++;
+        continue;
+      }
+      writer.reset();
+      KeyCodec.write(writer, types.get(c), v, false);
+      byte[] key = writer.toByteArray();
+      sketches[c].add(hash(key));
+      Map<ByteBuffer, Long> counts = valueCounts.get(c);
+      if (counts != null) {
+        counts.merge(ByteBuffer.wrap(key), 1L, Long::sum);
+        if (counts.size() > MCV_LIMIT) {
+          valueCounts.set(c, null);
+        }
+      }
+    }
+  }
+
+  /** One entry key of a secondary index; the entries of one index come in key order. */
+  public void indexEntry(IndexDef index, byte[] entryKey) {
+    PrefixCounter counter = indexes.get(index.id());
+    if (counter == null) {
+      throw new IllegalArgumentException("index " + index.name() + " is not one of table " + table.name());
+    }
+    counter.add(entryKey);
+  }
+
+  /** The statistics, stamped with {@code analyzedAt} (milliseconds since the epoch, non-zero). */
+  public TableStatistics finish(long analyzedAt) {
+    if (base != null) {
+      TableStatistics result = base;
+      for (Map.Entry<Long, PrefixCounter> e : indexes.entrySet()) {
+        IndexDef index = table.indexes().stream().filter(i -> i.id() == e.getKey()).findFirst().orElseThrow();
+        result = result.withIndex(index, e.getValue().counts(), table);
+      }
+      return result;
+    }
+    Map<Long, double[]> indexDistinct = new LinkedHashMap<>();
+    for (Map.Entry<Long, PrefixCounter> e : indexes.entrySet()) {
+      indexDistinct.put(e.getKey(), e.getValue().counts());
+    }
+    double[] pk = primaryKey == null ? new double[0] : primaryKey.counts();
+    List<ColumnStats> columns = new ArrayList<>(types.size());
+    for (int c = 0; c < types.size(); c++) {
+      Map<ByteBuffer, Long> counts = valueCounts.get(c);
+      double distinct;
+      boolean exact = true;
+      if (counts != null) {
+        distinct = counts.size();
+      } else {
+        distinct = exactDistinct(c, indexDistinct, pk);
+        if (distinct < 0) {
+          distinct = sketches[c].estimate();
+          exact = sketches[c].exact();
+        }
+      }
+      columns.add(new ColumnStats(nulls[c], distinct, exact, counts == null ? null : TableStatistics.ordered(counts)));
+    }
+    return new TableStatistics(table.id(), table.schemaVersion(), types, table.primaryKey().size(), analyzedAt, rows,
+        rows, pk, indexDistinct, TableStatistics.shapes(table), columns);
+  }
+
+  /** The exact distinct non-null count of a column leading an index or the primary key, or -1. */
+  private double exactDistinct(int column, Map<Long, double[]> indexDistinct, double[] pk) {
+    if (!table.primaryKey().isEmpty() && table.primaryKey().get(0) == column && pk.length > 0) {
+      return pk.length == 1 ? rows : pk[0];
+    }
+    for (IndexDef index : table.indexes()) {
+      if (index.columns().get(0).column() == column) {
+        double[] d = indexDistinct.get(index.id());
+        if (d != null && d.length > 0) {
+          return d[0] - (nulls[column] > 0 ? 1 : 0);
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Counts the distinct prefixes of sorted composite keys. */
+  private static final class PrefixCounter {
+    private final List<DataType> types;
+    private final boolean[] descending;
+    private final long[] counts;
+    private int[] ends;
+    private byte[] previous;
+    private int[] previousEnds;
+
+    PrefixCounter(List<DataType> types, boolean[] descending) {
+      this.types = types;
+      this.descending = descending;
+      this.counts = new long[types.size()];
+      this.ends = new int[types.size()];
+      this.previousEnds = new int[types.size()];
+    }
+
+    void add(byte[] key) {
+      KeyReader reader = new KeyReader(key);
+      for (int i = 0; i < types.size(); i++) {
+        KeyCodec.skip(reader, types.get(i), descending[i]);
+        ends[i] = reader.position();
+      }
+      int first = 0;
+      if (previous != null) {
+        int start = 0;
+        while (first < ends.length && ends[first] == previousEnds[first]
+            && Arrays.equals(key, start, ends[first], previous, start, ends[first])) {
+          start = ends[first];
+          first++;
+        }
+      }
+      for (int i = first; i < counts.length; i++) {
+        counts[i]++;
+      }
+      previous = key;
+      int[] swap = previousEnds;
+      previousEnds = ends;
+      ends = swap;
+    }
+
+    double[] counts() {
+      double[] out = new double[counts.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = counts[i];
+      }
+      return out;
+    }
+  }
+
+  /** A KMV sketch: the smallest {@link #SKETCH_SIZE} distinct 63-bit hashes. */
+  private static final class Sketch {
+    private final TreeSet<Long> smallest = new TreeSet<>();
+    private long threshold = Long.MAX_VALUE;
+
+    void add(long hash) {
+      long h = hash >>> 1;
+      if (smallest.size() < SKETCH_SIZE) {
+        smallest.add(h);
+        if (smallest.size() == SKETCH_SIZE) {
+          threshold = smallest.last();
+        }
+      } else if (h < threshold && smallest.add(h)) {
+        smallest.pollLast();
+        threshold = smallest.last();
+      }
+    }
+
+    boolean exact() {
+      return smallest.size() < SKETCH_SIZE;
+    }
+
+    double estimate() {
+      if (exact()) {
+        return smallest.size();
+      }
+      // (k - 1) / (k-th smallest hash as a fraction of the hash space)
+      return (SKETCH_SIZE - 1) / ((double) threshold / (double) Long.MAX_VALUE);
+    }
+  }
+
+  /** FNV-1a over the bytes, finished with MurmurHash3's 64-bit mix. */
+  static long hash(byte[] b) {
+    long h = 0xcbf29ce484222325L;
+    for (byte x : b) {
+      h = (h ^ (x & 0xFF)) * 0x100000001b3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb93e2fd4ec53L;
+    h ^= h >>> 33;
+    return h;
+  }
+}

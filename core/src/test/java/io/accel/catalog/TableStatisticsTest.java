@@ -1,0 +1,93 @@
+package io.accel.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.accel.exec.RowKeys;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The collector's estimates and defaults, the scaling to a live row count, and the codec's round trip. */
+class TableStatisticsTest {
+  private static final TableDef T = new TableDef(7, "t",
+      List.of(new Column("id", DataType.of(ColumnType.BIGINT), false, Optional.empty()),
+          new Column("v", DataType.of(ColumnType.TEXT), true, Optional.empty())),
+      List.of(0), List.of(new IndexDef(8, "t_v", List.of(new IndexColumn(1, false)), true)), 1);
+
+  private static TableStatistics collect(int rows, int modulo) {
+    StatisticsCollector c = new StatisticsCollector(T);
+    for (long i = 0; i < rows; i++) {
+      Object[] row = {i, i % 10 == 0 ? null : "v" + (i % modulo)};
+      c.row(RowKeys.rowKey(T, row), row);
+    }
+    return c.finish(1234);
+  }
+
+  @Test
+  void largeDistinctCountsAreEstimatedWithinAFewPercent() {
+    TableStatistics s = collect(50_000, 1_000_000);
+    // the index was not fed, so column v has only the sketch: 45,000 distinct values
+    assertThat(s.distinctValuesExact(1)).isFalse();
+    assertThat(s.distinctValues(1).getAsDouble()).isCloseTo(45_000, within(45_000 * 0.08));
+    assertThat(s.distinctValues(0)).hasValue(50_000);
+    assertThat(s.distinctValuesExact(0)).isTrue();
+    assertThat(s.nullFraction(1)).isEqualTo(0.1);
+  }
+
+  @Test
+  void scalingToTheLiveRowCount() {
+    TableStatistics s = collect(1000, 30);
+    // v0, v10 and v20 never occur: their rows are the NULLs
+    assertThat(s.distinctValues(1)).hasValue(27);
+    TableStatistics grown = s.withRowCount(2000);
+    assertThat(grown.rowCount()).isEqualTo(2000);
+    assertThat(grown.distinctValues(0)).hasValue(2000);
+    assertThat(grown.distinctPrimaryKeyPrefix(1)).isEqualTo(2000);
+    assertThat(grown.distinctValues(1)).hasValue(27);
+    assertThat(grown.frequency(1, "v3")).isEqualTo(s.frequency(1, "v3"));
+    TableStatistics shrunk = s.withRowCount(10);
+    assertThat(shrunk.distinctValues(1)).hasValue(10);
+    assertThat(s.withRowCount(-5).rowCount()).isZero();
+    // the index was not fed: it has no entries
+    assertThat(s.distinctPrefix(8, 1)).isEqualTo(0);
+  }
+
+  @Test
+  void defaultsOfATableNeverAnalyzed() {
+    TableStatistics e = TableStatistics.empty(T).withRowCount(5000);
+    assertThat(e.analyzed()).isFalse();
+    assertThat(e.rowCount()).isEqualTo(5000);
+    assertThat(e.hasIndex(8)).isFalse();
+    assertThat(e.distinctPrefix(8, 1)).isEqualTo(5000);
+    assertThat(e.distinctPrefix(99, 1)).isEqualTo(200);
+    assertThat(e.distinctPrimaryKeyPrefix(1)).isEqualTo(5000);
+    assertThat(e.distinctValues(1)).isEmpty();
+    assertThat(e.frequency(1, "x")).isEmpty();
+    assertThat(e.nullFraction(1)).isZero();
+    assertThatThrownBy(() -> e.distinctPrefix(8, 2)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void codecRoundTrip() {
+    TableStatistics s = collect(500, 7);
+    byte[] bytes = StatisticsCodec.encode(new StatisticsCodec.Entry(s, 12, 34));
+    StatisticsCodec.Entry back = StatisticsCodec.decode(bytes, T);
+    assertThat(back.rowDelta()).isEqualTo(12);
+    assertThat(back.changes()).isEqualTo(34);
+    TableStatistics r = back.statistics();
+    assertThat(r.analyzedAt()).isEqualTo(1234);
+    assertThat(r.rowCount()).isEqualTo(500);
+    assertThat(r.distinctValues(1)).isEqualTo(s.distinctValues(1));
+    assertThat(r.mostCommonValues(1)).isEqualTo(s.mostCommonValues(1));
+    assertThat(r.frequency(1, "v3")).isEqualTo(s.frequency(1, "v3"));
+    assertThat(StatisticsCodec.tableId(StatisticsCodec.key(7))).isEqualTo(7);
+    // a changed table keeps the counts but not the column statistics
+    TableDef changed = new TableDef(7, "t", T.columns(), T.primaryKey(), List.of(), 2);
+    TableStatistics c = StatisticsCodec.decode(bytes, changed).statistics();
+    assertThat(c.rowCount()).isEqualTo(500);
+    assertThat(c.distinctValues(1)).isEmpty();
+    assertThatThrownBy(() -> StatisticsCodec.decode(new byte[] {9}, T)).isInstanceOf(IllegalArgumentException.class);
+  }
+}
