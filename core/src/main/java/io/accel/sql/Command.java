@@ -36,6 +36,10 @@ public sealed interface Command {
     }
   }
 
+  /** {@code EXPLAIN [ANALYZE] statement}: the statement's plan, and with ANALYZE its execution's figures. */
+  record Explain(String statement, boolean analyze, boolean verbose) implements Command {
+  }
+
   record Begin() implements Command {
   }
 

@@ -41,6 +41,7 @@ public final class CommandParser {
       case "commit", "end" -> p.endWith(new Command.Commit(), "transaction", "work");
       case "rollback", "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
       case "analyze", "analyse" -> p.analyze();
+      case "explain" -> p.explain();
       default -> null;
     };
     return Optional.ofNullable(c);
@@ -103,6 +104,54 @@ public final class CommandParser {
     }
     finish();
     return new Command.Analyze(names, verbose);
+  }
+
+  /**
+   * PostgreSQL's {@code EXPLAIN [ANALYZE] [VERBOSE] statement} and {@code EXPLAIN (option [value], ...)
+   * statement} with the options ANALYZE, VERBOSE, COSTS, TIMING, SUMMARY and BUFFERS (the last four are
+   * accepted and ignored). Null for Calcite's own {@code EXPLAIN PLAN FOR}, which Calcite runs.
+   */
+  private Command explain() {
+    next();
+    if (peek().is("plan")) {
+      return null;
+    }
+    boolean analyze = false;
+    boolean verbose = false;
+    if (optionalSymbol("(")) {
+      do {
+        Token option = next();
+        if (!(option.is("analyze") || option.is("analyse") || option.is("verbose") || option.is("costs")
+            || option.is("timing") || option.is("summary") || option.is("buffers"))) {
+          throw error(option, "unrecognized EXPLAIN option \"" + option.text() + "\"");
+        }
+        boolean value = true;
+        if (peek().is("true") || peek().is("on")) {
+          next();
+        } else if (peek().is("false") || peek().is("off")) {
+          next();
+          value = false;
+        }
+        if (option.is("analyze") || option.is("analyse")) {
+          analyze = value;
+        } else if (option.is("verbose")) {
+          verbose = value;
+        }
+      } while (optionalSymbol(","));
+      expectSymbol(")");
+    } else {
+      analyze = optionalWord("analyze", "analyse");
+      verbose = optionalWord("verbose");
+    }
+    Token start = peek();
+    if (start.kind() == Kind.END) {
+      throw error(start, "syntax error at end of input");
+    }
+    String statement = sql.substring(start.start()).trim();
+    while (statement.endsWith(";")) {
+      statement = statement.substring(0, statement.length() - 1).trim();
+    }
+    return new Command.Explain(statement, analyze, verbose);
   }
 
   private Command endWith(Command c, String... optionalWords) {
