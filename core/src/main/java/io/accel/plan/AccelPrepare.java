@@ -8,7 +8,14 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
+import java.util.List;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.Holder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -19,7 +26,23 @@ public class AccelPrepare extends CalcitePrepareImpl {
   @Override
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context, Query<T> query, Type elementType,
       long maxRowCount) {
-    return super.prepareSql(withConformance(context), query, elementType, maxRowCount);
+    try (Hook.Closeable program = Hook.PROGRAM.addThread((Holder<Program> holder) -> {
+      if (holder.get() == null) {
+        holder.set(program());
+      }
+    })) {
+      return super.prepareSql(withConformance(context), query, elementType, maxRowCount);
+    }
+  }
+
+  /**
+   * Calcite's standard program, after a heuristic phase of Accel's rewrites that must precede cost-based
+   * planning ({@link OrRestrictionRule}).
+   */
+  public static Program program() {
+    return Programs.sequence(
+        Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, DefaultRelMetadataProvider.INSTANCE),
+        Programs.standard());
   }
 
   private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {
@@ -47,6 +70,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
       @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
+    // An inner or left join may run as a nested loop whose inner side is re-read per outer row with the
+    // join key bound (an index lookup when the inner side has an index on it); Volcano weighs its cost,
+    // the inner cost times the outer rows, against the hash and merge joins.
+    planner.addRule(CoreRules.JOIN_TO_CORRELATE);
     return planner;
   }
 }

@@ -12,7 +12,6 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Pair;
 
 /**
@@ -32,7 +31,7 @@ public final class PlanExplainer {
 
   /** The program that plans the statement and keeps (and for ANALYZE, instruments) the result. */
   public Program program() {
-    Program standard = Programs.standard();
+    Program standard = AccelPrepare.program();
     return (planner, rel, requiredOutputTraits, materializations, lattices) -> {
       RelNode optimized = standard.run(planner, rel, requiredOutputTraits, materializations, lattices);
       plan = analyze ? instrument(optimized) : optimized;
