@@ -12,7 +12,9 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
-  private static final int FORMAT = 1;
+  private static final int FORMAT = 2;
+  /** Format 1 predates INCLUDE columns; still read. */
+  private static final int FORMAT_WITHOUT_INCLUDE = 1;
 
   private CatalogCodec() {
   }
@@ -50,6 +52,10 @@ final class CatalogCodec {
           out.writeInt(ic.column());
           out.writeBoolean(ic.descending());
         }
+        out.writeInt(index.include().size());
+        for (int ordinal : index.include()) {
+          out.writeInt(ordinal);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -60,7 +66,7 @@ final class CatalogCodec {
   static TableDef decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_INCLUDE) {
         throw new IllegalStateException("unknown catalog format " + format);
       }
       long id = in.readLong();
@@ -93,7 +99,14 @@ final class CatalogCodec {
         for (int j = 0; j < n; j++) {
           ics.add(new IndexColumn(in.readInt(), in.readBoolean()));
         }
-        indexes.add(new IndexDef(indexId, indexName, ics, unique));
+        List<Integer> include = new ArrayList<>();
+        if (format >= FORMAT) {
+          int k = in.readInt();
+          for (int j = 0; j < k; j++) {
+            include.add(in.readInt());
+          }
+        }
+        indexes.add(new IndexDef(indexId, indexName, ics, unique, include));
       }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion);
     } catch (IOException e) {

@@ -145,7 +145,15 @@ public final class CommandExecutor {
     for (int i = 0; i < ordinals.size(); i++) {
       columns.add(new IndexColumn(ordinals.get(i), c.keys().get(i).descending()));
     }
-    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique());
+    List<Integer> include = new ArrayList<>();
+    for (int ordinal : ordinals(table, c.include())) {
+      if (ordinals.contains(ordinal) || include.contains(ordinal)) {
+        throw new AccelException(SqlState.INVALID_COLUMN_REFERENCE, "included column \""
+            + table.columns().get(ordinal).name() + "\" is already a key column or included twice");
+      }
+      include.add(ordinal);
+    }
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include);
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
     try {
       backfill(table, index, family);
@@ -178,9 +186,9 @@ public final class CommandExecutor {
               throw new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + index.name()
                   + "\" (Key (" + cols + ")=(" + vals + ") is duplicated.)");
             }
-            batch.put(family, entry, key);
+            batch.put(family, entry, RowKeys.indexValue(table, index, row, key));
           } else {
-            batch.put(family, entry, new byte[0]);
+            batch.put(family, entry, RowKeys.indexValue(table, index, row, null));
           }
           if (batch.count() >= BACKFILL_BATCH) {
             database.store().db().write(database.store().writeOptions(), batch);

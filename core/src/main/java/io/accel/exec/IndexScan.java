@@ -162,7 +162,27 @@ public final class IndexScan {
           DataType type = types.get(ic.column());
           row[ic.column()] = ScanPlan.fromKey(type, KeyCodec.read(reader, type, ic.descending()));
         }
-        byte[] rowKey = reader.hasRemaining() ? Arrays.copyOfRange(key, reader.position(), key.length) : it.value();
+        byte[] rowKey;
+        byte[] value = null;
+        int includeAt = 0;
+        if (reader.hasRemaining()) {
+          rowKey = Arrays.copyOfRange(key, reader.position(), key.length);
+        } else {
+          value = it.value();
+          if (plan.index().include().isEmpty()) {
+            rowKey = value;
+          } else {
+            includeAt = RowKeys.rowKeyLength(table, value);
+            rowKey = Arrays.copyOf(value, includeAt);
+          }
+        }
+        if (!plan.index().include().isEmpty()) {
+          KeyReader included = new KeyReader(value == null ? it.value() : value, includeAt);
+          for (int c : plan.index().include()) {
+            DataType type = types.get(c);
+            row[c] = ScanPlan.fromKey(type, KeyCodec.read(included, type, false));
+          }
+        }
         if (decodePrimaryKey) {
           KeyReader pk = new KeyReader(rowKey);
           for (int c : table.primaryKey()) {
@@ -178,12 +198,12 @@ public final class IndexScan {
           stats.icpMatches++;
         }
         if (!plan.covering()) {
-          byte[] value = ctx.get(tableFamily, rowKey);
+          byte[] fetched = ctx.get(tableFamily, rowKey);
           stats.rowsFetched++;
-          if (value == null) {
+          if (fetched == null) {
             return null;
           }
-          row = RowCodec.decode(types, value);
+          row = RowCodec.decode(types, fetched);
         }
       }
       if (residual != null && !residual.apply(row)) {

@@ -65,6 +65,37 @@ public final class RowKeys {
     return w.toByteArray();
   }
 
+  /**
+   * The value of a row's entry in an index: the row key when the entry has the unique form (null
+   * {@code rowKey} otherwise), then the INCLUDE columns in their key encoding (ascending).
+   */
+  public static byte[] indexValue(TableDef table, IndexDef index, Object[] row, byte[] rowKey) {
+    if (index.include().isEmpty()) {
+      return rowKey == null ? new byte[0] : rowKey;
+    }
+    KeyWriter w = new KeyWriter(32 + (rowKey == null ? 0 : rowKey.length));
+    if (rowKey != null) {
+      w.put(rowKey, 0, rowKey.length);
+    }
+    for (int c : index.include()) {
+      KeyCodec.write(w, table.columns().get(c).type(), row[c], false);
+    }
+    return w.toByteArray();
+  }
+
+  /** The length of the row key at the start of a unique-form entry's value. */
+  public static int rowKeyLength(TableDef table, byte[] value) {
+    KeyReader r = new KeyReader(value);
+    if (table.hasHiddenRowId()) {
+      KeyCodec.skip(r, ROW_ID, false);
+    } else {
+      for (int c : table.primaryKey()) {
+        KeyCodec.skip(r, table.columns().get(c).type(), false);
+      }
+    }
+    return r.position();
+  }
+
   private static void writeIndexColumns(KeyWriter w, TableDef table, IndexDef index, Object[] row) {
     for (IndexColumn ic : index.columns()) {
       KeyCodec.write(w, table.columns().get(ic.column()).type(), row[ic.column()], ic.descending());

@@ -97,8 +97,8 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
   }
 
   /**
-   * The columns an index entry gives back exactly, without fetching the row: the index columns and the
-   * primary key, except types whose key form loses information (unconstrained NUMERIC loses its scale,
+   * The columns an index entry gives back exactly, without fetching the row: the index columns, the
+   * primary key and the INCLUDE columns, except types whose key form loses information (unconstrained NUMERIC loses its scale,
    * REAL and DOUBLE fold -0 and NaN payloads).
    */
   public static BitSet entryColumns(TableDef table, IndexDef index) {
@@ -113,6 +113,11 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
       }
     }
     for (int c : table.primaryKey()) {
+      if (exactInKey(table.columns().get(c).type())) {
+        bits.set(c);
+      }
+    }
+    for (int c : index.include()) {
       if (exactInKey(table.columns().get(c).type())) {
         bits.set(c);
       }

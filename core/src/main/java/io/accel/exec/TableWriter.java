@@ -115,9 +115,9 @@ public final class TableWriter {
         if (ctx.getForUpdate(family, entry) != null) {
           throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
         }
-        ctx.put(family, entry, key);
+        ctx.put(family, entry, RowKeys.indexValue(table, index, row, key));
       } else {
-        ctx.put(family, entry, new byte[0]);
+        ctx.put(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
     ctx.put(rows, key, RowCodec.encode(table.schemaVersion(), types, row));

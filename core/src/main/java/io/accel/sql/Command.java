@@ -20,7 +20,11 @@ public sealed interface Command {
   }
 
   record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
-      boolean ifNotExists) implements Command {
+      boolean ifNotExists, List<String> include) implements Command {
+    public CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
+        boolean ifNotExists) {
+      this(name, table, keys, unique, ifNotExists, List.of());
+    }
   }
 
   record DropTable(List<String> names, boolean ifExists) implements Command {

@@ -446,12 +446,20 @@ public final class CommandParser {
       keys.add(new IndexKeySpec(column, desc));
     } while (optionalSymbol(","));
     expectSymbol(")");
-    if (peek().is("include") || peek().is("where")) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
-          + " in CREATE INDEX is not supported by Accel yet");
+    List<String> include = new ArrayList<>();
+    if (optionalWord("include")) {
+      expectSymbol("(");
+      do {
+        include.add(name());
+      } while (optionalSymbol(","));
+      expectSymbol(")");
+    }
+    if (peek().is("where")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "partial indexes (CREATE INDEX ... WHERE) are not"
+          + " supported by Accel");
     }
     finish();
-    return new Command.CreateIndex(name, table, keys, unique, ifNotExists);
+    return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include);
   }
 
   private Command drop() {
