@@ -579,6 +579,22 @@ final class AccessPathPlanner {
         }
         return new Constraint(c, column, intervals, recheck(column));
       }
+      case OR: {
+        // ORs of conditions on one column, such as the IN list of a normalised statement (x = ?0 OR x = ?1).
+        Integer column = null;
+        boolean recheck = false;
+        List<PlanInterval> intervals = new ArrayList<>();
+        for (RexNode d : ((RexCall) c).getOperands()) {
+          Constraint k = constraintOf(d);
+          if (k == null || column != null && k.column != column) {
+            return null;
+          }
+          column = k.column;
+          recheck |= k.recheck;
+          intervals.addAll(k.intervals);
+        }
+        return column == null ? null : new Constraint(c, column, intervals, recheck);
+      }
       case IS_NULL: {
         int column = columnOf(((RexCall) c).getOperands().get(0));
         return column < 0 ? null : new Constraint(c, column, List.of(PlanInterval.isNull()), false);

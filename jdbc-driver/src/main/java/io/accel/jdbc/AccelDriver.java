@@ -35,6 +35,8 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
   public static final String PREFIX = "jdbc:accel:";
   private static final ThreadLocal<Session> CONNECTING = new ThreadLocal<>();
+  /** The {@code planCacheSize} of the connection being opened (see {@link AccelMeta}). */
+  private static final ThreadLocal<Integer> CONNECTING_PLAN_CACHE_SIZE = new ThreadLocal<>();
 
   static {
     new AccelDriver().register();
@@ -42,6 +44,11 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
 
   public AccelDriver() {
     super(AccelPrepare::new);
+  }
+
+  @Override
+  protected String getFactoryClassName(org.apache.calcite.avatica.UnregisteredDriver.JdbcVersion jdbcVersion) {
+    return "org.apache.calcite.jdbc.AccelJdbcFactory";
   }
 
   @Override
@@ -65,7 +72,9 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     if (session == null) {
       throw new IllegalStateException("Accel connections are opened through AccelDriver.connect");
     }
-    return new AccelMeta(connection, session);
+    Integer planCacheSize = CONNECTING_PLAN_CACHE_SIZE.get();
+    return new AccelMeta(connection, session,
+        planCacheSize == null ? AccelMeta.DEFAULT_PLAN_CACHE_SIZE : planCacheSize);
   }
 
   @Override
@@ -107,8 +116,12 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     StoreOptions options = new StoreOptions(
         parseBytes(props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes()),
         Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))));
+    boolean indexScans = booleanProperty(props, "indexScans", true);
+    boolean icp = booleanProperty(props, "icp", true);
     Database database = StoreRegistry.acquire(location, options);
     Session session = new Session(database);
+    session.setIndexScans(indexScans);
+    session.setIndexConditionPushdown(icp);
     Properties calcite = new Properties();
     calcite.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
     calcite.setProperty("conformance", "BABEL");
@@ -127,6 +140,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     AvaticaConnection connection;
     CONNECTING.set(session);
     try {
+      CONNECTING_PLAN_CACHE_SIZE.set(planCacheSize(props.getProperty("planCacheSize")));
       connection = factory.newConnection(this, factory, url, calcite);
       handler.onConnectionInit(connection);
     } catch (SQLException | RuntimeException e) {
@@ -135,12 +149,26 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
       throw e;
     } finally {
       CONNECTING.remove();
+      CONNECTING_PLAN_CACHE_SIZE.remove();
     }
     CalciteConnection calciteConnection = (CalciteConnection) connection;
     calciteConnection.getRootSchema().add(AccelSchema.NAME, new AccelSchema(session));
     AccelSchema.TYPE_ALIASES.forEach((name, type) -> calciteConnection.getRootSchema().add(name, type));
     calciteConnection.setSchema(AccelSchema.NAME);
     return JdbcErrors.wrap(connection);
+  }
+
+  private static boolean booleanProperty(Properties props, String name, boolean defaultValue) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return defaultValue;
+    }
+    return switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true", "on", "yes", "1" -> true;
+      case "false", "off", "no", "0" -> false;
+      default -> throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+          "invalid value for boolean property " + name + ": \"" + v + "\"");
+    };
   }
 
   private static int indexOfAny(String s, char a, char b) {
@@ -150,6 +178,23 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
       return j;
     }
     return j < 0 ? i : Math.min(i, j);
+  }
+
+  /** The {@code planCacheSize} property: how many plans a connection keeps; 0 plans every statement afresh. */
+  static int planCacheSize(String text) {
+    if (text == null || text.isBlank()) {
+      return AccelMeta.DEFAULT_PLAN_CACHE_SIZE;
+    }
+    try {
+      int size = Integer.parseInt(text.trim());
+      if (size >= 0) {
+        return size;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+        "invalid planCacheSize \"" + text + "\": expected a number of plans, 0 or more");
   }
 
   /** Parses a size such as {@code 268435456}, {@code 256MB} or {@code 1g}. */

@@ -38,8 +38,11 @@ final class AccelMeta extends AccelMetaBase {
   private final Session session;
   private final Map<Integer, Command> preparedCommands = new ConcurrentHashMap<>();
 
-  AccelMeta(AvaticaConnection connection, Session session) {
-    super(connection);
+  /** The plan cache's size when the connection does not set {@code planCacheSize}. */
+  static final int DEFAULT_PLAN_CACHE_SIZE = 1000;
+
+  AccelMeta(AvaticaConnection connection, Session session, int planCacheSize) {
+    super(connection, planCacheSize, session.database().meters(), session.database().meterTags());
     this.session = session;
     this.connProps.setAutoCommit(true)
         .setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
@@ -50,6 +53,9 @@ final class AccelMeta extends AccelMetaBase {
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
       PrepareCallback callback) throws NoSuchStatementException {
     Optional<Command> command = parseCommand(sql);
+    if (command.isPresent() && command.get() instanceof Command.Explain explain) {
+      return inStatement(h, () -> explainResult(h, explain, callback));
+    }
     if (command.isPresent()) {
       runCommand(h, command.get());
       try {
@@ -69,16 +75,25 @@ final class AccelMeta extends AccelMetaBase {
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     Optional<Command> command = parseCommand(sql);
+    if (command.isPresent() && command.get() instanceof Command.Explain) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+          "EXPLAIN cannot be prepared; run it with Statement.executeQuery");
+    }
     if (command.isPresent()) {
       StatementHandle h = createStatement(ch);
       h.signature = commandSignature(sql);
       preparedCommands.put(h.id, command.get());
       return h;
     }
+    // planning reads the catalog: no DDL may change it meanwhile
+    Lock lock = session.database().schemaLock().readLock();
+    lock.lock();
     try {
       return super.prepare(ch, sql, maxRowCount);
     } catch (RuntimeException e) {
       throw ErrorTranslator.translate(e);
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -93,9 +108,20 @@ final class AccelMeta extends AccelMetaBase {
     return inStatement(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
   }
 
+  /**
+   * The version plans are valid for: the catalog's (DDL) and the tables' statistics' (the planner's costs
+   * change with them, so a plan made from old statistics is planned again). Both only increase, so the
+   * combination changes whenever either does.
+   */
   @Override
-  protected long schemaVersion() {
-    return session.database().catalog().version();
+  protected long planVersion() {
+    return session.database().catalog().version() * 1_000_003L + session.database().statistics().version();
+  }
+
+  @Override
+  protected Optional<List<Object>> bindLiterals(List<org.apache.calcite.avatica.AvaticaParameter> parameters,
+      List<io.accel.sql.LiteralNormalizer.Literal> literals) {
+    return LiteralBinding.bind(parameters, literals);
   }
 
   /**
@@ -211,6 +237,21 @@ final class AccelMeta extends AccelMetaBase {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** EXPLAIN [ANALYZE]: the plan lines as the statement's result set. */
+  private ExecuteResult explainResult(StatementHandle h, Command.Explain explain, PrepareCallback callback) {
+    MetaResultSet lines = explain(h, explain.statement(), explain.analyze());
+    try {
+      synchronized (callback.getMonitor()) {
+        callback.clear();
+        callback.assign(lines.signature, null, -1);
+      }
+      callback.execute();
+    } catch (java.sql.SQLException e) {
+      throw new RuntimeException(e);
+    }
+    return new ExecuteResult(List.of(MetaResultSet.create(h.connectionId, h.id, false, lines.signature, null)));
   }
 
   private void runCommand(StatementHandle h, Command command) {

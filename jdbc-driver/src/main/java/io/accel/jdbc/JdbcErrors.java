@@ -33,6 +33,7 @@ import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.avatica.AccelAvaticaAccess;
+import org.apache.calcite.avatica.AccelPreparedStatements;
 
 /**
  * Gives every JDBC object of an Accel connection PostgreSQL error behaviour: each failure surfaces as a
@@ -398,6 +399,17 @@ final class JdbcErrors {
             if (command.isPresent()) {
               Statement statement = (Statement) invokeConnection(c, CREATE_STATEMENT, null);
               return new PreparedCommand(statement, (String) args[0]).proxy();
+            }
+            if (args.length == 1 || args.length >= 3 && args[1] instanceof Integer) {
+              // through the Meta's plan cache (Calcite's own prepareStatement plans the text every time)
+              try {
+                return wrapResult(method, AccelPreparedStatements.prepare(c, (String) args[0],
+                    args.length == 1 ? ResultSet.TYPE_FORWARD_ONLY : (Integer) args[1],
+                    args.length == 1 ? ResultSet.CONCUR_READ_ONLY : (Integer) args[2],
+                    args.length == 4 ? (Integer) args[3] : c.getHoldability()));
+              } catch (SQLException | RuntimeException e) {
+                throw translate(e);
+              }
             }
           }
           break;

@@ -298,7 +298,7 @@ class StraddleTest {
 
   @Test
   void workloadsKnowsStraddle() {
-    assertThat(Workloads.names()).containsExactly("straddle");
+    assertThat(Workloads.names()).contains("straddle");
     Workload w = Workloads.byName("STRADDLE");
     assertThat(w).isInstanceOf(Straddle.class);
     assertThat(((Straddle) w).users()).isEqualTo(100_000);
