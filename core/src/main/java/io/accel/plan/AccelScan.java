@@ -1,6 +1,9 @@
 package io.accel.plan;
 
 import io.accel.catalog.Column;
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.DataType;
+import io.accel.exec.Values;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.TableDef;
 import io.accel.exec.AccessCounters.ScanStats;
@@ -200,8 +203,9 @@ public class AccelScan extends AbstractRelNode {
     for (KeyBound k : path.keys()) {
       String name = accelTable.definition().columns().get(k.column()).name();
       List<String> alternatives = new ArrayList<>();
+      DataType type = accelTable.definition().columns().get(k.column()).type();
       for (PlanInterval i : k.intervals()) {
-        alternatives.add(describe(i));
+        alternatives.add(describe(i, type));
       }
       String set = alternatives.size() == 1 ? alternatives.get(0) : "{" + String.join(", ", alternatives) + "}";
       parts.add(name + " " + (k.allPoints() && alternatives.size() == 1 ? "= " + set : "in " + set));
@@ -209,23 +213,33 @@ public class AccelScan extends AbstractRelNode {
     return String.join(", ", parts);
   }
 
-  private String describe(PlanInterval i) {
+  private String describe(PlanInterval i, DataType type) {
     if (i.nullPoint()) {
       return "NULL";
     }
     if (i.isPoint()) {
-      return describe(i.low());
+      return describe(i.low(), type);
     }
-    return (i.low() == null ? "(-inf" : (i.lowInclusive() ? "[" : "(") + describe(i.low())) + ".."
-        + (i.high() == null ? "+inf)" : describe(i.high()) + (i.highInclusive() ? "]" : ")"));
+    return (i.low() == null ? "(-inf" : (i.lowInclusive() ? "[" : "(") + describe(i.low(), type)) + ".."
+        + (i.high() == null ? "+inf)" : describe(i.high(), type) + (i.highInclusive() ? "]" : ")"));
   }
 
-  private String describe(PlanValue v) {
-    if (v.isConstant()) {
-      Object c = v.constant();
-      return c instanceof String ? "'" + c + "'" : String.valueOf(c);
+  /** A bound as PostgreSQL would print the value (dates as dates, not day numbers), or the expression. */
+  private String describe(PlanValue v, DataType type) {
+    if (!v.isConstant()) {
+      return names(v.expr());
     }
-    return names(v.expr());
+    Object c = v.constant();
+    String text;
+    try {
+      text = c instanceof Number && !(type.kind() == ColumnType.DATE || type.kind() == ColumnType.TIME
+          || type.kind() == ColumnType.TIMESTAMP || type.kind() == ColumnType.TIMESTAMPTZ)
+          ? c.toString() : Values.toText(type, c);
+    } catch (RuntimeException e) {
+      text = String.valueOf(c);
+    }
+    return c instanceof String || type.kind() == ColumnType.DATE || type.kind() == ColumnType.TIMESTAMP
+        || type.kind() == ColumnType.TIMESTAMPTZ || type.kind() == ColumnType.TIME ? "'" + text + "'" : text;
   }
 
   boolean isLogical() {

@@ -432,8 +432,28 @@ final class AccessWorkload {
           : pick(new String[] {"a%", "a_", "%b", "a%b", "_", "%", "b%", "a_%"});
       return x + (chance(0.2) ? " NOT LIKE " : " LIKE ") + literal(pattern);
     }
-    int kind = r.nextInt(18);
+    int kind = r.nextInt(20);
     switch (kind) {
+      case 18:
+      case 19: {
+        // an OR of ranges, points and IS NULL on one column: several intervals of one key column, possibly
+        // overlapping (normalised statements turn literal IN lists into such ORs of parameters)
+        StringJoiner j = new StringJoiner(" OR ", "(", ")");
+        int n = 2 + r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+          switch (r.nextInt(5)) {
+            case 0 -> j.add(x + pick(new String[] {" < ", " <= "}) + v(b, column, param));
+            case 1 -> j.add(x + pick(new String[] {" > ", " >= "}) + v(b, column, param));
+            case 2 -> {
+              String lo = v(b, column, param);
+              j.add(x + " BETWEEN " + lo + " AND " + v(b, column, param));
+            }
+            case 3 -> j.add(x + " IS NULL");
+            default -> j.add(x + " = " + v(b, column, param));
+          }
+        }
+        return j.toString();
+      }
       case 16:
         if (column.equals("a") || column.equals("u") || column.equals("k") || column.equals("b")) {
           // the column under a widening cast still bounds its key (INTEGER to BIGINT or NUMERIC)
