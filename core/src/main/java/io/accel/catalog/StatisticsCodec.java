@@ -24,7 +24,9 @@ import java.util.Map;
  */
 public final class StatisticsCodec {
   public static final String KEY_PREFIX = "stats/";
-  private static final int FORMAT = 1;
+  private static final int FORMAT = 2;
+  /** Format 1 has no column value ranges; still read. */
+  private static final int FORMAT_WITHOUT_RANGES = 1;
 
   private StatisticsCodec() {
   }
@@ -84,6 +86,8 @@ public final class StatisticsCodec {
               out.writeLong(e.getValue());
             }
           }
+          out.writeDouble(c.min());
+          out.writeDouble(c.max());
         }
       }
     } catch (IOException e) {
@@ -101,7 +105,7 @@ public final class StatisticsCodec {
   public static Entry decode(byte[] bytes, TableDef table) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_RANGES) {
         throw new IllegalArgumentException("unknown statistics format " + format);
       }
       long tableId = in.readLong();
@@ -139,7 +143,13 @@ public final class StatisticsCodec {
             }
             counts = TableStatistics.ordered(counts);
           }
-          columns.add(new ColumnStats(nulls, distinct, exact, counts));
+          double min = Double.NaN;
+          double max = Double.NaN;
+          if (format >= FORMAT) {
+            min = in.readDouble();
+            max = in.readDouble();
+          }
+          columns.add(new ColumnStats(nulls, distinct, exact, counts, min, max));
         }
       }
       List<DataType> types = TableStatistics.types(table);

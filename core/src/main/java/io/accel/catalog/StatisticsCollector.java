@@ -41,6 +41,9 @@ public final class StatisticsCollector {
   private final KeyWriter writer = new KeyWriter(32);
   private long rows;
   private final long[] nulls;
+  private final boolean[] ranged;
+  private final double[] mins;
+  private final double[] maxs;
   private final List<Map<ByteBuffer, Long>> valueCounts;
   private final Sketch[] sketches;
   private final PrefixCounter primaryKey;
@@ -57,6 +60,17 @@ public final class StatisticsCollector {
     this.types = TableStatistics.types(table);
     int n = types.size();
     this.nulls = new long[n];
+    this.ranged = new boolean[n];
+    this.mins = new double[n];
+    this.maxs = new double[n];
+    for (int i = 0; i < n; i++) {
+      ranged[i] = switch (types.get(i).kind()) {
+        case SMALLINT, INTEGER, BIGINT, NUMERIC, REAL, DOUBLE, DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> true;
+        default -> false;
+      };
+      mins[i] = Double.NaN;
+      maxs[i] = Double.NaN;
+    }
     this.valueCounts = new ArrayList<>(n);
     this.sketches = new Sketch[n];
     for (int i = 0; i < n; i++) {
@@ -98,6 +112,11 @@ public final class StatisticsCollector {
       if (v == null) {
         nulls[c]++;
         continue;
+      }
+      double d = ranged[c] ? TableStatistics.rangeValue(v) : Double.NaN;
+      if (!Double.isNaN(d)) {
+        mins[c] = Double.isNaN(mins[c]) ? d : Math.min(mins[c], d);
+        maxs[c] = Double.isNaN(maxs[c]) ? d : Math.max(maxs[c], d);
       }
       writer.reset();
       KeyCodec.write(writer, types.get(c), v, false);
@@ -151,7 +170,8 @@ public final class StatisticsCollector {
           exact = sketches[c].exact();
         }
       }
-      columns.add(new ColumnStats(nulls[c], distinct, exact, counts == null ? null : TableStatistics.ordered(counts)));
+      columns.add(new ColumnStats(nulls[c], distinct, exact, counts == null ? null : TableStatistics.ordered(counts),
+          mins[c], maxs[c]));
     }
     return new TableStatistics(table.id(), table.schemaVersion(), types, table.primaryKey().size(), analyzedAt, rows,
         rows, pk, indexDistinct, TableStatistics.shapes(table), columns);

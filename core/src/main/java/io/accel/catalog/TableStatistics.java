@@ -67,7 +67,16 @@ public final class TableStatistics {
    * whether that count is exact; the complete value counts keyed by the key encoding of each value
    * (ascending), or null when the column has more than the tracked number of distinct values.
    */
-  record ColumnStats(long nullCount, double distinct, boolean distinctExact, Map<ByteBuffer, Long> valueCounts) {
+  /**
+   * One column's statistics; {@code min} and {@code max} are the smallest and largest non-null values as
+   * doubles for numeric, date and time columns (NaN otherwise, or when the column holds no value).
+   */
+  record ColumnStats(long nullCount, double distinct, boolean distinctExact, Map<ByteBuffer, Long> valueCounts,
+      double min, double max) {
+    ColumnStats(long nullCount, double distinct, boolean distinctExact, Map<ByteBuffer, Long> valueCounts) {
+      this(nullCount, distinct, distinctExact, valueCounts, Double.NaN, Double.NaN);
+    }
+
   }
 
   private final long tableId;
@@ -195,6 +204,23 @@ public final class TableStatistics {
       return Math.min(rowCount, DEFAULT_DISTINCT);
     }
     return scaled(primaryKeyDistinct[prefixLength - 1], analyzedRows);
+  }
+
+  /**
+   * The smallest and largest non-null values of a numeric, date or time column as doubles (dates as days,
+   * timestamps as milliseconds), as of the last analysis; empty when unknown.
+   */
+  public Optional<double[]> valueRange(int column) {
+    ColumnStats c = column(column);
+    if (c == null || analyzedRows == 0 || Double.isNaN(c.min()) || Double.isNaN(c.max())) {
+      return Optional.empty();
+    }
+    return Optional.of(new double[] {c.min(), c.max()});
+  }
+
+  /** A value of a numeric, date or time column as a double, or NaN for other values. */
+  public static double rangeValue(Object v) {
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
   /** The fraction of rows whose column is NULL; 0 when unknown. */
@@ -377,7 +403,7 @@ public final class TableStatistics {
       if (!c.distinctExact()) {
         List<ColumnStats> copy = new ArrayList<>(cols);
         copy.set(lead, new ColumnStats(c.nullCount(), distinct[0] - (c.nullCount() > 0 ? 1 : 0), true,
-            c.valueCounts()));
+            c.valueCounts(), c.min(), c.max()));
         cols = copy;
       }
     }

@@ -352,6 +352,26 @@ final class AccessPathPlanner {
         }
       }
     }
+    if (constant) {
+      var range = stats.valueRange(column);
+      double lo = i.low() == null ? Double.NaN : TableStatistics.rangeValue(i.low().constant());
+      double hi = i.high() == null ? Double.NaN : TableStatistics.rangeValue(i.high().constant());
+      if (range.isPresent() && (i.low() == null || !Double.isNaN(lo)) && (i.high() == null || !Double.isNaN(hi))) {
+        // Linear interpolation between the column's smallest and largest values, as PostgreSQL does within
+        // a histogram bucket; at least one value's share when the interval meets the range at all.
+        double min = range.get()[0];
+        double max = range.get()[1];
+        double from = i.low() == null ? min : Math.max(lo, min);
+        double to = i.high() == null ? max : Math.min(hi, max);
+        if (to < from) {
+          return 0;
+        }
+        double width = max - min;
+        double share = width <= 0 ? 1 : (to - from) / width;
+        double one = stats.distinctValues(column).orElse(200);
+        return nonNull * Math.min(1, Math.max(share, 1 / Math.max(one, 1)));
+      }
+    }
     return nonNull * (i.low() != null && i.high() != null ? DEFAULT_RANGE : DEFAULT_INEQ);
   }
 

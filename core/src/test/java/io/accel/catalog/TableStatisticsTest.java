@@ -82,6 +82,10 @@ class TableStatisticsTest {
     assertThat(r.distinctValues(1)).isEqualTo(s.distinctValues(1));
     assertThat(r.mostCommonValues(1)).isEqualTo(s.mostCommonValues(1));
     assertThat(r.frequency(1, "v3")).isEqualTo(s.frequency(1, "v3"));
+    // ids 0..499: the range of a numeric column; none for text
+    assertThat(s.valueRange(0)).hasValueSatisfying(range -> assertThat(range).containsExactly(0.0, 499.0));
+    assertThat(r.valueRange(0)).hasValueSatisfying(range -> assertThat(range).containsExactly(0.0, 499.0));
+    assertThat(r.valueRange(1)).isEmpty();
     assertThat(StatisticsCodec.tableId(StatisticsCodec.key(7))).isEqualTo(7);
     // a changed table keeps the counts but not the column statistics
     TableDef changed = new TableDef(7, "t", T.columns(), T.primaryKey(), List.of(), 2);
