@@ -37,7 +37,7 @@ public final class IndexScan {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        return new ScanEnumerator(database, ctx, plan, plan.ranges(slots), icp, residual, operatorStats);
+        return new ScanEnumerator(database, ctx, plan, slots, icp, residual, operatorStats);
       }
     };
   }
@@ -56,19 +56,36 @@ public final class IndexScan {
     private final List<DataType> types;
     private final boolean decodePrimaryKey;
     private final ScanStats stats = new ScanStats();
+    private final Object[] slots;
+    private final int skipColumn;
     private RocksIterator it;
     private int range = -1;
+    private byte[][] currentRange;
     private boolean positioned;
+    // skip scan state: the prefixes before the skipped column, the one being read, the skipped column's
+    // current value (as the key prefix through it) and the ranges under it
+    private List<byte[]> skipPrefixes;
+    private int skipPrefix = -1;
+    private byte[] skipValue;
+    private List<byte[][]> underValue;
+    private int underIndex;
     private Object[] current;
     private boolean done;
 
-    ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, List<byte[][]> ranges, Predicate1<Object[]> icp,
+    ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
         Predicate1<Object[]> residual, ScanStats operatorStats) {
       this.database = database;
       this.ctx = ctx;
       this.plan = plan;
       this.table = plan.table();
-      this.ranges = ranges;
+      this.slots = slots;
+      this.skipColumn = plan.skipColumn();
+      if (skipColumn >= 0) {
+        this.ranges = null;
+        this.skipPrefixes = plan.prefixesBeforeSkip(slots);
+      } else {
+        this.ranges = plan.ranges(slots);
+      }
       this.icp = icp;
       this.residual = residual;
       this.operatorStats = operatorStats;
@@ -89,7 +106,7 @@ public final class IndexScan {
         return false;
       }
       if (it == null) {
-        if (ranges.isEmpty()) {
+        if (ranges != null ? ranges.isEmpty() : skipPrefixes.isEmpty()) {
           finish();
           return false;
         }
@@ -97,16 +114,16 @@ public final class IndexScan {
       }
       while (true) {
         if (!positioned) {
-          range++;
-          if (range >= ranges.size()) {
+          currentRange = nextRange();
+          if (currentRange == null) {
             finish();
             return false;
           }
-          seek(ranges.get(plan.reverse() ? ranges.size() - 1 - range : range));
+          seek(currentRange);
           positioned = true;
           stats.seeks++;
         }
-        byte[][] r = ranges.get(plan.reverse() ? ranges.size() - 1 - range : range);
+        byte[][] r = currentRange;
         if (!it.isValid() || !inRange(it.key(), r)) {
           positioned = false;
           continue;
@@ -123,6 +140,54 @@ public final class IndexScan {
           return true;
         }
       }
+    }
+
+    /** The next key range to read, or null when there is none. */
+    private byte[][] nextRange() {
+      if (ranges != null) {
+        range++;
+        return range < ranges.size() ? ranges.get(plan.reverse() ? ranges.size() - 1 - range : range) : null;
+      }
+      while (true) {
+        if (underValue != null && ++underIndex < underValue.size()) {
+          return underValue.get(underIndex);
+        }
+        underValue = null;
+        byte[] seekTo;
+        if (skipValue == null) {
+          if (++skipPrefix >= skipPrefixes.size()) {
+            return null;
+          }
+          seekTo = skipPrefixes.get(skipPrefix);
+        } else {
+          seekTo = KeyCodec.prefixSuccessor(skipValue);
+          skipValue = null;
+          if (seekTo == null) {
+            continue;
+          }
+        }
+        byte[] prefix = skipPrefixes.get(skipPrefix);
+        if (seekTo.length == 0) {
+          it.seekToFirst();
+        } else {
+          it.seek(seekTo);
+        }
+        stats.seeks++;
+        if (!it.isValid() || !startsWith(it.key(), prefix)) {
+          continue;
+        }
+        byte[] key = it.key();
+        KeyReader reader = new KeyReader(key, prefix.length);
+        ScanPlan.KeyColumn skipped = plan.keyColumns().get(skipColumn);
+        KeyCodec.skip(reader, skipped.type(), skipped.descending());
+        skipValue = Arrays.copyOf(key, reader.position());
+        underValue = plan.rangesAfter(skipValue, skipColumn + 1, slots);
+        underIndex = -1;
+      }
+    }
+
+    private static boolean startsWith(byte[] key, byte[] prefix) {
+      return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     private void seek(byte[][] r) {
@@ -228,6 +293,10 @@ public final class IndexScan {
     public void reset() {
       close();
       range = -1;
+      currentRange = null;
+      skipPrefix = -1;
+      skipValue = null;
+      underValue = null;
       positioned = false;
       current = null;
       done = false;

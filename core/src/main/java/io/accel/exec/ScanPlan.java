@@ -158,10 +158,58 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
    * {@code end} null means the end of the key space.
    */
   public List<byte[][]> ranges(Object[] slots) {
+    if (skipColumn() >= 0) {
+      throw new IllegalStateException("a skip scan's ranges depend on the data: see prefixesBeforeSkip");
+    }
+    return rangesAfter(new byte[0], 0, slots);
+  }
+
+  /** The position in {@link #keyColumns} of the skipped column (one with no intervals), or -1. */
+  public int skipColumn() {
+    for (int k = 0; k < keyColumns.size(); k++) {
+      if (keyColumns.get(k).intervals().isEmpty()) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** For a skip scan: the key prefixes fixed by the points on the columns before the skipped one, sorted. */
+  public List<byte[]> prefixesBeforeSkip(Object[] slots) {
     List<byte[]> prefixes = new ArrayList<>();
     prefixes.add(new byte[0]);
+    for (int k = 0; k < skipColumn(); k++) {
+      KeyColumn kc = keyColumns.get(k);
+      List<byte[]> next = new ArrayList<>();
+      for (byte[] prefix : prefixes) {
+        for (Interval interval : kc.intervals()) {
+          byte[] field = pointBytes(kc, interval, slots);
+          if (field != null) {
+            next.add(concat(prefix, field));
+          }
+        }
+      }
+      prefixes = next;
+    }
+    prefixes.sort(Arrays::compareUnsigned);
+    List<byte[]> distinct = new ArrayList<>();
+    for (byte[] p : prefixes) {
+      if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), p)) {
+        distinct.add(p);
+      }
+    }
+    return distinct;
+  }
+
+  /**
+   * The byte ranges of the key columns from position {@code from} on, under {@code start} (the encoded
+   * values of the columns before it), sorted and non-overlapping.
+   */
+  public List<byte[][]> rangesAfter(byte[] start, int from, Object[] slots) {
+    List<byte[]> prefixes = new ArrayList<>();
+    prefixes.add(start);
     List<byte[][]> ranges = new ArrayList<>();
-    for (int k = 0; k < keyColumns.size(); k++) {
+    for (int k = from; k < keyColumns.size(); k++) {
       KeyColumn kc = keyColumns.get(k);
       boolean last = k == keyColumns.size() - 1;
       List<byte[]> next = new ArrayList<>();

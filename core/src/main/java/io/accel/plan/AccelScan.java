@@ -207,6 +207,10 @@ public class AccelScan extends AbstractRelNode {
       for (PlanInterval i : k.intervals()) {
         alternatives.add(describe(i, type));
       }
+      if (k.skip()) {
+        parts.add(name + " skipped (each value)");
+        continue;
+      }
       String set = alternatives.size() == 1 ? alternatives.get(0) : "{" + String.join(", ", alternatives) + "}";
       parts.add(name + " " + (k.allPoints() && alternatives.size() == 1 ? "= " + set : "in " + set));
     }

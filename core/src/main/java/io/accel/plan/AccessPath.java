@@ -68,7 +68,12 @@ record AccessPath(IndexDef index, List<KeyBound> keys, RexNode icp, RexNode resi
     }
 
     boolean allPoints() {
-      return intervals.stream().allMatch(PlanInterval::isPoint);
+      return !skip() && intervals.stream().allMatch(PlanInterval::isPoint);
+    }
+
+    /** A skipped column (no intervals): the scan visits each of its values in the index. */
+    boolean skip() {
+      return intervals.isEmpty();
     }
 
     /** The column holds a single value in every row the scan reads. */

@@ -54,11 +54,11 @@ import com.google.common.collect.BoundType;
  * equalities on one column, IS NULL) plus one range; every other conjunct that needs only columns
  * the index entry holds becomes the Index Condition Pushdown predicate, the rest the residual.
  *
- * <p>Costs are in Volcano's row units: a seek {@value #SEEK}, an index entry read {@value #ENTRY}, a row
- * fetched by primary key {@value #FETCH}, a row read by a table scan {@value #ROW}.
+ * <p>Costs are in Volcano's row units: a seek {@value #SEEK} (a positioning of a RocksDB iterator costs about
+ * what a point lookup does), an index entry read {@value #ENTRY}, a row fetched by primary key {@value #FETCH}, a row read by a table scan {@value #ROW}.
  */
 final class AccessPathPlanner {
-  static final double SEEK = 2.0;
+  static final double SEEK = 2.5;
   static final double ENTRY = 0.5;
   static final double FETCH = 2.5;
   static final double ROW = 1.0;
@@ -104,10 +104,14 @@ final class AccessPathPlanner {
       }
     }
     List<AccessPath> out = new ArrayList<>();
-    out.add(path(null, conjuncts, constraints, projection));
+    out.add(path(null, conjuncts, constraints, projection, false));
     if (indexScans) {
       for (IndexDef index : table.indexes()) {
-        out.add(path(index, conjuncts, constraints, projection));
+        out.add(path(index, conjuncts, constraints, projection, false));
+        AccessPath skipping = path(index, conjuncts, constraints, projection, true);
+        if (skipping.keys().stream().anyMatch(KeyBound::skip)) {
+          out.add(skipping);
+        }
       }
     }
     if (order.isEmpty()) {
@@ -133,8 +137,13 @@ final class AccessPathPlanner {
         e.cost() * share + SEEK);
   }
 
+  /**
+   * One access path. With {@code skip}, a leading key column that no conjunct bounds, followed by one that
+   * is, is skipped over (MySQL's skip scan): the scan seeks each of its distinct values in turn and the
+   * later columns' bounds under it.
+   */
   private AccessPath path(IndexDef index, List<RexNode> conjuncts, Map<RexNode, Constraint> constraints,
-      int[] projection) {
+      int[] projection, boolean skip) {
     List<IndexColumn> keyOrder = ScanPlan.keyOrder(table, index);
     Map<Integer, List<Constraint>> byColumn = new LinkedHashMap<>();
     for (Constraint c : constraints.values()) {
@@ -144,8 +153,16 @@ final class AccessPathPlanner {
     Set<RexNode> used = new HashSet<>();
     Set<RexNode> recheck = new HashSet<>();
     double combos = 1;
-    for (IndexColumn kc : keyOrder) {
+    boolean skipped = false;
+    for (int pos = 0; pos < keyOrder.size(); pos++) {
+      IndexColumn kc = keyOrder.get(pos);
       List<Constraint> cs = byColumn.getOrDefault(kc.column(), List.of());
+      if (cs.isEmpty() && skip && !skipped && pos + 1 < keyOrder.size()
+          && byColumn.containsKey(keyOrder.get(pos + 1).column())) {
+        keys.add(new KeyBound(kc.column(), kc.descending(), List.of()));
+        skipped = true;
+        continue;
+      }
       Constraint points = null;
       for (Constraint c : cs) {
         if (c.allPoints() && (points == null || c.intervals.size() < points.intervals.size())) {
@@ -166,6 +183,9 @@ final class AccessPathPlanner {
         }
       }
       break;
+    }
+    if (!keys.isEmpty() && keys.get(keys.size() - 1).skip()) {
+      keys.remove(keys.size() - 1);
     }
     BitSet entryColumns = ScanPlan.entryColumns(table, index);
     List<RexNode> icp = new ArrayList<>();
@@ -226,8 +246,17 @@ final class AccessPathPlanner {
     double keySel = keySelectivity(index, keys, combos);
     double entries = n * keySel;
     double seeks = 1;
-    for (KeyBound k : keys) {
-      seeks *= k.intervals().size();
+    for (int i = 0; i < keys.size(); i++) {
+      KeyBound k = keys.get(i);
+      if (k.skip()) {
+        // per distinct value of the skipped column under each combination of the columns before it: a seek
+        // to find the value and one into the ranges under it
+        double through = stats.distinctPrefix(index.id(), i + 1);
+        double before = i == 0 ? 1 : stats.distinctPrefix(index.id(), i);
+        seeks *= 2 * Math.max(1, through / Math.max(1, before)) + 1;
+      } else {
+        seeks *= k.intervals().size();
+      }
     }
     double icpSel = selectivity(icp);
     double resSel = selectivity(residual);
@@ -246,6 +275,15 @@ final class AccessPathPlanner {
   private double keySelectivity(IndexDef index, List<KeyBound> keys, double combos) {
     if (keys.isEmpty()) {
       return 1;
+    }
+    if (keys.stream().anyMatch(KeyBound::skip)) {
+      double sel = 1;
+      for (KeyBound k : keys) {
+        if (!k.skip()) {
+          sel *= intervalsSelectivity(k.column(), k.intervals());
+        }
+      }
+      return Math.max(sel, 1 / rowCount() / 2);
     }
     int points = 0;
     for (KeyBound k : keys) {
@@ -445,6 +483,7 @@ final class AccessPathPlanner {
       }
     }
     Boolean reverse = null;
+    boolean skipping = p.keys().stream().anyMatch(KeyBound::skip);
     int j = 0;
     for (RelFieldCollation fc : order) {
       int column = fc.getFieldIndex();
@@ -465,6 +504,9 @@ final class AccessPathPlanner {
         return null;
       }
       reverse = rev;
+      if (rev && skipping) {
+        return null;
+      }
       if (table.columns().get(column).nullable()) {
         // Forwards, an ascending key column has NULLs last and a descending one first; backwards, the opposite.
         boolean nullsLastInScan = kc.descending() == rev;

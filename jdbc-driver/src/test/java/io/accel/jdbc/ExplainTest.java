@@ -67,6 +67,29 @@ class ExplainTest extends JdbcTestSupport {
   }
 
   @Test
+  void skipScanSeeksEachValueOfAnUnboundedLeadingColumn() throws SQLException {
+    Connection c = connect();
+    update(c, "CREATE TABLE s (id INTEGER PRIMARY KEY, g INTEGER, b INTEGER)");
+    try (var insert = c.prepareStatement("INSERT INTO s VALUES (?, ?, ?)")) {
+      for (int i = 0; i < 4000; i++) {
+        insert.setInt(1, i);
+        insert.setInt(2, i % 4);
+        insert.setInt(3, i % 500);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    update(c, "CREATE INDEX s_gb ON s (g, b)");
+    update(c, "ANALYZE s");
+    // b = 7: ids 7, 507, ..., 3507 (8 rows), under each of the 4 values of g.
+    String text = String.join("\n", lines(c, "EXPLAIN ANALYZE SELECT id FROM s WHERE b = 7"));
+    assertThat(text).contains("keys=[g skipped (each value), b = 7]").contains("(actual rows=8 loops=1")
+        .contains("index entries read=8 ");
+    assertThat(rows(c, "SELECT id FROM s WHERE b = 7 ORDER BY id")).hasSize(8)
+        .isEqualTo(rows(c, "SELECT id FROM s WHERE b + 0 = 7 ORDER BY id"));
+  }
+
+  @Test
   void explainErrors() throws SQLException {
     Connection c = withData();
     expectState("42601", c, "EXPLAIN");
