@@ -12,6 +12,8 @@ import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
@@ -24,6 +26,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.mapping.Mappings;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -39,6 +42,7 @@ final class AccelScanRules {
   static final RelOptRule FILTER = new FilterIntoScan();
   static final RelOptRule PROJECT = new ProjectIntoScan();
   static final RelOptRule SORT = new SortIntoScan();
+  static final RelOptRule AGGREGATE = new AggregateIntoScan();
   static final RelOptRule ENUMERABLE = new ToEnumerable(ConverterRule.Config.INSTANCE
       .withConversion(AccelScan.class, Convention.NONE, EnumerableConvention.INSTANCE, "AccelScanToEnumerable")
       .withRuleFactory(ToEnumerable::new));
@@ -47,6 +51,7 @@ final class AccelScanRules {
     planner.addRule(FILTER);
     planner.addRule(PROJECT);
     planner.addRule(SORT);
+    planner.addRule(AGGREGATE);
     planner.addRule(ENUMERABLE);
   }
 
@@ -205,6 +210,72 @@ final class AccelScanRules {
         return v == null ? 100 : v.doubleValue();
       }
       return n instanceof RexDynamicParam ? 100 : -1;
+    }
+  }
+
+  /**
+   * Aggregate over scan: the scan returns only the columns the aggregate reads, so an index whose entries
+   * hold them answers it without fetching rows ({@code COUNT(*)} reads one primary-key column).
+   */
+  private static final class AggregateIntoScan extends RelOptRule {
+    AggregateIntoScan() {
+      super(operand(LogicalAggregate.class, operandJ(AccelScan.class, null, AccelScan::isLogical, none())),
+          "AccelAggregateIntoScan");
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+      LogicalAggregate aggregate = call.rel(0);
+      AccelScan scan = call.rel(1);
+      int n = scan.getRowType().getFieldCount();
+      ImmutableBitSet used = ImmutableBitSet.of(RelOptUtil.getAllFields(aggregate));
+      if (used.cardinality() >= n) {
+        return;
+      }
+      List<Integer> fields = new ArrayList<>(used.asList());
+      if (fields.isEmpty()) {
+        fields.add(cheapestField(scan));
+      }
+      int[] projection = new int[fields.size()];
+      java.util.Map<Integer, Integer> targets = new java.util.HashMap<>();
+      for (int i = 0; i < projection.length; i++) {
+        projection[i] = scan.tableColumn(fields.get(i));
+        targets.put(fields.get(i), i);
+      }
+      Mappings.TargetMapping mapping = Mappings.target(targets, n, fields.size());
+      ImmutableBitSet groupSet = remap(aggregate.getGroupSet(), targets);
+      List<ImmutableBitSet> groupSets = new ArrayList<>();
+      for (ImmutableBitSet g : aggregate.getGroupSets()) {
+        groupSets.add(remap(g, targets));
+      }
+      List<AggregateCall> calls = new ArrayList<>();
+      for (AggregateCall c : aggregate.getAggCallList()) {
+        calls.add(c.transform(mapping));
+      }
+      AccessPathPlanner planner = scan.accelTable().planner(scan.getCluster().getRexBuilder());
+      for (AccessPath path : planner.paths(scan.condition(), projection, scan.order(), scan.path().limit())) {
+        AccelScan narrowed = scan.with(scan.condition(), projection, scan.order(), path);
+        call.transformTo(aggregate.copy(aggregate.getTraitSet(), narrowed, groupSet, groupSets, calls));
+      }
+    }
+
+    private static ImmutableBitSet remap(ImmutableBitSet bits, java.util.Map<Integer, Integer> targets) {
+      ImmutableBitSet.Builder b = ImmutableBitSet.builder();
+      for (int i : bits) {
+        b.set(targets.get(i));
+      }
+      return b.build();
+    }
+
+    /** For an aggregate that reads no column: a primary-key column (every index entry holds it), else the first. */
+    private static int cheapestField(AccelScan scan) {
+      List<Integer> pk = scan.accelTable().definition().primaryKey();
+      for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+        if (!pk.isEmpty() && scan.tableColumn(i) == pk.get(0)) {
+          return i;
+        }
+      }
+      return 0;
     }
   }
 
