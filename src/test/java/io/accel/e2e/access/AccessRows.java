@@ -1,7 +1,10 @@
 package io.accel.e2e.access;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import static io.accel.e2e.diff.Results.decimal;
+import static io.accel.e2e.diff.Results.normalise;
+import static io.accel.e2e.diff.Results.sample;
+import static io.accel.e2e.diff.Results.show;
+
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -10,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The outcome of one query (its rows, or the SQLSTATE it failed with) normalised for comparison: integers as
@@ -55,31 +57,6 @@ final class AccessRows {
       out.add(row);
     }
     return out;
-  }
-
-  static Object normalise(Object v) {
-    if (v == null) {
-      return null;
-    }
-    if (v instanceof Byte || v instanceof Short || v instanceof Integer || v instanceof Long) {
-      return ((Number) v).longValue();
-    }
-    if (v instanceof BigInteger b) {
-      return new BigDecimal(b);
-    }
-    if (v instanceof Float || v instanceof Double) {
-      return ((Number) v).doubleValue();
-    }
-    if (v instanceof Character ch) {
-      return ch.toString();
-    }
-    if (v instanceof java.sql.Date d) {
-      return d.toLocalDate();
-    }
-    if (v instanceof java.sql.Timestamp ts) {
-      return ts.toLocalDateTime();
-    }
-    return v;
   }
 
   // ------------------------------------------------------------------------------------------ comparison
@@ -267,38 +244,6 @@ final class AccessRows {
       end--;
     }
     return s.substring(0, end);
-  }
-
-  static BigDecimal decimal(Number n) {
-    if (n instanceof BigDecimal b) {
-      return b;
-    }
-    if (n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte) {
-      return BigDecimal.valueOf(n.longValue());
-    }
-    return new BigDecimal(n.toString());
-  }
-
-  static String sample(List<Object[]> rows) {
-    return rows.stream().limit(4).map(AccessRows::show).collect(Collectors.joining(" ", "[", rows.size() > 4
-        ? " ...]" : "]"));
-  }
-
-  static String show(Object[] row) {
-    return Arrays.stream(row).map(AccessRows::show).collect(Collectors.joining(", ", "(", ")"));
-  }
-
-  static String show(Object v) {
-    if (v == null) {
-      return "NULL";
-    }
-    if (v instanceof String s) {
-      return "'" + s + "'";
-    }
-    if (v instanceof BigDecimal b) {
-      return b.toPlainString();
-    }
-    return v.toString();
   }
 
   @Override

@@ -299,7 +299,7 @@ final class AccessWorkload {
 
     @Override
     public String toString() {
-      return setter.equals("null") ? "setNull(" + nullType + ")" : setter + " " + AccessRows.show(value);
+      return setter.equals("null") ? "setNull(" + nullType + ")" : setter + " " + io.accel.e2e.diff.Results.show(value);
     }
   }
 

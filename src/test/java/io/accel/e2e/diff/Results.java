@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * booleans, dates as LocalDate, SQL NULL as null. Numbers compare numerically across representations; a Double (or
  * a BigDecimal that is the inexact result of a division, scale above 10) compares with a relative tolerance.
  */
-final class Results {
+/** Reading and comparing query results of two engines; also used by the access-path tests. */
+public final class Results {
   static final double REL_TOLERANCE = 1e-9;
 
   private Results() {
@@ -41,7 +42,7 @@ final class Results {
     return rows;
   }
 
-  static Object normalise(Object v) {
+  public static Object normalise(Object v) {
     if (v == null) {
       return null;
     }
@@ -105,7 +106,7 @@ final class Results {
     return diff <= REL_TOLERANCE * Math.max(Math.abs(x), Math.abs(y)) || diff < 1e-12;
   }
 
-  static BigDecimal decimal(Number n) {
+  public static BigDecimal decimal(Number n) {
     if (n instanceof BigDecimal b) {
       return b;
     }
@@ -263,16 +264,16 @@ final class Results {
         + sample(extra);
   }
 
-  private static String sample(List<Object[]> rows) {
+  public static String sample(List<Object[]> rows) {
     return rows.stream().limit(4).map(Results::show).collect(Collectors.joining(" ", "[", rows.size() > 4 ? " ...]"
         : "]"));
   }
 
-  static String show(Object[] row) {
+  public static String show(Object[] row) {
     return Arrays.stream(row).map(Results::show).collect(Collectors.joining(", ", "(", ")"));
   }
 
-  static String show(Object v) {
+  public static String show(Object v) {
     if (v == null) {
       return "NULL";
     }
