@@ -42,12 +42,16 @@ public final class IndexScan {
     };
   }
 
-  private static final class ScanEnumerator implements Enumerator<Object[]> {
+  /**
+   * Reads one scan plan; {@link #rebind} points it at other slot values (the lookups of an index lookup join),
+   * and then one RocksDB iterator serves every lookup until {@link #close()}.
+   */
+  static final class ScanEnumerator implements Enumerator<Object[]> {
     private final Database database;
     private final TxnContext ctx;
     private final ScanPlan plan;
     private final TableDef table;
-    private final List<byte[][]> ranges;
+    private List<byte[][]> ranges;
     private final Predicate1<Object[]> icp;
     private final Predicate1<Object[]> residual;
     private final ScanStats operatorStats;
@@ -56,7 +60,8 @@ public final class IndexScan {
     private final List<DataType> types;
     private final boolean decodePrimaryKey;
     private final ScanStats stats = new ScanStats();
-    private final Object[] slots;
+    private Object[] slots;
+    private boolean reusable;
     private final int skipColumn;
     private RocksIterator it;
     private int range = -1;
@@ -93,6 +98,34 @@ public final class IndexScan {
       this.family = plan.usesIndex() ? database.indexFamily(plan.index().id()) : tableFamily;
       this.types = ScanPlan.types(table);
       this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
+    }
+
+    /**
+     * Restarts the scan for other slot values, whose key ranges the caller may have computed already
+     * ({@code ranges} null: computed here); the iterator stays open across restarts.
+     */
+    void rebind(Object[] newSlots, List<byte[][]> newRanges) {
+      reusable = true;
+      slots = newSlots;
+      if (skipColumn >= 0) {
+        ranges = null;
+        skipPrefixes = plan.prefixesBeforeSkip(newSlots);
+      } else {
+        ranges = newRanges != null ? newRanges : plan.ranges(newSlots);
+      }
+      range = -1;
+      currentRange = null;
+      skipPrefix = -1;
+      skipValue = null;
+      underValue = null;
+      positioned = false;
+      current = null;
+      done = false;
+    }
+
+    /** Counts one lookup of an index lookup join (EXPLAIN ANALYZE, {@code accel.join.lookups}). */
+    void countLookup() {
+      stats.lookups++;
     }
 
     @Override
@@ -305,7 +338,9 @@ public final class IndexScan {
     private void finish() {
       done = true;
       current = null;
-      close();
+      if (!reusable) {
+        close();
+      }
     }
 
     @Override
@@ -314,7 +349,7 @@ public final class IndexScan {
         ctx.release(it);
         it = null;
       }
-      if (stats.seeks > 0 || stats.rowsReturned > 0) {
+      if (stats.seeks > 0 || stats.rowsReturned > 0 || stats.lookups > 0) {
         database.accessCounters().add(stats);
         if (operatorStats != null) {
           operatorStats.addAll(stats);
@@ -325,6 +360,7 @@ public final class IndexScan {
         stats.icpMatches = 0;
         stats.rowsFetched = 0;
         stats.rowsReturned = 0;
+        stats.lookups = 0;
       }
     }
   }

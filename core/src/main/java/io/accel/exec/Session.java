@@ -32,6 +32,7 @@ public final class Session implements AutoCloseable {
   private boolean closed;
   private volatile boolean indexScans = true;
   private volatile boolean indexConditionPushdown = true;
+  private volatile boolean lookupJoins = true;
 
   public Session(Database database) {
     this.database = database;
@@ -56,6 +57,18 @@ public final class Session implements AutoCloseable {
 
   public void setIndexConditionPushdown(boolean on) {
     indexConditionPushdown = on;
+  }
+
+  /**
+   * Whether the planner may join through batched index lookups into the inner table (connection property
+   * {@code lookupJoins}, default true); off, joins read both sides independently and hash- or merge-join them.
+   */
+  public boolean lookupJoins() {
+    return lookupJoins;
+  }
+
+  public void setLookupJoins(boolean on) {
+    lookupJoins = on;
   }
 
   public Database database() {

@@ -49,7 +49,7 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
     BlockBuilder builder = new BlockBuilder();
 
     List<RexNode> runtimeValues = new ArrayList<>();
-    ScanPlan plan = scanPlan(runtimeValues);
+    ScanPlan plan = scanPlan(accelTable().definition(), path(), projection(), runtimeValues);
     Expression slots;
     if (runtimeValues.isEmpty()) {
       slots = Expressions.constant(null, Object[].class);
@@ -99,11 +99,10 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
     return outer.append(outer.newName("accelPredicate"), Expressions.lambda(Predicate1.class, body.toBlock(), row));
   }
 
-  /** The runtime form of the access path; runtime bound values are added to {@code runtimeValues}. */
-  private ScanPlan scanPlan(List<RexNode> runtimeValues) {
-    TableDef t = accelTable().definition();
+  /** The runtime form of an access path; runtime bound values are added to {@code runtimeValues}. */
+  static ScanPlan scanPlan(TableDef t, AccessPath path, int[] projection, List<RexNode> runtimeValues) {
     List<ScanPlan.KeyColumn> keys = new ArrayList<>();
-    for (KeyBound k : path().keys()) {
+    for (KeyBound k : path.keys()) {
       List<ScanPlan.Interval> intervals = new ArrayList<>();
       for (PlanInterval i : k.intervals()) {
         if (i.nullPoint()) {
@@ -119,7 +118,7 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
       }
       keys.add(new ScanPlan.KeyColumn(k.column(), t.columns().get(k.column()).type(), k.descending(), intervals));
     }
-    return new ScanPlan(t, path().index(), keys, path().reverse(), projection(), path().covering());
+    return new ScanPlan(t, path.index(), keys, path.reverse(), projection, path.covering());
   }
 
   private static ScanPlan.KeyValue keyValue(PlanValue v, List<RexNode> runtimeValues) {

@@ -6,12 +6,12 @@ import java.lang.reflect.Proxy;
 import java.lang.reflect.Type;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.plan.RelOptPlanner;
 import java.util.List;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -41,8 +41,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
    */
   public static Program program() {
     return Programs.sequence(
-        Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, DefaultRelMetadataProvider.INSTANCE),
-        Programs.standard());
+        Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, AccelRelMetadata.PROVIDER),
+        Programs.standard(AccelRelMetadata.PROVIDER));
   }
 
   private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {
@@ -65,15 +65,21 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   }
 
+  /** Clusters estimate with {@link AccelRelMetadata} (Accel's statistics) ahead of Calcite's defaults. */
+  @Override
+  protected RelOptCluster createCluster(RelOptPlanner planner, RexBuilder rexBuilder) {
+    RelOptCluster cluster = super.createCluster(planner, rexBuilder);
+    cluster.setMetadataProvider(AccelRelMetadata.PROVIDER);
+    return cluster;
+  }
+
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
-    // An inner or left join may run as a nested loop whose inner side is re-read per outer row with the
-    // join key bound (an index lookup when the inner side has an index on it); Volcano weighs its cost,
-    // the inner cost times the outer rows, against the hash and merge joins.
-    planner.addRule(CoreRules.JOIN_TO_CORRELATE);
+    // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
+    // where Volcano finds them cheaper than the hash and merge joins.
     return planner;
   }
 }

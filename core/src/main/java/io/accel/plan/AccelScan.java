@@ -186,7 +186,7 @@ public class AccelScan extends AbstractRelNode {
   private static final Pattern INPUT_REF = Pattern.compile("\\$(\\d+)");
 
   /** A condition with column names in place of input references. */
-  private String names(RexNode node) {
+  String names(RexNode node) {
     List<Column> columns = accelTable.definition().columns();
     Matcher m = INPUT_REF.matcher(node.toString());
     StringBuilder sb = new StringBuilder();
@@ -198,7 +198,7 @@ public class AccelScan extends AbstractRelNode {
     return sb.toString();
   }
 
-  private String describeKeys() {
+  String describeKeys() {
     List<String> parts = new ArrayList<>();
     for (KeyBound k : path.keys()) {
       String name = accelTable.definition().columns().get(k.column()).name();

@@ -53,6 +53,7 @@ final class AccelScanRules {
     planner.addRule(SORT);
     planner.addRule(AGGREGATE);
     planner.addRule(ENUMERABLE);
+    planner.addRule(LookupJoinRule.INSTANCE);
   }
 
   /** A reference to the table column behind each output field of the scan. */

@@ -811,6 +811,14 @@ final class AccessPathPlanner {
    * value of the column exactly (INTEGER to BIGINT or DECIMAL), so comparing the cast compares the column.
    */
   private int columnOf(RexNode e) {
+    return losslessColumnRef(e);
+  }
+
+  /**
+   * The input field an expression reads when it is a reference or a cast of one that keeps every value
+   * (the same type, or an exact numeric type at least as wide); otherwise -1.
+   */
+  static int losslessColumnRef(RexNode e) {
     if (e instanceof RexInputRef ref) {
       return ref.getIndex();
     }

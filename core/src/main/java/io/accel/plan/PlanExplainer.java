@@ -55,6 +55,9 @@ public final class PlanExplainer {
     if (copy instanceof AccelScan scan) {
       scan.analyzeInto(new ScanStats());
     }
+    if (copy instanceof IndexLookupJoin join) {
+      join.analyzeInto(new ScanStats());
+    }
     if (!(copy instanceof EnumerableRel)) {
       return copy;
     }
@@ -94,6 +97,12 @@ public final class PlanExplainer {
       line.append(String.format(Locale.ROOT, "  (seeks=%d index entries read=%d icp attempts=%d icp matches=%d"
           + " rows fetched=%d)", s.seeks(), s.entriesRead(), s.icpAttempts(), s.icpMatches(), s.rowsFetched()));
     }
+    if (rel instanceof IndexLookupJoin join && join.analyzeStats != null) {
+      ScanStats s = join.analyzeStats;
+      line.append(String.format(Locale.ROOT, "  (lookups=%d seeks=%d index entries read=%d icp attempts=%d"
+          + " icp matches=%d rows fetched=%d)", s.lookups(), s.seeks(), s.entriesRead(), s.icpAttempts(),
+          s.icpMatches(), s.rowsFetched()));
+    }
     lines.add(line.toString());
     for (RelNode input : rel.getInputs()) {
       render(input, depth + 1, null, lines);
@@ -112,6 +121,9 @@ public final class PlanExplainer {
   private static void collect(RelNode rel, ScanStats total) {
     if (rel instanceof AccelScan scan && scan.analyzeStats != null) {
       total.addAll(scan.analyzeStats);
+    }
+    if (rel instanceof IndexLookupJoin join && join.analyzeStats != null) {
+      total.addAll(join.analyzeStats);
     }
     for (RelNode input : rel.getInputs()) {
       collect(input, total);

@@ -2,13 +2,16 @@ package io.accel.plan;
 
 import io.accel.exec.AccessCounters.ScanStats;
 import io.accel.exec.IndexScan;
+import io.accel.exec.LookupJoin;
 import io.accel.exec.ScanPlan;
 import io.accel.exec.Session;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.function.Predicate1;
+import org.apache.calcite.linq4j.function.Predicate2;
 import org.apache.calcite.schema.SchemaPlus;
 
 /** What the code generated for an {@link AccelScan} calls: finds the statement's session and runs the scan. */
@@ -26,6 +29,23 @@ public final class ScanRuntime {
   public static Enumerable<Object> scalars(DataContext root, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
       Predicate1<Object[]> residual, ScanStats stats) {
     return rows(root, plan, slots, icp, residual, stats).select(row -> row[0]);
+  }
+
+  /** The rows of an index lookup join ({@link IndexLookupJoin}). */
+  public static Enumerable<Object[]> lookupJoin(DataContext root, Enumerable<Object[]> outer, LookupJoin.Spec spec,
+      Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots, Predicate2<Object[], Object[]> icp,
+      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats stats) {
+    Session session = session(root);
+    return LookupJoin.rows(session.database(), session.contextFor(root), outer, spec, keyOf, slots, icp, residual,
+        condition, stats);
+  }
+
+  /** The rows of an index lookup join that returns one column, as that column's values. */
+  public static Enumerable<Object> lookupJoinScalars(DataContext root, Enumerable<Object[]> outer,
+      LookupJoin.Spec spec, Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots,
+      Predicate2<Object[], Object[]> icp, Predicate2<Object[], Object[]> residual,
+      Predicate2<Object[], Object[]> condition, ScanStats stats) {
+    return lookupJoin(root, outer, spec, keyOf, slots, icp, residual, condition, stats).select(row -> row[0]);
   }
 
   static Session session(DataContext root) {

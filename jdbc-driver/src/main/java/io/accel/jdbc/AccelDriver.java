@@ -118,10 +118,12 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
         Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))));
     boolean indexScans = booleanProperty(props, "indexScans", true);
     boolean icp = booleanProperty(props, "icp", true);
+    boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
     Database database = StoreRegistry.acquire(location, options);
     Session session = new Session(database);
     session.setIndexScans(indexScans);
     session.setIndexConditionPushdown(icp);
+    session.setLookupJoins(lookupJoins);
     Properties calcite = new Properties();
     calcite.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
     calcite.setProperty("conformance", "BABEL");

@@ -1,0 +1,269 @@
+package io.accel.exec;
+
+import io.accel.exec.AccessCounters.ScanStats;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.function.Function1;
+import org.apache.calcite.linq4j.function.Predicate2;
+
+/**
+ * Executes an index lookup join: reads the outer input in batches, computes each row's lookup key (the
+ * outer values the inner side's composite condition is bound to), looks every distinct key of the batch up
+ * once in the inner table's index, in key order so the one RocksDB iterator moves forward (sorted seeks),
+ * with the inner side's Index Condition Pushdown and residual predicates evaluated per key, then emits the
+ * batch's joined rows in outer order. The first batch is small and batches double up to
+ * {@value #MAX_BATCH} rows, so the first rows come out long before a large outer side is exhausted.
+ *
+ * <p>Join kinds: INNER (each outer row with each matching inner row), LEFT (and so RIGHT, with the sides
+ * swapped: unmatched outer rows with NULLs), SEMI (each outer row with at least one match, once) and ANTI
+ * (each outer row with none). A match is an inner row the lookup returned that also satisfies the join's
+ * remaining condition, evaluated on the pair. A key with a NULL matches nothing: every pushed conjunct is a
+ * comparison, which NULL never satisfies.
+ */
+public final class LookupJoin {
+  static final int FIRST_BATCH = 16;
+  public static final int MAX_BATCH = 1024;
+
+  private LookupJoin() {
+  }
+
+  public enum Kind { INNER, LEFT, SEMI, ANTI }
+
+  /**
+   * What a lookup join does besides its generated code: the inner scan (whose bounds read lookup-key slots),
+   * the join kind, whether output rows put the inner columns first (a join whose inner table was written on
+   * the left), and the number of inner columns (the NULLs of an unmatched LEFT row).
+   */
+  public record Spec(ScanPlan inner, Kind kind, boolean innerFirst, int innerWidth) {
+  }
+
+  /**
+   * The joined rows. {@code keyOf} computes an outer row's lookup key; {@code slots} the inner scan's slot
+   * values for a key; {@code icp} (on the decoded index entry) and {@code residual} (on the fetched row) may
+   * read the key; {@code condition} is the rest of the join condition on (outer row, inner row). Any of the
+   * three predicates may be null.
+   */
+  public static Enumerable<Object[]> rows(Database database, TxnContext ctx, Enumerable<Object[]> outer, Spec spec,
+      Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots, Predicate2<Object[], Object[]> icp,
+      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats operatorStats) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object[]> enumerator() {
+        return new JoinEnumerator(database, ctx, outer, spec, keyOf, slots, icp, residual, condition, operatorStats);
+      }
+    };
+  }
+
+  /** A lookup key: the key values, compared by value. */
+  private record Key(List<Object> values) {
+  }
+
+  /** One distinct key of a batch, with its slot values, first key byte (for sorting) and the rows found. */
+  private static final class Lookup {
+    final Object[] key;
+    final Object[] slots;
+    final List<byte[][]> ranges;
+    List<Object[]> rows = List.of();
+
+    Lookup(Object[] key, Object[] slots, List<byte[][]> ranges) {
+      this.key = key;
+      this.slots = slots;
+      this.ranges = ranges;
+    }
+
+    byte[] start() {
+      return ranges == null || ranges.isEmpty() ? null : ranges.get(0)[0];
+    }
+  }
+
+  private static final class JoinEnumerator implements Enumerator<Object[]> {
+    private final Database database;
+    private final TxnContext ctx;
+    private final Enumerable<Object[]> outer;
+    private final Spec spec;
+    private final Function1<Object[], Object[]> keyOf;
+    private final Function1<Object[], Object[]> slotsOf;
+    private final Predicate2<Object[], Object[]> icp;
+    private final Predicate2<Object[], Object[]> residual;
+    private final Predicate2<Object[], Object[]> condition;
+    private final ScanStats operatorStats;
+    private final ArrayDeque<Object[]> out = new ArrayDeque<>();
+    private final Object[] nulls;
+    private Enumerator<Object[]> outerRows;
+    private IndexScan.ScanEnumerator inner;
+    private Object[] currentKey;
+    private boolean outerDone;
+    private int batchSize = FIRST_BATCH;
+    private Object[] current;
+
+    JoinEnumerator(Database database, TxnContext ctx, Enumerable<Object[]> outer, Spec spec,
+        Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slotsOf, Predicate2<Object[], Object[]> icp,
+        Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats operatorStats) {
+      this.database = database;
+      this.ctx = ctx;
+      this.outer = outer;
+      this.spec = spec;
+      this.keyOf = keyOf;
+      this.slotsOf = slotsOf;
+      this.icp = icp;
+      this.residual = residual;
+      this.condition = condition;
+      this.operatorStats = operatorStats;
+      this.nulls = new Object[spec.innerWidth()];
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      while (out.isEmpty()) {
+        if (outerDone) {
+          current = null;
+          return false;
+        }
+        nextBatch();
+      }
+      current = out.poll();
+      return true;
+    }
+
+    private void nextBatch() {
+      if (outerRows == null) {
+        outerRows = outer.enumerator();
+      }
+      List<Object[]> batch = new ArrayList<>(Math.min(batchSize, 64));
+      while (batch.size() < batchSize) {
+        if (!outerRows.moveNext()) {
+          outerDone = true;
+          break;
+        }
+        batch.add(outerRows.current());
+      }
+      batchSize = Math.min(batchSize * 2, MAX_BATCH);
+      if (batch.isEmpty()) {
+        return;
+      }
+      Map<Key, Lookup> distinct = new HashMap<>();
+      Lookup[] perRow = new Lookup[batch.size()];
+      boolean skipScan = spec.inner().skipColumn() >= 0;
+      for (int i = 0; i < batch.size(); i++) {
+        Object[] key = keyOf.apply(batch.get(i));
+        if (hasNull(key)) {
+          continue;
+        }
+        Lookup lookup = distinct.get(new Key(Arrays.asList(key)));
+        if (lookup == null) {
+          Object[] slots = slotsOf.apply(key);
+          lookup = new Lookup(key, slots, skipScan ? null : spec.inner().ranges(slots));
+          distinct.put(new Key(Arrays.asList(key)), lookup);
+        }
+        perRow[i] = lookup;
+      }
+      List<Lookup> sorted = new ArrayList<>(distinct.values());
+      if (!skipScan) {
+        sorted.sort((a, b) -> {
+          byte[] x = a.start();
+          byte[] y = b.start();
+          return x == null ? (y == null ? 0 : -1) : y == null ? 1 : Arrays.compareUnsigned(x, y);
+        });
+      }
+      for (Lookup lookup : sorted) {
+        lookup.rows = lookUp(lookup);
+      }
+      for (int i = 0; i < batch.size(); i++) {
+        emit(batch.get(i), perRow[i] == null ? List.of() : perRow[i].rows);
+      }
+    }
+
+    private List<Object[]> lookUp(Lookup lookup) {
+      if (inner == null) {
+        inner = new IndexScan.ScanEnumerator(database, ctx, spec.inner(), lookup.slots,
+            icp == null ? null : row -> icp.apply(row, currentKey),
+            residual == null ? null : row -> residual.apply(row, currentKey), operatorStats);
+      }
+      currentKey = lookup.key;
+      inner.rebind(lookup.slots, lookup.ranges);
+      inner.countLookup();
+      List<Object[]> rows = null;
+      while (inner.moveNext()) {
+        if (rows == null) {
+          rows = new ArrayList<>(4);
+        }
+        rows.add(inner.current());
+      }
+      return rows == null ? List.of() : rows;
+    }
+
+    private void emit(Object[] outerRow, List<Object[]> innerRows) {
+      boolean matched = false;
+      for (Object[] innerRow : innerRows) {
+        if (condition != null && !condition.apply(outerRow, innerRow)) {
+          continue;
+        }
+        matched = true;
+        switch (spec.kind()) {
+          case INNER, LEFT -> out.add(concat(outerRow, innerRow));
+          case SEMI -> {
+            out.add(outerRow);
+            return;
+          }
+          case ANTI -> {
+            return;
+          }
+        }
+      }
+      if (!matched && (spec.kind() == Kind.LEFT || spec.kind() == Kind.ANTI)) {
+        out.add(spec.kind() == Kind.LEFT ? concat(outerRow, nulls) : outerRow);
+      }
+    }
+
+    private Object[] concat(Object[] outerRow, Object[] innerRow) {
+      Object[] first = spec.innerFirst() ? innerRow : outerRow;
+      Object[] second = spec.innerFirst() ? outerRow : innerRow;
+      Object[] row = Arrays.copyOf(first, first.length + second.length);
+      System.arraycopy(second, 0, row, first.length, second.length);
+      return row;
+    }
+
+    private static boolean hasNull(Object[] key) {
+      for (Object k : key) {
+        if (k == null) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void reset() {
+      close();
+      outerRows = null;
+      outerDone = false;
+      batchSize = FIRST_BATCH;
+      out.clear();
+      current = null;
+    }
+
+    @Override
+    public void close() {
+      if (outerRows != null) {
+        outerRows.close();
+        outerRows = null;
+      }
+      if (inner != null) {
+        inner.close();
+        inner = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package io.accel.plan;
+
+import io.accel.exec.LookupJoin;
+import io.accel.plan.AccessPath.KeyBound;
+import io.accel.plan.AccessPath.PlanInterval;
+import io.accel.plan.AccessPath.PlanValue;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexFieldAccess;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * Plans a join with an Accel table on one side as an {@link IndexLookupJoin}: the other side (the outer) is
+ * read first, and for each of its distinct join keys the table is read through an access path whose key
+ * bounds take the key values. Each conjunct of the join condition that compares an inner column with an
+ * expression of the outer row ({@code o.user_id = u.id}, {@code s1.from_date > s2.to_date}) is pushed into
+ * the inner scan's condition with the outer expression as a per-lookup value, next to the inner side's own
+ * predicates ({@code o.status = 'SHIPPED'}); {@link AccessPathPlanner} then finds the composite bound (join
+ * key followed by the columns the inner side fixes by equality, and a range on the next column), the Index
+ * Condition Pushdown predicate and the residual, exactly as for a scan. The cheapest path whose bounds use
+ * the key wins; pushed conjuncts it would only evaluate after fetching the row go back to the join's own
+ * condition, so lookups are shared by every outer row with the same values of the rest.
+ *
+ * <p>Inner, left, semi and anti joins read the table on the right; an inner join also with the table on the
+ * left, and a right join with the table on the left as a left join with the sides swapped. Volcano weighs the
+ * result against the hash and merge joins of both sides read independently.
+ */
+final class LookupJoinRule extends RelOptRule {
+  static final LookupJoinRule INSTANCE = new LookupJoinRule();
+
+  private LookupJoinRule() {
+    super(operand(LogicalJoin.class, unordered(operandJ(AccelScan.class, null,
+        s -> s.isLogical() && s.order().isEmpty(), none()))), "AccelLookupJoin");
+  }
+
+  @Override
+  public void onMatch(RelOptRuleCall call) {
+    LogicalJoin join = call.rel(0);
+    AccelScan scan = call.rel(1);
+    if (!scan.accelTable().session().lookupJoins()) {
+      return;
+    }
+    if (RexUtil.SubQueryFinder.find(join.getCondition()) != null) {
+      return;
+    }
+    if (holds(join.getRight(), scan)) {
+      LookupJoin.Kind kind = switch (join.getJoinType()) {
+        case INNER -> LookupJoin.Kind.INNER;
+        case LEFT -> LookupJoin.Kind.LEFT;
+        case SEMI -> LookupJoin.Kind.SEMI;
+        case ANTI -> LookupJoin.Kind.ANTI;
+        default -> null;
+      };
+      if (kind != null) {
+        plan(call, join, join.getLeft(), scan, kind, false);
+      }
+    }
+    if (holds(join.getLeft(), scan)) {
+      LookupJoin.Kind kind = switch (join.getJoinType()) {
+        case INNER -> LookupJoin.Kind.INNER;
+        case RIGHT -> LookupJoin.Kind.LEFT;
+        default -> null;
+      };
+      if (kind != null) {
+        plan(call, join, join.getRight(), scan, kind, true);
+      }
+    }
+  }
+
+  private static boolean holds(RelNode input, AccelScan scan) {
+    return input == scan || input instanceof RelSubset subset && subset.getRelList().contains(scan);
+  }
+
+  /** A conjunct {@code inner OP outer} of the join condition, over the lookup layout (outer fields first). */
+  private record Pushable(RexNode conjunct, SqlKind op, RexNode innerSide, RexNode outerSide) {
+  }
+
+  private void plan(RelOptRuleCall call, LogicalJoin join, RelNode outer, AccelScan scan, LookupJoin.Kind kind,
+      boolean innerFirst) {
+    RelOptCluster cluster = join.getCluster();
+    RexBuilder rexBuilder = cluster.getRexBuilder();
+    int outerWidth = outer.getRowType().getFieldCount();
+    int innerWidth = scan.getRowType().getFieldCount();
+    // The join condition over outer ++ inner.
+    RexNode condition = join.getCondition();
+    if (innerFirst) {
+      condition = condition.accept(new RexShuttle() {
+        @Override
+        public RexNode visitInputRef(RexInputRef ref) {
+          int i = ref.getIndex();
+          return new RexInputRef(i < innerWidth ? outerWidth + i : i - innerWidth, ref.getType());
+        }
+      });
+    }
+    List<Pushable> pushable = new ArrayList<>();
+    List<RexNode> rest = new ArrayList<>();
+    for (RexNode c : RelOptUtil.conjunctions(condition)) {
+      Pushable p = pushable(c, outerWidth, innerWidth);
+      if (p == null) {
+        rest.add(c);
+      } else {
+        pushable.add(p);
+      }
+    }
+    if (pushable.isEmpty()) {
+      return;
+    }
+    Candidate first = candidate(cluster, scan, pushable, outerWidth, null);
+    if (first == null) {
+      return;
+    }
+    // Pushed conjuncts the chosen path evaluates only on the fetched row are the join's condition instead.
+    List<Pushable> kept = new ArrayList<>();
+    for (int i = 0; i < pushable.size(); i++) {
+      if (first.residualConjuncts.contains(first.pushed.get(i))) {
+        rest.add(pushable.get(i).conjunct());
+      } else {
+        kept.add(pushable.get(i));
+      }
+    }
+    Candidate chosen = kept.size() == pushable.size() ? first
+        : candidate(cluster, scan, kept, outerWidth, first.path.index() == null ? TABLE : first.path.index());
+    if (chosen == null) {
+      return;
+    }
+    RexNode remaining = rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest);
+    RelNode convertedOuter = convert(outer, outer.getTraitSet().replace(EnumerableConvention.INSTANCE));
+    IndexLookupJoin lookupJoin = new IndexLookupJoin(cluster,
+        cluster.traitSetOf(EnumerableConvention.INSTANCE), convertedOuter, chosen.innerScan, kind, innerFirst,
+        chosen.correlation, chosen.keys, remaining, join.getRowType());
+    call.transformTo(lookupJoin);
+  }
+
+  /** The inner scan of one choice of pushed conjuncts, and what it says about them. */
+  private static final class Candidate {
+    AccelScan innerScan;
+    AccessPath path;
+    CorrelationId correlation;
+    List<RexNode> keys;
+    List<RexNode> pushed;
+    Set<RexNode> residualConjuncts;
+  }
+
+  /**
+   * The cheapest access path of the inner scan with the conjuncts pushed whose bounds use a key value; when
+   * {@code index} is given (an IndexDef, or null for the table itself, after a first choice), only that key
+   * space. Null when no path looks up by key.
+   */
+  private static Candidate candidate(RelOptCluster cluster, AccelScan scan, List<Pushable> pushable, int outerWidth,
+      Object index) {
+    RexBuilder rexBuilder = cluster.getRexBuilder();
+    RelDataTypeFactory typeFactory = cluster.getTypeFactory();
+    List<RexNode> keys = new ArrayList<>();
+    for (Pushable p : pushable) {
+      if (!keys.contains(p.outerSide())) {
+        keys.add(p.outerSide());
+      }
+    }
+    RelDataTypeFactory.Builder keyType = typeFactory.builder();
+    for (int i = 0; i < keys.size(); i++) {
+      keyType.add("k" + i, keys.get(i).getType());
+    }
+    RelDataType rowType = keyType.build();
+    CorrelationId id = cluster.createCorrel();
+    RexNode cor = rexBuilder.makeCorrel(rowType, id);
+    List<RexNode> pushed = new ArrayList<>();
+    for (Pushable p : pushable) {
+      RexNode innerSide = p.innerSide().accept(new RexShuttle() {
+        @Override
+        public RexNode visitInputRef(RexInputRef ref) {
+          int column = scan.tableColumn(ref.getIndex() - outerWidth);
+          return rexBuilder.makeInputRef(scan.getTable().getRowType().getFieldList().get(column).getType(), column);
+        }
+      });
+      RexNode key = rexBuilder.makeFieldAccess(cor, keys.indexOf(p.outerSide()));
+      pushed.add(rexBuilder.makeCall(RexUtil.op(p.op()), innerSide, key));
+    }
+    List<RexNode> all = new ArrayList<>();
+    if (scan.condition() != null) {
+      all.add(scan.condition());
+    }
+    all.addAll(pushed);
+    RexNode innerCondition = RexUtil.composeConjunction(rexBuilder, all);
+    AccessPathPlanner planner = scan.accelTable().planner(rexBuilder);
+    AccessPath best = null;
+    for (AccessPath path : planner.paths(innerCondition, scan.projection(), List.of(), -1)) {
+      if (index != null && !sameKeySpace(path, index)) {
+        continue;
+      }
+      if (!boundsUse(path, id)) {
+        continue;
+      }
+      if (best == null || path.estimate().cost() < best.estimate().cost()) {
+        best = path;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    Candidate c = new Candidate();
+    c.innerScan = scan.with(innerCondition, scan.projection(), List.of(), best);
+    c.path = best;
+    c.correlation = id;
+    c.keys = keys;
+    c.pushed = pushed;
+    c.residualConjuncts = new HashSet<>(best.residual() == null ? List.of() : RelOptUtil.conjunctions(best.residual()));
+    return c;
+  }
+
+  /** Marks the table's own key space where an index is expected. */
+  private static final Object TABLE = new Object();
+
+  /** {@code index} is an IndexDef or {@link #TABLE}. */
+  private static boolean sameKeySpace(AccessPath path, Object index) {
+    return index == TABLE ? path.index() == null : index.equals(path.index());
+  }
+
+  private static boolean boundsUse(AccessPath path, CorrelationId id) {
+    for (KeyBound k : path.keys()) {
+      for (PlanInterval i : k.intervals()) {
+        if (uses(i.low(), id) || uses(i.high(), id)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean uses(PlanValue v, CorrelationId id) {
+    if (v == null || v.isConstant()) {
+      return false;
+    }
+    boolean[] found = {false};
+    v.expr().accept(new RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitCorrelVariable(RexCorrelVariable var) {
+        if (var.id.equals(id)) {
+          found[0] = true;
+        }
+        return null;
+      }
+    });
+    return found[0];
+  }
+
+  /**
+   * The conjunct as {@code inner OP outer} when it compares one inner column (or a cast of it that keeps every
+   * value) with a deterministic expression of the outer row only; otherwise null.
+   */
+  private static Pushable pushable(RexNode c, int outerWidth, int innerWidth) {
+    SqlKind kind = c.getKind();
+    if (kind != SqlKind.EQUALS && kind != SqlKind.LESS_THAN && kind != SqlKind.LESS_THAN_OR_EQUAL
+        && kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL) {
+      return null;
+    }
+    RexCall call = (RexCall) c;
+    RexNode a = call.getOperands().get(0);
+    RexNode b = call.getOperands().get(1);
+    if (innerColumn(a, outerWidth) && outerOnly(b, outerWidth)) {
+      return new Pushable(c, kind, a, b);
+    }
+    if (innerColumn(b, outerWidth) && outerOnly(a, outerWidth)) {
+      return new Pushable(c, kind.reverse(), b, a);
+    }
+    return null;
+  }
+
+  private static boolean innerColumn(RexNode e, int outerWidth) {
+    int ref = AccessPathPlanner.losslessColumnRef(e);
+    return ref >= outerWidth;
+  }
+
+  private static boolean outerOnly(RexNode e, int outerWidth) {
+    if (!RexUtil.isDeterministic(e) || RexUtil.SubQueryFinder.find(e) != null) {
+      return false;
+    }
+    ImmutableBitSet refs = RelOptUtil.InputFinder.bits(e);
+    return !refs.isEmpty() && refs.length() <= outerWidth;
+  }
+}
