@@ -130,6 +130,14 @@ public final class Database implements AutoCloseable {
     return new TxnContext(store.begin(), statistics);
   }
 
+  /** A read-only context at a snapshot taken now, for a query outside a transaction block. */
+  TxnContext beginReadOnly() {
+    if (store.isClosed()) {
+      throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
+    }
+    return new TxnContext(store.db());
+  }
+
   @Override
   public void close() {
     statistics.close();

@@ -76,6 +76,13 @@ public final class IndexScan {
     private int underIndex;
     private Object[] current;
     private boolean done;
+    /** Every range is one whole key (a full primary key, or a full UNIQUE index key): read by point gets. */
+    private final boolean pointGets;
+    /** The value of the entry a point get found; null when visiting the iterator's entry. */
+    private byte[] pointValue;
+    /** Deferred fetches (lookup joins fetch a batch's rows with one MultiGet): the row key of the entry. */
+    private boolean deferFetch;
+    private byte[] pendingRowKey;
 
     ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
         Predicate1<Object[]> residual, ScanStats operatorStats) {
@@ -98,6 +105,60 @@ public final class IndexScan {
       this.family = plan.usesIndex() ? database.indexFamily(plan.index().id()) : tableFamily;
       this.types = ScanPlan.types(table);
       this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
+      this.pointGets = wholeKeyPoints(plan);
+    }
+
+    /** Whether every key the plan reads is one whole RocksDB key: all key columns bound to non-null points. */
+    private static boolean wholeKeyPoints(ScanPlan plan) {
+      if (plan.skipColumn() >= 0) {
+        return false;
+      }
+      int keyColumns = plan.usesIndex() ? plan.index().columns().size() : plan.table().primaryKey().size();
+      if (keyColumns == 0 || plan.keyColumns().size() != keyColumns || plan.usesIndex() && !plan.index().unique()) {
+        return false;
+      }
+      for (ScanPlan.KeyColumn kc : plan.keyColumns()) {
+        for (ScanPlan.Interval i : kc.intervals()) {
+          if (!i.isPoint() || i.nullPoint()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Makes the scan return index entries without fetching their rows: after each {@link #moveNext},
+     * {@link #pendingRowKey} is the row to fetch and {@link #fetched} completes the row from its value.
+     */
+    void deferFetches() {
+      deferFetch = plan.usesIndex() && !plan.covering();
+    }
+
+    boolean defersFetches() {
+      return deferFetch;
+    }
+
+    byte[] pendingRowKey() {
+      return pendingRowKey;
+    }
+
+    ColumnFamilyHandle tableFamily() {
+      return tableFamily;
+    }
+
+    /** The output row of a deferred entry whose row value was fetched (null: gone, or the residual rejects it). */
+    Object[] fetched(byte[] value) {
+      stats.rowsFetched++;
+      if (value == null) {
+        return null;
+      }
+      Object[] row = RowCodec.decode(types, value);
+      if (residual != null && !residual.apply(row)) {
+        return null;
+      }
+      stats.rowsReturned++;
+      return project(row);
     }
 
     /**
@@ -138,6 +199,9 @@ public final class IndexScan {
       if (done) {
         return false;
       }
+      if (pointGets) {
+        return nextPoint();
+      }
       if (it == null) {
         if (ranges != null ? ranges.isEmpty() : skipPrefixes.isEmpty()) {
           finish();
@@ -169,10 +233,39 @@ public final class IndexScan {
         }
         if (row != null) {
           current = row;
-          stats.rowsReturned++;
+          if (pendingRowKey == null) {
+            stats.rowsReturned++;
+          }
           return true;
         }
       }
+    }
+
+    /** Point gets: each range is one key, read with a get instead of an iterator seek. */
+    private boolean nextPoint() {
+      while (++range < ranges.size()) {
+        byte[] key = ranges.get(plan.reverse() ? ranges.size() - 1 - range : range)[0];
+        pointValue = ctx.get(family, key);
+        stats.seeks++;
+        if (pointValue == null) {
+          continue;
+        }
+        Object[] row = visit(key);
+        pointValue = null;
+        if (row != null) {
+          current = row;
+          if (pendingRowKey == null) {
+            stats.rowsReturned++;
+          }
+          return true;
+        }
+      }
+      finish();
+      return false;
+    }
+
+    private byte[] value() {
+      return pointValue != null ? pointValue : it.value();
     }
 
     /** The next key range to read, or null when there is none. */
@@ -249,9 +342,10 @@ public final class IndexScan {
     /** The output row for the entry under the iterator, or null when a predicate rejects it. */
     private Object[] visit(byte[] key) {
       Object[] row;
+      pendingRowKey = null;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
-        row = RowCodec.decode(types, it.value());
+        row = RowCodec.decode(types, value());
       } else {
         stats.entriesRead++;
         row = new Object[types.size()];
@@ -266,7 +360,7 @@ public final class IndexScan {
         if (reader.hasRemaining()) {
           rowKey = Arrays.copyOfRange(key, reader.position(), key.length);
         } else {
-          value = it.value();
+          value = value();
           if (plan.index().include().isEmpty()) {
             rowKey = value;
           } else {
@@ -275,7 +369,7 @@ public final class IndexScan {
           }
         }
         if (!plan.index().include().isEmpty()) {
-          KeyReader included = new KeyReader(value == null ? it.value() : value, includeAt);
+          KeyReader included = new KeyReader(value == null ? value() : value, includeAt);
           for (int c : plan.index().include()) {
             DataType type = types.get(c);
             row[c] = ScanPlan.fromKey(type, KeyCodec.read(included, type, false));
@@ -294,6 +388,10 @@ public final class IndexScan {
             return null;
           }
           stats.icpMatches++;
+        }
+        if (deferFetch) {
+          pendingRowKey = rowKey;
+          return row;
         }
         if (!plan.covering()) {
           byte[] fetched = ctx.get(tableFamily, rowKey);

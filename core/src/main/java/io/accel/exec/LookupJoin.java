@@ -178,30 +178,59 @@ public final class LookupJoin {
         });
       }
       for (Lookup lookup : sorted) {
-        lookup.rows = lookUp(lookup);
+        lookUp(lookup);
       }
+      fetchPending();
       for (int i = 0; i < batch.size(); i++) {
         emit(batch.get(i), perRow[i] == null ? List.of() : perRow[i].rows);
       }
     }
 
-    private List<Object[]> lookUp(Lookup lookup) {
+    /** Index entries of the batch whose rows are still to fetch, with the lookup each belongs to. */
+    private final List<byte[]> pendingKeys = new ArrayList<>();
+    private final List<Lookup> pendingLookups = new ArrayList<>();
+
+    private void lookUp(Lookup lookup) {
       if (inner == null) {
         inner = new IndexScan.ScanEnumerator(database, ctx, spec.inner(), lookup.slots,
             icp == null ? null : row -> icp.apply(row, currentKey),
             residual == null ? null : row -> residual.apply(row, currentKey), operatorStats);
+        inner.deferFetches();
       }
       currentKey = lookup.key;
       inner.rebind(lookup.slots, lookup.ranges);
       inner.countLookup();
       List<Object[]> rows = null;
       while (inner.moveNext()) {
+        if (inner.defersFetches()) {
+          pendingKeys.add(inner.pendingRowKey());
+          pendingLookups.add(lookup);
+          continue;
+        }
         if (rows == null) {
           rows = new ArrayList<>(4);
         }
         rows.add(inner.current());
       }
-      return rows == null ? List.of() : rows;
+      lookup.rows = rows == null ? new ArrayList<>(0) : rows;
+    }
+
+    /** Fetches the rows of the batch's index entries with one MultiGet, then applies each lookup's residual. */
+    private void fetchPending() {
+      if (pendingKeys.isEmpty()) {
+        return;
+      }
+      List<byte[]> values = ctx.multiGet(inner.tableFamily(), pendingKeys);
+      for (int i = 0; i < values.size(); i++) {
+        Lookup lookup = pendingLookups.get(i);
+        currentKey = lookup.key;
+        Object[] row = inner.fetched(values.get(i));
+        if (row != null) {
+          lookup.rows.add(row);
+        }
+      }
+      pendingKeys.clear();
+      pendingLookups.clear();
     }
 
     private void emit(Object[] outerRow, List<Object[]> innerRows) {

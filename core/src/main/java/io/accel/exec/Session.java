@@ -137,6 +137,14 @@ public final class Session implements AutoCloseable {
    * the JDBC statement; re-executing it releases its previous snapshot.
    */
   public synchronized TxnContext beginStatement(Object statementKey) {
+    return beginStatement(statementKey, false);
+  }
+
+  /**
+   * Begins a statement; {@code readOnly} (a query) outside a transaction block reads a plain snapshot
+   * instead of a transaction's.
+   */
+  public synchronized TxnContext beginStatement(Object statementKey, boolean readOnly) {
     checkOpen();
     releaseStatement(statementKey);
     TxnContext ctx;
@@ -150,7 +158,7 @@ public final class Session implements AutoCloseable {
       }
       ctx = block;
     } else {
-      ctx = database.begin();
+      ctx = readOnly ? database.beginReadOnly() : database.begin();
       statementContexts.put(statementKey, ctx);
     }
     current = ctx;

@@ -9,17 +9,23 @@ import java.util.Map;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 import org.rocksdb.Status;
 import org.rocksdb.Transaction;
 
 /**
  * One RocksDB transaction and the read options that pin its snapshot: everything a statement reads
- * comes from that one snapshot plus the transaction's own writes. It owns the transaction, the read
- * options and every iterator opened through it, and closes them all in {@link #close()}.
+ * comes from that one snapshot plus the transaction's own writes. It owns the transaction (or, for a
+ * read-only statement, the snapshot), the read options and every iterator opened through it, and closes
+ * them all in {@link #close()}.
  */
 public final class TxnContext implements AutoCloseable {
   private final Transaction txn;
+  /** A read-only context (a query outside a transaction block) reads the database directly at a snapshot. */
+  private final RocksDB db;
+  private final Snapshot snapshot;
   private final ReadOptions readOptions;
   private final List<RocksIterator> iterators = new ArrayList<>();
   /** Rows this transaction changed per table id: {inserted - deleted, inserted + updated + deleted}. */
@@ -35,8 +41,23 @@ public final class TxnContext implements AutoCloseable {
   /** {@code statistics}, when given, receives this transaction's row counts when it commits. */
   TxnContext(Transaction txn, Statistics statistics) {
     this.txn = txn;
-    this.readOptions = new ReadOptions().setSnapshot(txn.getSnapshot());
+    this.db = null;
+    this.snapshot = txn.getSnapshot();
+    this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = statistics;
+  }
+
+  /**
+   * A read-only context: a snapshot of {@code db}, read without a transaction (no write batch to merge,
+   * nothing to validate), which a single query outside a transaction block needs. It releases the snapshot
+   * when closed.
+   */
+  TxnContext(RocksDB db) {
+    this.txn = null;
+    this.db = db;
+    this.snapshot = db.getSnapshot();
+    this.readOptions = new ReadOptions().setSnapshot(snapshot);
+    this.statistics = null;
   }
 
   /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
@@ -48,12 +69,26 @@ public final class TxnContext implements AutoCloseable {
 
   /** The sequence number of the snapshot this context reads. */
   public long snapshotSequence() {
-    return txn.getSnapshot().getSequenceNumber();
+    return snapshot.getSequenceNumber();
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
     try {
-      return txn.get(readOptions, family, key);
+      return txn == null ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    }
+  }
+
+  /** Reads many keys of one family with one MultiGet; the values (null where absent) in key order. */
+  public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
+    try {
+      return txn == null ? db.multiGetAsList(readOptions, families, keys)
+          : txn.multiGetAsList(readOptions, families, keys);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     }
@@ -61,6 +96,7 @@ public final class TxnContext implements AutoCloseable {
 
   /** Reads a key and makes the commit fail if another transaction writes it after this snapshot. */
   public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
+    checkWritable();
     try {
       return txn.getForUpdate(readOptions, family, key, true);
     } catch (RocksDBException e) {
@@ -69,6 +105,7 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public void put(ColumnFamilyHandle family, byte[] key, byte[] value) {
+    checkWritable();
     try {
       txn.put(family, key, value);
       wrote = true;
@@ -78,6 +115,7 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public void delete(ColumnFamilyHandle family, byte[] key) {
+    checkWritable();
     try {
       txn.delete(family, key);
       wrote = true;
@@ -89,7 +127,7 @@ public final class TxnContext implements AutoCloseable {
   /** An iterator over the snapshot merged with this transaction's writes; closed with this context. */
   public synchronized RocksIterator iterator(ColumnFamilyHandle family) {
     checkOpen();
-    RocksIterator it = txn.getIterator(readOptions, family);
+    RocksIterator it = txn == null ? db.newIterator(family, readOptions) : txn.getIterator(readOptions, family);
     iterators.add(it);
     return it;
   }
@@ -108,6 +146,9 @@ public final class TxnContext implements AutoCloseable {
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   synchronized void commit() {
     closeIterators();
+    if (txn == null) {
+      return;
+    }
     try {
       if (statistics != null && !changes.isEmpty()) {
         statistics.commit(txn, changes);
@@ -123,10 +164,19 @@ public final class TxnContext implements AutoCloseable {
   synchronized void rollback() {
     closeIterators();
     changes.clear();
+    if (txn == null) {
+      return;
+    }
     try {
       txn.rollback();
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    }
+  }
+
+  private void checkWritable() {
+    if (txn == null) {
+      throw new AccelException(SqlState.INTERNAL_ERROR, "a read-only statement tried to write");
     }
   }
 
@@ -151,7 +201,11 @@ public final class TxnContext implements AutoCloseable {
     closed = true;
     closeIterators();
     readOptions.close();
-    txn.close();
+    if (txn == null) {
+      db.releaseSnapshot(snapshot);
+    } else {
+      txn.close();
+    }
   }
 
   static AccelException storageFailure(RocksDBException e) {

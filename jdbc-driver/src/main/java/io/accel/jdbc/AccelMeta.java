@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.calcite.avatica.Meta.StatementType;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import org.apache.calcite.avatica.NoSuchStatementException;
@@ -69,7 +70,8 @@ final class AccelMeta extends AccelMetaBase {
       }
       return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
     }
-    return inStatement(h, () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback));
+    return inStatement(h, isQuery(sql), () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
+        callback));
   }
 
   @Override
@@ -105,7 +107,8 @@ final class AccelMeta extends AccelMetaBase {
       runCommand(h, command);
       return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
     }
-    return inStatement(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+    boolean query = h.signature != null && h.signature.statementType == StatementType.SELECT;
+    return inStatement(h, query, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
   }
 
   /**
@@ -217,10 +220,44 @@ final class AccelMeta extends AccelMetaBase {
   }
 
   private ExecuteResult inStatement(StatementHandle h, StatementBody body) throws NoSuchStatementException {
+    return inStatement(h, false, body);
+  }
+
+  /**
+   * Whether SQL text is a query (SELECT, WITH, VALUES, TABLE after any comments and parentheses): it cannot
+   * write, so outside a transaction block it reads a plain snapshot.
+   */
+  static boolean isQuery(String sql) {
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      if (Character.isWhitespace(c) || c == '(') {
+        i++;
+      } else if (sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? n : end + 1;
+      } else if (sql.startsWith("/*", i)) {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else {
+        break;
+      }
+    }
+    int j = i;
+    while (j < n && Character.isLetter(sql.charAt(j))) {
+      j++;
+    }
+    String word = sql.substring(i, j).toUpperCase(java.util.Locale.ROOT);
+    return word.equals("SELECT") || word.equals("WITH") || word.equals("VALUES") || word.equals("TABLE");
+  }
+
+  private ExecuteResult inStatement(StatementHandle h, boolean query, StatementBody body)
+      throws NoSuchStatementException {
     Lock lock = session.database().schemaLock().readLock();
     lock.lock();
     try {
-      session.beginStatement(h.id);
+      session.beginStatement(h.id, query);
       ExecuteResult result;
       try {
         result = body.run();
