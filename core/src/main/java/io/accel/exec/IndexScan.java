@@ -147,6 +147,37 @@ public final class IndexScan {
       return tableFamily;
     }
 
+    /** The key space the plan reads (the index, or the table). */
+    ColumnFamilyHandle family() {
+      return family;
+    }
+
+    /** Whether every range of the plan is one whole key, read by a get (see {@link #visitPoint}). */
+    boolean pointGets() {
+      return pointGets;
+    }
+
+    /**
+     * What {@link #moveNext} would return for a whole key that a caller read itself (a lookup join reads a
+     * batch's keys with one MultiGet): null when the key is absent or a predicate rejects the entry.
+     */
+    Object[] visitPoint(byte[] key, byte[] value) {
+      stats.seeks++;
+      if (value == null) {
+        return null;
+      }
+      pointValue = value;
+      try {
+        Object[] row = visit(key);
+        if (row != null && pendingRowKey == null) {
+          stats.rowsReturned++;
+        }
+        return row;
+      } finally {
+        pointValue = null;
+      }
+    }
+
     /** The output row of a deferred entry whose row value was fetched (null: gone, or the residual rejects it). */
     Object[] fetched(byte[] value) {
       stats.rowsFetched++;
@@ -221,11 +252,17 @@ public final class IndexScan {
           stats.seeks++;
         }
         byte[][] r = currentRange;
-        if (!it.isValid() || !inRange(it.key(), r)) {
+        if (!it.isValid()) {
           positioned = false;
           continue;
         }
-        Object[] row = visit(it.key());
+        // a scan of a whole table needs neither the key for the range check nor to decode the row
+        byte[] key = !plan.usesIndex() && r[0].length == 0 && r[1] == null ? null : it.key();
+        if (key != null && !inRange(key, r)) {
+          positioned = false;
+          continue;
+        }
+        Object[] row = visit(key);
         if (plan.reverse()) {
           it.prev();
         } else {

@@ -34,29 +34,37 @@ public final class LookupJoin {
   private LookupJoin() {
   }
 
-  public enum Kind { INNER, LEFT, SEMI, ANTI }
+  /**
+   * INNER, LEFT, SEMI, ANTI as in SQL; LEFT_FIRST joins each outer row with its first match only, projected
+   * by {@link Spec#mark} (a left join with a distinct projection of the inner table that at most one row
+   * can match: Calcite's form of NOT EXISTS and NOT IN), or with NULLs.
+   */
+  public enum Kind { INNER, LEFT, SEMI, ANTI, LEFT_FIRST }
 
   /**
    * What a lookup join does besides its generated code: the inner scan (whose bounds read lookup-key slots),
    * the join kind, whether output rows put the inner columns first (a join whose inner table was written on
    * the left), and the number of inner columns (the NULLs of an unmatched LEFT row).
    */
-  public record Spec(ScanPlan inner, Kind kind, boolean innerFirst, int innerWidth) {
+  public record Spec(ScanPlan inner, Kind kind, boolean innerFirst, int innerWidth, int[] mark) {
   }
 
   /**
    * The joined rows. {@code keyOf} computes an outer row's lookup key; {@code slots} the inner scan's slot
    * values for a key; {@code icp} (on the decoded index entry) and {@code residual} (on the fetched row) may
-   * read the key; {@code condition} is the rest of the join condition on (outer row, inner row). Any of the
-   * three predicates may be null.
+   * read the key; {@code condition} is the rest of the join condition on (outer row, inner row); {@code reshape}
+   * turns an inner row into the columns the join returns (casts of the join's inner input). Any of the
+   * predicates, and {@code reshape}, may be null.
    */
   public static Enumerable<Object[]> rows(Database database, TxnContext ctx, Enumerable<Object[]> outer, Spec spec,
       Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots, Predicate2<Object[], Object[]> icp,
-      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats operatorStats) {
+      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition,
+      Function1<Object[], Object[]> reshape, ScanStats operatorStats) {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        return new JoinEnumerator(database, ctx, outer, spec, keyOf, slots, icp, residual, condition, operatorStats);
+        return new JoinEnumerator(database, ctx, outer, spec, keyOf, slots, icp, residual, condition, reshape,
+            operatorStats);
       }
     };
   }
@@ -93,6 +101,7 @@ public final class LookupJoin {
     private final Predicate2<Object[], Object[]> icp;
     private final Predicate2<Object[], Object[]> residual;
     private final Predicate2<Object[], Object[]> condition;
+    private final Function1<Object[], Object[]> reshape;
     private final ScanStats operatorStats;
     private final ArrayDeque<Object[]> out = new ArrayDeque<>();
     private final Object[] nulls;
@@ -105,7 +114,8 @@ public final class LookupJoin {
 
     JoinEnumerator(Database database, TxnContext ctx, Enumerable<Object[]> outer, Spec spec,
         Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slotsOf, Predicate2<Object[], Object[]> icp,
-        Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats operatorStats) {
+        Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition,
+        Function1<Object[], Object[]> reshape, ScanStats operatorStats) {
       this.database = database;
       this.ctx = ctx;
       this.outer = outer;
@@ -115,6 +125,7 @@ public final class LookupJoin {
       this.icp = icp;
       this.residual = residual;
       this.condition = condition;
+      this.reshape = reshape;
       this.operatorStats = operatorStats;
       this.nulls = new Object[spec.innerWidth()];
     }
@@ -177,8 +188,15 @@ public final class LookupJoin {
           return x == null ? (y == null ? 0 : -1) : y == null ? 1 : Arrays.compareUnsigned(x, y);
         });
       }
-      for (Lookup lookup : sorted) {
-        lookUp(lookup);
+      if (!sorted.isEmpty()) {
+        ensureInner(sorted.get(0));
+        if (inner.pointGets()) {
+          lookUpPoints(sorted);
+        } else {
+          for (Lookup lookup : sorted) {
+            lookUp(lookup);
+          }
+        }
       }
       fetchPending();
       for (int i = 0; i < batch.size(); i++) {
@@ -190,19 +208,54 @@ public final class LookupJoin {
     private final List<byte[]> pendingKeys = new ArrayList<>();
     private final List<Lookup> pendingLookups = new ArrayList<>();
 
-    private void lookUp(Lookup lookup) {
+    private void ensureInner(Lookup first) {
       if (inner == null) {
-        inner = new IndexScan.ScanEnumerator(database, ctx, spec.inner(), lookup.slots,
+        inner = new IndexScan.ScanEnumerator(database, ctx, spec.inner(), first.slots,
             icp == null ? null : row -> icp.apply(row, currentKey),
             residual == null ? null : row -> residual.apply(row, currentKey), operatorStats);
         inner.deferFetches();
       }
+    }
+
+    /**
+     * Lookups whose keys are whole RocksDB keys (a full primary key, a full UNIQUE key): the batch's keys are
+     * read with one MultiGet.
+     */
+    private void lookUpPoints(List<Lookup> lookups) {
+      List<byte[]> keys = new ArrayList<>(lookups.size());
+      List<Lookup> owners = new ArrayList<>(lookups.size());
+      for (Lookup lookup : lookups) {
+        inner.countLookup();
+        lookup.rows = new ArrayList<>(1);
+        for (byte[][] range : lookup.ranges) {
+          keys.add(range[0]);
+          owners.add(lookup);
+        }
+      }
+      List<byte[]> values = ctx.multiGet(inner.family(), keys);
+      for (int i = 0; i < values.size(); i++) {
+        Lookup lookup = owners.get(i);
+        currentKey = lookup.key;
+        Object[] row = inner.visitPoint(keys.get(i), values.get(i));
+        if (row == null) {
+          continue;
+        }
+        if (inner.pendingRowKey() != null) {
+          pendingKeys.add(inner.pendingRowKey());
+          pendingLookups.add(lookup);
+        } else {
+          lookup.rows.add(row);
+        }
+      }
+    }
+
+    private void lookUp(Lookup lookup) {
       currentKey = lookup.key;
       inner.rebind(lookup.slots, lookup.ranges);
       inner.countLookup();
       List<Object[]> rows = null;
       while (inner.moveNext()) {
-        if (inner.defersFetches()) {
+        if (inner.pendingRowKey() != null) {
           pendingKeys.add(inner.pendingRowKey());
           pendingLookups.add(lookup);
           continue;
@@ -241,7 +294,7 @@ public final class LookupJoin {
         }
         matched = true;
         switch (spec.kind()) {
-          case INNER, LEFT -> out.add(concat(outerRow, innerRow));
+          case INNER, LEFT -> out.add(concat(outerRow, reshape == null ? innerRow : reshape.apply(innerRow)));
           case SEMI -> {
             out.add(outerRow);
             return;
@@ -249,11 +302,24 @@ public final class LookupJoin {
           case ANTI -> {
             return;
           }
+          case LEFT_FIRST -> {
+            out.add(concat(outerRow, marked(innerRow)));
+            return;
+          }
         }
       }
-      if (!matched && (spec.kind() == Kind.LEFT || spec.kind() == Kind.ANTI)) {
-        out.add(spec.kind() == Kind.LEFT ? concat(outerRow, nulls) : outerRow);
+      if (!matched && spec.kind() != Kind.INNER && spec.kind() != Kind.SEMI) {
+        out.add(spec.kind() == Kind.ANTI ? outerRow : concat(outerRow, nulls));
       }
+    }
+
+    private Object[] marked(Object[] innerRow) {
+      int[] mark = spec.mark();
+      Object[] row = new Object[mark.length];
+      for (int i = 0; i < mark.length; i++) {
+        row[i] = mark[i] < 0 ? Boolean.TRUE : innerRow[mark[i]];
+      }
+      return row;
     }
 
     private Object[] concat(Object[] outerRow, Object[] innerRow) {

@@ -156,6 +156,12 @@ public final class AccelRelMetadata {
       return Math.max(1, Math.min(rows, seen));
     }
 
+    /** EXPLAIN ANALYZE's probes pass their input's distinct values through. */
+    public Double getDistinctRowCount(AccelProbe probe, RelMetadataQuery mq, ImmutableBitSet groupKey,
+        RexNode predicate) {
+      return mq.getDistinctRowCount(probe.getInput(), groupKey, predicate);
+    }
+
     static double distinctInTable(TableDef table, TableStatistics stats, Set<Integer> columns) {
       double rows = Math.max(1, stats.rowCount());
       if (!table.hasHiddenRowId() && columns.containsAll(table.primaryKey())) {

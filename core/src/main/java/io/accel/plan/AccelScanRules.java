@@ -54,6 +54,9 @@ final class AccelScanRules {
     planner.addRule(AGGREGATE);
     planner.addRule(ENUMERABLE);
     planner.addRule(LookupJoinRule.INSTANCE);
+    planner.addRule(LookupJoinRule.DISTINCT_INNER);
+    planner.addRule(LookupJoinRule.PROJECTED_DISTINCT_INNER);
+    planner.addRule(LookupJoinRule.PROJECTED_INNER);
   }
 
   /** A reference to the table column behind each output field of the scan. */

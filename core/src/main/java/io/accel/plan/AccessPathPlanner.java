@@ -822,17 +822,16 @@ final class AccessPathPlanner {
     if (e instanceof RexInputRef ref) {
       return ref.getIndex();
     }
-    if (e.getKind() == SqlKind.CAST && ((RexCall) e).getOperands().get(0) instanceof RexInputRef ref) {
-      RelDataType from = ref.getType();
+    if (e.getKind() == SqlKind.CAST) {
+      RexNode operand = ((RexCall) e).getOperands().get(0);
+      RelDataType from = operand.getType();
       RelDataType to = e.getType();
-      if (from.getSqlTypeName() == to.getSqlTypeName() && from.getPrecision() == to.getPrecision()
-          && from.getScale() == to.getScale()) {
-        return ref.getIndex();
-      }
-      if (SqlTypeFamily.EXACT_NUMERIC.contains(from) && SqlTypeFamily.EXACT_NUMERIC.contains(to)
-          && integerDigits(to) >= integerDigits(from) && Math.max(to.getScale(), 0) >= Math.max(from.getScale(), 0)) {
-        return ref.getIndex();
-      }
+      boolean lossless = from.getSqlTypeName() == to.getSqlTypeName() && from.getPrecision() == to.getPrecision()
+          && from.getScale() == to.getScale()
+          || SqlTypeFamily.EXACT_NUMERIC.contains(from) && SqlTypeFamily.EXACT_NUMERIC.contains(to)
+          && integerDigits(to) >= integerDigits(from) && Math.max(to.getScale(), 0) >= Math.max(from.getScale(), 0);
+      // a chain of such casts (CAST(CAST(i AS DECIMAL(12,2)) AS DECIMAL(12,2) NOT NULL)) keeps every value too
+      return lossless ? losslessColumnRef(operand) : -1;
     }
     return -1;
   }

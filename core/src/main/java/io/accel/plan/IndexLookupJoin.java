@@ -38,6 +38,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.util.BuiltInMethod;
@@ -61,10 +62,15 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
   private final List<RexNode> keys;
   private final RexNode condition;
   private final RelDataType joinRowType;
+  /** For LEFT_FIRST: per output field after the outer ones, the inner field it takes, or -1 for TRUE. */
+  private final int[] mark;
+  /** The inner rows as the join sees them (expressions of the scan's fields), or null: the scan's rows. */
+  private final List<RexNode> innerProject;
   ScanStats analyzeStats;
 
   IndexLookupJoin(RelOptCluster cluster, RelTraitSet traits, RelNode outer, AccelScan innerScan, LookupJoin.Kind kind,
-      boolean innerFirst, CorrelationId correlation, List<RexNode> keys, RexNode condition, RelDataType joinRowType) {
+      boolean innerFirst, CorrelationId correlation, List<RexNode> keys, RexNode condition, RelDataType joinRowType,
+      int[] mark, List<RexNode> innerProject) {
     super(cluster, traits, outer);
     this.innerScan = innerScan;
     this.kind = kind;
@@ -73,6 +79,8 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     this.keys = List.copyOf(keys);
     this.condition = condition;
     this.joinRowType = joinRowType;
+    this.mark = mark;
+    this.innerProject = innerProject == null ? null : List.copyOf(innerProject);
   }
 
   /** Collects the counts of the lookups while EXPLAIN ANALYZE runs the plan. */
@@ -83,7 +91,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
   @Override
   public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     IndexLookupJoin copy = new IndexLookupJoin(getCluster(), traitSet, sole(inputs), innerScan, kind, innerFirst,
-        correlation, keys, condition, joinRowType);
+        correlation, keys, condition, joinRowType, mark, innerProject);
     copy.analyzeStats = analyzeStats;
     return copy;
   }
@@ -137,6 +145,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     return switch (kind) {
       case INNER -> Math.max(1, outerRows * perOuter);
       case LEFT -> Math.max(1, outerRows * Math.max(1, perOuter));
+      case LEFT_FIRST -> outerRows;
       case SEMI -> Math.max(1, outerRows * Math.min(1, perOuter));
       case ANTI -> Math.max(1, outerRows * Math.max(0.1, 1 - Math.min(1, perOuter)));
     };
@@ -161,7 +170,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     AccessPath p = path();
     String access = p.index() != null ? "index " + p.index().name() : "primary key";
     return super.explainTerms(pw)
-        .item("type", kind.name().toLowerCase(Locale.ROOT))
+        .item("type", kind == LookupJoin.Kind.LEFT_FIRST ? "left, first match" : kind.name().toLowerCase(Locale.ROOT))
         .item("table", innerScan.getTable().getQualifiedName())
         .item("access", access)
         .item("lookup key", outerNames(innerScan.describeKeys()))
@@ -172,6 +181,10 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
         .itemIf("covering", true, p.covering())
         .itemIf("columns", innerColumns(), innerScan.projection() != null)
         .itemIf("output", "inner columns first", innerFirst)
+        .itemIf("match columns", mark == null ? "" : java.util.Arrays.toString(mark), mark != null)
+        .itemIf("inner rows", innerProject == null ? "" : joinNames(RexUtil.shift(
+            getCluster().getRexBuilder().makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.ROW, innerProject),
+            getInput().getRowType().getFieldCount())), innerProject != null)
         // not in the digest: the outer side's estimate changes as Volcano finds better plans for it
         .itemIf("est. lookups", pw.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES ? 0
             : Math.round(lookups(getCluster().getMetadataQuery())), pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES)
@@ -270,11 +283,23 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     Expression joinCondition = joinPredicate(implementor, builder, outerArray);
     Expression stats = analyzeStats == null ? Expressions.constant(null, ScanStats.class)
         : implementor.stash(analyzeStats, ScanStats.class);
-    LookupJoin.Spec spec = new LookupJoin.Spec(plan, kind, innerFirst, innerScan.getRowType().getFieldCount());
+    LookupJoin.Spec spec = new LookupJoin.Spec(plan, kind, innerFirst,
+        mark != null ? mark.length : innerProject != null ? innerProject.size()
+            : innerScan.getRowType().getFieldCount(), mark);
+    Expression reshape = Expressions.constant(null, Function1.class);
+    if (innerProject != null) {
+      RelDataType innerType = innerScan.getRowType();
+      ParameterExpression innerRow = Expressions.parameter(Object[].class, builder.newName("lookupInner"));
+      reshape = builder.append(builder.newName("lookupReshape"), Expressions.lambda(Function1.class,
+          values(implementor, innerType, innerProject,
+              new InputGetterImpl(innerRow, PhysTypeImpl.of(typeFactory, innerType, JavaRowFormat.ARRAY, false)),
+              null, null), innerRow));
+    }
     PhysType physType = PhysTypeImpl.of(typeFactory, getRowType(), JavaRowFormat.ARRAY);
     String method = physType.getFormat() == JavaRowFormat.SCALAR ? "lookupJoinScalars" : "lookupJoin";
     builder.add(Expressions.return_(null, Expressions.call(ScanRuntime.class, method, DataContext.ROOT, outer,
-        implementor.stash(spec, LookupJoin.Spec.class), keyOf, slots, icp, residual, joinCondition, stats)));
+        implementor.stash(spec, LookupJoin.Spec.class), keyOf, slots, icp, residual, joinCondition, reshape,
+        stats)));
     return implementor.result(physType, builder.toBlock());
   }
 

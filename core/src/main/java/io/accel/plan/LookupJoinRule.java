@@ -15,9 +15,13 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -49,15 +53,52 @@ import org.apache.calcite.util.ImmutableBitSet;
  * result against the hash and merge joins of both sides read independently.
  */
 final class LookupJoinRule extends RelOptRule {
-  static final LookupJoinRule INSTANCE = new LookupJoinRule();
+  static final LookupJoinRule INSTANCE = new LookupJoinRule(0);
+  /**
+   * A left join with a distinct projection of the table ({@code Aggregate} grouping the inner columns, with
+   * only {@code LITERAL_AGG(true)} indicators): what Calcite makes of NOT EXISTS and NOT IN (then filtered
+   * on the indicator being NULL) and of some IN sub-queries. Every group column equated with an outer
+   * expression, at most one group matches an outer row, so the lookup's first match gives the group.
+   */
+  static final LookupJoinRule DISTINCT_INNER = new LookupJoinRule(1);
+  /** The same with a Project of the group columns and TRUE over the Aggregate (Calcite's NOT EXISTS). */
+  static final LookupJoinRule PROJECTED_DISTINCT_INNER = new LookupJoinRule(2);
+  /**
+   * A join with a Project of the table's columns, some cast to a wider type (Calcite's join keys of different
+   * types: {@code CAST(i.id AS DECIMAL(12,2)) = n.v}): the lookup reads the table, the casts are applied to
+   * the rows it returns.
+   */
+  static final LookupJoinRule PROJECTED_INNER = new LookupJoinRule(3);
 
-  private LookupJoinRule() {
-    super(operand(LogicalJoin.class, unordered(operandJ(AccelScan.class, null,
-        s -> s.isLogical() && s.order().isEmpty(), none()))), "AccelLookupJoin");
+  private final int distinctInner;
+
+  private LookupJoinRule(int distinctInner) {
+    super(distinctInner == 3
+        ? operand(LogicalJoin.class, unordered(operand(LogicalProject.class, operandJ(AccelScan.class, null,
+            s -> s.isLogical() && s.order().isEmpty(), none()))))
+        : distinctInner == 2
+        ? operand(LogicalJoin.class, unordered(operand(LogicalProject.class, operand(LogicalAggregate.class,
+            operandJ(AccelScan.class, null, s -> s.isLogical() && s.order().isEmpty(), none())))))
+        : distinctInner == 1
+        ? operand(LogicalJoin.class, unordered(operand(LogicalAggregate.class, operandJ(AccelScan.class, null,
+            s -> s.isLogical() && s.order().isEmpty(), none()))))
+        : operand(LogicalJoin.class, unordered(operandJ(AccelScan.class, null,
+            s -> s.isLogical() && s.order().isEmpty(), none()))),
+        distinctInner == 3 ? "AccelLookupJoinProjected" : distinctInner == 2 ? "AccelLookupJoinProjectedDistinct"
+            : distinctInner == 1 ? "AccelLookupJoinDistinct" : "AccelLookupJoin");
+    this.distinctInner = distinctInner;
   }
 
   @Override
   public void onMatch(RelOptRuleCall call) {
+    if (distinctInner == 3) {
+      matchProjected(call);
+      return;
+    }
+    if (distinctInner > 0) {
+      matchDistinct(call);
+      return;
+    }
     LogicalJoin join = call.rel(0);
     AccelScan scan = call.rel(1);
     if (!scan.accelTable().session().lookupJoins()) {
@@ -75,7 +116,7 @@ final class LookupJoinRule extends RelOptRule {
         default -> null;
       };
       if (kind != null) {
-        plan(call, join, join.getLeft(), scan, kind, false);
+        plan(call, join, join.getLeft(), scan, kind, false, join.getCondition(), null, null);
       }
     }
     if (holds(join.getLeft(), scan)) {
@@ -85,28 +126,173 @@ final class LookupJoinRule extends RelOptRule {
         default -> null;
       };
       if (kind != null) {
-        plan(call, join, join.getRight(), scan, kind, true);
+        plan(call, join, join.getRight(), scan, kind, true, join.getCondition(), null, null);
       }
     }
   }
 
-  private static boolean holds(RelNode input, AccelScan scan) {
-    return input == scan || input instanceof RelSubset subset && subset.getRelList().contains(scan);
+  private static boolean holds(RelNode input, RelNode rel) {
+    return input == rel || input instanceof RelSubset subset && subset.getRelList().contains(rel);
+  }
+
+  private void matchProjected(RelOptRuleCall call) {
+    LogicalJoin join = call.rel(0);
+    LogicalProject project = call.rel(1);
+    AccelScan scan = call.rel(2);
+    if (!scan.accelTable().session().lookupJoins() || RexUtil.SubQueryFinder.find(join.getCondition()) != null) {
+      return;
+    }
+    boolean cast = false;
+    for (RexNode e : project.getProjects()) {
+      if (AccessPathPlanner.losslessColumnRef(e) < 0) {
+        return;
+      }
+      cast |= !(e instanceof RexInputRef);
+    }
+    if (!cast) {
+      return; // a projection of plain columns is pushed into the scan, which the plain rule sees
+    }
+    List<RexNode> exprs = project.getProjects();
+    if (holds(join.getRight(), project)) {
+      LookupJoin.Kind kind = switch (join.getJoinType()) {
+        case INNER -> LookupJoin.Kind.INNER;
+        case LEFT -> LookupJoin.Kind.LEFT;
+        case SEMI -> LookupJoin.Kind.SEMI;
+        case ANTI -> LookupJoin.Kind.ANTI;
+        default -> null;
+      };
+      int outerWidth = join.getLeft().getRowType().getFieldCount();
+      if (kind != null) {
+        plan(call, join, join.getLeft(), scan, kind, false, toScanFields(join.getCondition(), exprs, false,
+            outerWidth, project.getRowType().getFieldCount()), null, exprs);
+      }
+    }
+    if (holds(join.getLeft(), project)) {
+      LookupJoin.Kind kind = switch (join.getJoinType()) {
+        case INNER -> LookupJoin.Kind.INNER;
+        case RIGHT -> LookupJoin.Kind.LEFT;
+        default -> null;
+      };
+      int outerWidth = join.getRight().getRowType().getFieldCount();
+      if (kind != null) {
+        plan(call, join, join.getRight(), scan, kind, true, toScanFields(join.getCondition(), exprs, true,
+            outerWidth, project.getRowType().getFieldCount()), null, exprs);
+      }
+    }
+  }
+
+  /**
+   * A join condition over the join's inputs, one of which is a projection {@code exprs} of the scan, as a
+   * condition over outer fields followed by the scan's fields.
+   */
+  private static RexNode toScanFields(RexNode condition, List<RexNode> exprs, boolean innerFirst, int outerWidth,
+      int projectWidth) {
+    return condition.accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        int i = ref.getIndex();
+        int innerField = innerFirst ? (i < projectWidth ? i : -1) : (i >= outerWidth ? i - outerWidth : -1);
+        if (innerField < 0) {
+          return new RexInputRef(innerFirst ? i - projectWidth : i, ref.getType());
+        }
+        return RexUtil.shift(exprs.get(innerField), outerWidth);
+      }
+    });
+  }
+
+  private void matchDistinct(RelOptRuleCall call) {
+    LogicalJoin join = call.rel(0);
+    LogicalProject project = distinctInner == 2 ? call.rel(1) : null;
+    LogicalAggregate aggregate = call.rel(distinctInner == 2 ? 2 : 1);
+    AccelScan scan = call.rel(distinctInner == 2 ? 3 : 2);
+    RelNode right = project != null ? project : aggregate;
+    if (!scan.accelTable().session().lookupJoins() || join.getJoinType() != JoinRelType.LEFT
+        || !holds(join.getRight(), right) || aggregate.getGroupType() != Aggregate.Group.SIMPLE
+        || aggregate.getGroupCount() == 0 || RexUtil.SubQueryFinder.find(join.getCondition()) != null) {
+      return;
+    }
+    for (AggregateCall agg : aggregate.getAggCallList()) {
+      if (agg.getAggregation().getKind() != SqlKind.LITERAL_AGG || agg.rexList.size() != 1
+          || !agg.rexList.get(0).isAlwaysTrue()) {
+        return;
+      }
+    }
+    int groups = aggregate.getGroupCount();
+    List<Integer> groupFields = aggregate.getGroupSet().asList();
+    // what each field of the join's right input holds: a scan field, or -1 for TRUE
+    int[] aggregateMark = new int[aggregate.getRowType().getFieldCount()];
+    for (int j = 0; j < aggregateMark.length; j++) {
+      aggregateMark[j] = j < groups ? groupFields.get(j) : -1;
+    }
+    int[] mark = aggregateMark;
+    if (project != null) {
+      mark = new int[project.getProjects().size()];
+      for (int j = 0; j < mark.length; j++) {
+        RexNode e = project.getProjects().get(j);
+        if (e instanceof RexInputRef ref) {
+          mark[j] = aggregateMark[ref.getIndex()];
+        } else if (e.isAlwaysTrue() && e instanceof org.apache.calcite.rex.RexLiteral) {
+          mark[j] = -1;
+        } else {
+          return;
+        }
+      }
+    }
+    int outerWidth = join.getLeft().getRowType().getFieldCount();
+    int[] fieldMark = mark;
+    boolean[] indicatorUsed = {false};
+    RexNode condition = join.getCondition().accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        int i = ref.getIndex();
+        if (i < outerWidth) {
+          return ref;
+        }
+        int field = fieldMark[i - outerWidth];
+        if (field < 0) {
+          indicatorUsed[0] = true;
+          return ref;
+        }
+        return new RexInputRef(outerWidth + field, ref.getType());
+      }
+    });
+    if (indicatorUsed[0]) {
+      return;
+    }
+    // every group column equated with an outer expression: at most one group matches an outer row
+    Set<Integer> equated = new HashSet<>();
+    for (RexNode c : RelOptUtil.conjunctions(condition)) {
+      Pushable p = pushable(c, outerWidth, scan.getRowType().getFieldCount());
+      if (p != null && p.op() == SqlKind.EQUALS && p.innerSide() instanceof RexInputRef ref) {
+        equated.add(ref.getIndex() - outerWidth);
+      }
+    }
+    if (!equated.containsAll(groupFields)) {
+      return;
+    }
+    plan(call, join, join.getLeft(), scan, LookupJoin.Kind.LEFT_FIRST, false, condition, mark, null);
   }
 
   /** A conjunct {@code inner OP outer} of the join condition, over the lookup layout (outer fields first). */
   private record Pushable(RexNode conjunct, SqlKind op, RexNode innerSide, RexNode outerSide) {
   }
 
+  /**
+   * Plans the lookup join of {@code outer} with {@code scan} under {@code joinCondition} (over the join's
+   * inputs; for a distinct inner, already over outer fields and the scan's); {@code mark}, for
+   * {@link LookupJoin.Kind#LEFT_FIRST}, says what each output field after the outer ones holds;
+   * {@code innerProject}, when given, is the join's inner input as expressions of the scan's fields, and the
+   * condition is already over outer fields followed by the scan's.
+   */
   private void plan(RelOptRuleCall call, LogicalJoin join, RelNode outer, AccelScan scan, LookupJoin.Kind kind,
-      boolean innerFirst) {
+      boolean innerFirst, RexNode joinCondition, int[] mark, List<RexNode> innerProject) {
     RelOptCluster cluster = join.getCluster();
     RexBuilder rexBuilder = cluster.getRexBuilder();
     int outerWidth = outer.getRowType().getFieldCount();
     int innerWidth = scan.getRowType().getFieldCount();
     // The join condition over outer ++ inner.
-    RexNode condition = join.getCondition();
-    if (innerFirst) {
+    RexNode condition = joinCondition;
+    if (innerFirst && innerProject == null) {
       condition = condition.accept(new RexShuttle() {
         @Override
         public RexNode visitInputRef(RexInputRef ref) {
@@ -150,7 +336,7 @@ final class LookupJoinRule extends RelOptRule {
     RelNode convertedOuter = convert(outer, outer.getTraitSet().replace(EnumerableConvention.INSTANCE));
     IndexLookupJoin lookupJoin = new IndexLookupJoin(cluster,
         cluster.traitSetOf(EnumerableConvention.INSTANCE), convertedOuter, chosen.innerScan, kind, innerFirst,
-        chosen.correlation, chosen.keys, remaining, join.getRowType());
+        chosen.correlation, chosen.keys, remaining, join.getRowType(), mark, innerProject);
     call.transformTo(lookupJoin);
   }
 

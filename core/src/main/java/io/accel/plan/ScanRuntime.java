@@ -34,18 +34,20 @@ public final class ScanRuntime {
   /** The rows of an index lookup join ({@link IndexLookupJoin}). */
   public static Enumerable<Object[]> lookupJoin(DataContext root, Enumerable<Object[]> outer, LookupJoin.Spec spec,
       Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots, Predicate2<Object[], Object[]> icp,
-      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition, ScanStats stats) {
+      Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition,
+      Function1<Object[], Object[]> reshape, ScanStats stats) {
     Session session = session(root);
     return LookupJoin.rows(session.database(), session.contextFor(root), outer, spec, keyOf, slots, icp, residual,
-        condition, stats);
+        condition, reshape, stats);
   }
 
   /** The rows of an index lookup join that returns one column, as that column's values. */
   public static Enumerable<Object> lookupJoinScalars(DataContext root, Enumerable<Object[]> outer,
       LookupJoin.Spec spec, Function1<Object[], Object[]> keyOf, Function1<Object[], Object[]> slots,
       Predicate2<Object[], Object[]> icp, Predicate2<Object[], Object[]> residual,
-      Predicate2<Object[], Object[]> condition, ScanStats stats) {
-    return lookupJoin(root, outer, spec, keyOf, slots, icp, residual, condition, stats).select(row -> row[0]);
+      Predicate2<Object[], Object[]> condition, Function1<Object[], Object[]> reshape, ScanStats stats) {
+    return lookupJoin(root, outer, spec, keyOf, slots, icp, residual, condition, reshape, stats)
+        .select(row -> row[0]);
   }
 
   static Session session(DataContext root) {

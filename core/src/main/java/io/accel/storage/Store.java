@@ -67,7 +67,9 @@ public final class Store implements AutoCloseable {
     this.tableConfig = new BlockBasedTableConfig()
         .setBlockCache(blockCache)
         .setFilterPolicy(bloomFilter)
-        .setCacheIndexAndFilterBlocks(true);
+        .setCacheIndexAndFilterBlocks(true)
+        // a point read then finds the index and filter of level-0 files without a block cache lookup each
+        .setPinL0FilterAndIndexBlocksInCache(true);
     this.dbOptions = new DBOptions()
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
