@@ -76,8 +76,10 @@ public final class IndexScan {
     private int underIndex;
     private Object[] current;
     private boolean done;
-    /** Every range is one whole key (a full primary key, or a full UNIQUE index key): read by point gets. */
-    private final boolean pointGets;
+    /** Every key the plan reads is a whole key (a full primary key, or a full UNIQUE index key). */
+    private final boolean wholeKeys;
+    /** This execution's ranges are single whole keys, read by point gets (adjacent keys merge into one range). */
+    private boolean pointGets;
     /** The value of the entry a point get found; null when visiting the iterator's entry. */
     private byte[] pointValue;
     /** Deferred fetches (lookup joins fetch a batch's rows with one MultiGet): the row key of the entry. */
@@ -105,7 +107,21 @@ public final class IndexScan {
       this.family = plan.usesIndex() ? database.indexFamily(plan.index().id()) : tableFamily;
       this.types = ScanPlan.types(table);
       this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
-      this.pointGets = wholeKeyPoints(plan);
+      this.wholeKeys = wholeKeyPoints(plan);
+      this.pointGets = wholeKeys && singleKeys(ranges);
+    }
+
+    /** Whether each range holds exactly one key (its end is the key's successor). */
+    static boolean singleKeys(List<byte[][]> ranges) {
+      if (ranges == null) {
+        return false;
+      }
+      for (byte[][] r : ranges) {
+        if (r[0].length == 0 || r[1] == null || !Arrays.equals(r[1], KeyCodec.prefixSuccessor(r[0]))) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Whether every key the plan reads is one whole RocksDB key: all key columns bound to non-null points. */
@@ -152,9 +168,9 @@ public final class IndexScan {
       return family;
     }
 
-    /** Whether every range of the plan is one whole key, read by a get (see {@link #visitPoint}). */
-    boolean pointGets() {
-      return pointGets;
+    /** Whether every key the plan reads is a whole key, which a get can read (see {@link #visitPoint}). */
+    boolean wholeKeys() {
+      return wholeKeys;
     }
 
     /**
@@ -204,6 +220,7 @@ public final class IndexScan {
         skipPrefixes = plan.prefixesBeforeSkip(newSlots);
       } else {
         ranges = newRanges != null ? newRanges : plan.ranges(newSlots);
+        pointGets = wholeKeys && singleKeys(ranges);
       }
       range = -1;
       currentRange = null;

@@ -190,8 +190,16 @@ public final class LookupJoin {
       }
       if (!sorted.isEmpty()) {
         ensureInner(sorted.get(0));
-        if (inner.pointGets()) {
-          lookUpPoints(sorted);
+        if (inner.wholeKeys()) {
+          List<Lookup> points = new ArrayList<>(sorted.size());
+          for (Lookup lookup : sorted) {
+            if (IndexScan.ScanEnumerator.singleKeys(lookup.ranges)) {
+              points.add(lookup);
+            } else {
+              lookUp(lookup); // adjacent keys of an IN list merged into one range
+            }
+          }
+          lookUpPoints(points);
         } else {
           for (Lookup lookup : sorted) {
             lookUp(lookup);
