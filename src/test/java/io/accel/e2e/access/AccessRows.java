@@ -18,13 +18,14 @@ import java.util.List;
  * The outcome of one query (its rows, or the SQLSTATE it failed with) normalised for comparison: integers as
  * Long, NUMERIC as BigDecimal (compared by value, so 1.5 equals 1.50), dates as LocalDate, strings as they are.
  * Comparisons between two Accel runs are exact; comparisons with PostgreSQL ignore trailing spaces of strings
- * (a CHAR(n) value read through an expression may or may not carry its padding).
+ * (a CHAR(n) value read through an expression may or may not carry its padding). Public for the join
+ * differential test ({@code io.accel.e2e.join}).
  */
-final class AccessRows {
+public final class AccessRows {
   /** Rows, or null when the statement failed with {@link #state}. */
-  final List<Object[]> rows;
-  final String state;
-  final String message;
+  public final List<Object[]> rows;
+  public final String state;
+  public final String message;
 
   private AccessRows(List<Object[]> rows, String state, String message) {
     this.rows = rows;
@@ -32,20 +33,20 @@ final class AccessRows {
     this.message = message;
   }
 
-  static AccessRows of(List<Object[]> rows) {
+  public static AccessRows of(List<Object[]> rows) {
     return new AccessRows(rows, null, null);
   }
 
-  static AccessRows error(SQLException e) {
+  public static AccessRows error(SQLException e) {
     String m = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
     return new AccessRows(null, e.getSQLState() == null ? "?????" : e.getSQLState(), m);
   }
 
-  boolean failed() {
+  public boolean failed() {
     return rows == null;
   }
 
-  static List<Object[]> read(ResultSet rs) throws SQLException {
+  public static List<Object[]> read(ResultSet rs) throws SQLException {
     ResultSetMetaData md = rs.getMetaData();
     int n = md.getColumnCount();
     List<Object[]> out = new ArrayList<>();
@@ -62,18 +63,18 @@ final class AccessRows {
   // ------------------------------------------------------------------------------------------ comparison
 
   /** How a query's result is compared. */
-  record Mode(boolean ordered, int keyColumns, boolean multisetToo) {
+  public record Mode(boolean ordered, int keyColumns, boolean multisetToo) {
     /** No ORDER BY (or one that is not total and not worth checking): compare as multisets. */
-    static final Mode UNORDERED = new Mode(false, 0, true);
+    public static final Mode UNORDERED = new Mode(false, 0, true);
 
     /** A total ORDER BY: the sequences must be equal. */
-    static final Mode TOTAL = new Mode(true, -1, false);
+    public static final Mode TOTAL = new Mode(true, -1, false);
 
     /**
      * A partial ORDER BY whose sort keys are the first {@code keys} columns: their sequence must be equal, and
      * the rows as multisets too when {@code multiset} (no LIMIT/OFFSET cut ties arbitrarily).
      */
-    static Mode keys(int keys, boolean multiset) {
+    public static Mode keys(int keys, boolean multiset) {
       return new Mode(true, keys, multiset);
     }
 
@@ -85,7 +86,8 @@ final class AccessRows {
   }
 
   /** Null when {@code actual} agrees with {@code expected} under the mode, else a description of the difference. */
-  static String compare(AccessRows expected, AccessRows actual, Mode mode, boolean trimStrings, boolean sameState) {
+  public static String compare(AccessRows expected, AccessRows actual, Mode mode, boolean trimStrings,
+      boolean sameState) {
     if (expected.failed() || actual.failed()) {
       if (expected.failed() && actual.failed()) {
         return !sameState || expected.state.equals(actual.state) ? null

@@ -56,6 +56,9 @@ public final class Straddle implements Workload {
       "Knuth", "Lamarr", "Lamport", "Liskov", "Perlman", "Ritchie", "Shannon", "Thompson", "Turing",
       "Wirth", "Lovelace");
 
+  /** Bumped whenever the generated rows change (the golden values of StraddleTest change with it). */
+  static final int DATA_VERSION = 1;
+
   private static final int STREAM_USERS = 1;
   private static final int STREAM_ORDERS = 2;
   private static final int STREAM_S1 = 3;
@@ -140,6 +143,17 @@ public final class Straddle implements Workload {
 
   public long orders() {
     return orders;
+  }
+
+  /** {@code <users>_<orders>}, and {@code _s<seed>} unless the seed is 42: {@code 100000_1000000}. */
+  @Override
+  public String sizeLabel() {
+    return users + "_" + orders + (seed == DEFAULT_SEED ? "" : "_s" + Long.toUnsignedString(seed));
+  }
+
+  @Override
+  public String fingerprint() {
+    return Workload.super.fingerprint() + " v" + DATA_VERSION;
   }
 
   @Override

@@ -34,6 +34,24 @@ public interface Workload {
     return List.copyOf(all);
   }
 
+  /**
+   * What distinguishes this workload's data from other sizes of it, for file and schema names: letters,
+   * digits and {@code _} only, e.g. {@code 100000_1000000} for straddle; {@link WorkloadData} stores the
+   * data as {@code <name>-<sizeLabel>} (Accel) and {@code <name>_<sizeLabel>} (PostgreSQL).
+   */
+  default String sizeLabel() {
+    throw new UnsupportedOperationException(name() + " has no size label");
+  }
+
+  /**
+   * What identifies complete data: equal fingerprints mean equal rows and schema. The default is the
+   * workload's {@code toString()} (name, sizes, seed) and a hash of the schema's text; a workload adds a
+   * data version whenever its generated rows change in a way neither shows.
+   */
+  default String fingerprint() {
+    return this + " schema=" + Integer.toHexString(String.join(";", schema()).hashCode());
+  }
+
   /** DROP TABLE IF EXISTS statements, children first. */
   default List<String> dropTables() {
     List<String> drops = new ArrayList<>();
