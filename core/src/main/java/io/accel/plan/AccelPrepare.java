@@ -8,7 +8,17 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.rules.JoinToCorrelateRule;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.plan.RelOptPlanner;
 import java.util.List;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -65,6 +75,27 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   }
 
+  static final RelOptRule SCALAR_SUBQUERY_TO_CORRELATE = JoinToCorrelateRule.Config.DEFAULT
+      .withOperandSupplier(b -> b.operand(LogicalJoin.class)
+          .predicate(join -> join.getJoinType() == JoinRelType.LEFT && scalarSubquery(join.getRight()))
+          .anyInputs())
+      .as(JoinToCorrelateRule.Config.class)
+      .withDescription("AccelScalarSubqueryToCorrelate")
+      .toRule();
+
+  /** Whether a join input computes a scalar sub-query's single value (an Aggregate with SINGLE_VALUE). */
+  private static boolean scalarSubquery(RelNode input) {
+    RelNode rel = input instanceof RelSubset subset ? subset.getOriginal() : input;
+    if (rel instanceof Aggregate aggregate) {
+      return aggregate.getAggCallList().stream()
+          .anyMatch(call -> call.getAggregation().getKind() == SqlKind.SINGLE_VALUE);
+    }
+    if (rel instanceof Project || rel instanceof Filter) {
+      return scalarSubquery(rel.getInput(0));
+    }
+    return false;
+  }
+
   /** Clusters estimate with {@link AccelRelMetadata} (Accel's statistics) ahead of Calcite's defaults. */
   @Override
   protected RelOptCluster createCluster(RelOptPlanner planner, RexBuilder rexBuilder) {
@@ -79,7 +110,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
     // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
-    // where Volcano finds them cheaper than the hash and merge joins.
+    // where Volcano finds them cheaper than the hash and merge joins. A scalar sub-query (a join with a
+    // SINGLE_VALUE aggregate) may also run as a nested loop that evaluates it per outer row: as in
+    // PostgreSQL, a sub-query that returns several rows is then an error only when some outer row needs it.
+    planner.addRule(SCALAR_SUBQUERY_TO_CORRELATE);
     return planner;
   }
 }
