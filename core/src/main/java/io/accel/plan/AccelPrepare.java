@@ -8,7 +8,11 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepRelVertex;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -50,9 +54,32 @@ public class AccelPrepare extends CalcitePrepareImpl {
    * planning ({@link OrRestrictionRule}).
    */
   public static Program program() {
+    RelMetadataProvider metadata = AccelRelMetadata.PROVIDER;
+    // Calcite's standard program (sub-query removal, decorrelation, measures, field trimming, Volcano,
+    // Calc), with Accel's heuristic phases: OrRestrictionRule first, and after decorrelation the scalar
+    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE).
+    Program volcano = (planner, rel, requiredOutputTraits, materializations, lattices) -> {
+      for (RelOptMaterialization materialization : materializations) {
+        planner.addMaterialization(materialization);
+      }
+      for (RelOptLattice lattice : lattices) {
+        planner.addLattice(lattice);
+      }
+      planner.setRoot(rel);
+      RelNode root = rel.getTraitSet().equals(requiredOutputTraits) ? rel
+          : planner.changeTraits(rel, requiredOutputTraits);
+      planner.setRoot(root);
+      return planner.chooseDelegate().findBestExp();
+    };
     return Programs.sequence(
-        Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, AccelRelMetadata.PROVIDER),
-        Programs.standard(AccelRelMetadata.PROVIDER));
+        Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
+        Programs.subQuery(metadata),
+        Programs.decorrelate(),
+        Programs.measure(metadata),
+        Programs.trim(),
+        Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
+        volcano,
+        Programs.calc(metadata));
   }
 
   private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {
@@ -75,6 +102,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   }
 
+  /**
+   * A scalar sub-query (a left join with a SINGLE_VALUE aggregate, as decorrelation leaves it) runs as a
+   * nested loop that evaluates it per outer row: as in PostgreSQL, a sub-query that returns several rows is
+   * then an error only when some outer row needs its value.
+   */
   static final RelOptRule SCALAR_SUBQUERY_TO_CORRELATE = JoinToCorrelateRule.Config.DEFAULT
       .withOperandSupplier(b -> b.operand(LogicalJoin.class)
           .predicate(join -> join.getJoinType() == JoinRelType.LEFT && scalarSubquery(join.getRight()))
@@ -85,7 +117,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
 
   /** Whether a join input computes a scalar sub-query's single value (an Aggregate with SINGLE_VALUE). */
   private static boolean scalarSubquery(RelNode input) {
-    RelNode rel = input instanceof RelSubset subset ? subset.getOriginal() : input;
+    RelNode rel = input instanceof HepRelVertex vertex ? vertex.getCurrentRel()
+        : input instanceof RelSubset subset ? subset.getOriginal() : input;
     if (rel instanceof Aggregate aggregate) {
       return aggregate.getAggCallList().stream()
           .anyMatch(call -> call.getAggregation().getKind() == SqlKind.SINGLE_VALUE);
@@ -110,10 +143,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
     // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
-    // where Volcano finds them cheaper than the hash and merge joins. A scalar sub-query (a join with a
-    // SINGLE_VALUE aggregate) may also run as a nested loop that evaluates it per outer row: as in
-    // PostgreSQL, a sub-query that returns several rows is then an error only when some outer row needs it.
-    planner.addRule(SCALAR_SUBQUERY_TO_CORRELATE);
+    // where Volcano finds them cheaper than the hash and merge joins.
     return planner;
   }
 }
