@@ -115,19 +115,19 @@ public final class LineitemData {
     try (Connection c = DriverManager.getConnection(loadUrl)) {
       Outcome found = complete(c, w, url);
       if (found != null) {
-        log(log, found.toString());
+        WorkloadData.log(log, found.toString());
         if (!found.analyzed() && analyzeAccel(c, log)) {
           Workload.execute(c, List.of("UPDATE " + MARKER_TABLE + " SET analyzed = TRUE"));
         }
         return found;
       }
-      log(log, url + ": loading " + w + " (about 13,000 rows/s)");
+      WorkloadData.log(log, url + ": loading " + w + " (about 13,000 rows/s)");
       long start = System.nanoTime();
       List<String> drops = new ArrayList<>(w.dropTables());
       drops.add("DROP TABLE IF EXISTS " + MARKER_TABLE);
       Workload.execute(c, drops);
       Workload.execute(c, w.createTables());
-      LoadResult rows = w.loadRows(c, progress(log, url));
+      LoadResult rows = w.loadRows(c, WorkloadData.progress(log, url));
       long indexStart = System.nanoTime();
       Workload.execute(c, w.createIndexes());
       long indexNanos = System.nanoTime() - indexStart;
@@ -136,7 +136,7 @@ public final class LineitemData {
       mark(c, w, rows.rows("part"), rows.rows("lineitem"), nanos, analyzed);
       Outcome done = new Outcome(url, false, rows.rows("part"), rows.rows("lineitem"), nanos, indexNanos,
           nanos / 1_000_000, analyzed);
-      log(log, done.toString());
+      WorkloadData.log(log, done.toString());
       return done;
     }
   }
@@ -172,10 +172,10 @@ public final class LineitemData {
     try (Connection c = openPostgres(schema)) {
       Outcome found = complete(c, w, target);
       if (found != null && countsMatch(c, found)) {
-        log(log, found.toString());
+        WorkloadData.log(log, found.toString());
         return found;
       }
-      log(log, target + ": loading " + w + " with COPY");
+      WorkloadData.log(log, target + ": loading " + w + " with COPY");
       long start = System.nanoTime();
       try (Statement s = c.createStatement()) {
         s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
@@ -195,7 +195,7 @@ public final class LineitemData {
       long nanos = System.nanoTime() - start;
       mark(c, w, parts, lineitems, nanos, true);
       Outcome done = new Outcome(target, false, parts, lineitems, nanos, indexNanos, nanos / 1_000_000, true);
-      log(log, done.toString());
+      WorkloadData.log(log, done.toString());
       return done;
     }
   }
@@ -312,7 +312,7 @@ public final class LineitemData {
       s.execute("ANALYZE part, lineitem");
       return true;
     } catch (SQLException e) {
-      log(log, "  ANALYZE not available (" + e.getSQLState() + ": " + e.getMessage() + "); the planner runs without statistics");
+      WorkloadData.log(log, "  ANALYZE not available (" + e.getSQLState() + ": " + e.getMessage() + "); the planner runs without statistics");
       return false;
     }
   }
@@ -332,27 +332,6 @@ public final class LineitemData {
     }
     if (!c.getAutoCommit()) {
       c.commit();
-    }
-  }
-
-  private static Workload.LoadListener progress(PrintStream log, String target) {
-    if (log == null) {
-      return Workload.LoadListener.NONE;
-    }
-    long start = System.nanoTime();
-    long[] next = {100_000};
-    return (table, loaded, total) -> {
-      if (loaded >= next[0] || loaded == total) {
-        double s = (System.nanoTime() - start) / 1e9;
-        log.printf(Locale.ROOT, "  %s: %s %,d/%,d rows (%.0f s)%n", target, table, loaded, total, s);
-        next[0] = loaded == total ? 100_000 : (loaded / 100_000 + 1) * 100_000;
-      }
-    };
-  }
-
-  private static void log(PrintStream log, String line) {
-    if (log != null) {
-      log.println(line);
     }
   }
 }

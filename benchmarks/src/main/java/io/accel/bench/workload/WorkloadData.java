@@ -309,7 +309,8 @@ public final class WorkloadData {
     }
   }
 
-  private static Workload.LoadListener progress(PrintStream log, String target) {
+  /** Progress lines on {@code log} every 100,000 rows of a table (nothing when {@code log} is null). */
+  static Workload.LoadListener progress(PrintStream log, String target) {
     if (log == null) {
       return Workload.LoadListener.NONE;
     }
@@ -324,7 +325,7 @@ public final class WorkloadData {
     };
   }
 
-  private static void log(PrintStream log, String line) {
+  static void log(PrintStream log, String line) {
     if (log != null) {
       log.println(line);
     }
