@@ -4,6 +4,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * Result types as PostgreSQL derives them: SUM of SMALLINT/INTEGER is BIGINT, so sums do not overflow
@@ -49,6 +50,28 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
       default -> super.deriveAvgAggType(factory, argumentType);
     };
     return factory.createTypeWithNullability(t, argumentType.isNullable());
+  }
+
+  /**
+   * NUMERIC division keeps 16 decimals (more when an operand has more), as far as 38 digits allow once the
+   * quotient's integer digits are counted: PostgreSQL's scale for quotients of 1 and more (7.0 / 2 =
+   * 3.5000000000000000; below 1 it gives 20). Calcite divides to 16 significant digits; its default type kept
+   * 6 decimals when the dividend is wide, as the NUMERIC(38,16) of an AVG is (AVG(i) / -6 gave -0.333333).
+   */
+  @Override
+  public RelDataType deriveDecimalDivideType(RelDataTypeFactory factory, RelDataType type1, RelDataType type2) {
+    if (!SqlTypeUtil.isExactNumeric(type1) || !SqlTypeUtil.isExactNumeric(type2)
+        || !SqlTypeUtil.isDecimal(type1) && !SqlTypeUtil.isDecimal(type2)) {
+      return super.deriveDecimalDivideType(factory, type1, type2);
+    }
+    int max = getMaxPrecision(SqlTypeName.DECIMAL);
+    int s1 = Math.max(type1.getScale(), 0);
+    int s2 = Math.max(type2.getScale(), 0);
+    int integerDigits = Math.min(max, type1.getPrecision() - s1 + s2);
+    int scale = Math.max(0, Math.min(max - integerDigits, Math.max(16, Math.max(s1, s2))));
+    RelDataType t = factory.createSqlType(SqlTypeName.DECIMAL, Math.max(1, Math.min(max, integerDigits + scale)),
+        scale);
+    return factory.createTypeWithNullability(t, type1.isNullable() || type2.isNullable());
   }
 
   @Override
