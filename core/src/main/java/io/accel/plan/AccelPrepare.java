@@ -11,6 +11,7 @@ import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.plan.volcano.RelSubset;
@@ -74,7 +75,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
     return Programs.sequence(
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         Programs.subQuery(metadata),
-        Programs.decorrelate(),
+        AccelPrepare::decorrelate,
         Programs.measure(metadata),
         Programs.trim(),
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
@@ -99,6 +100,20 @@ public class AccelPrepare extends CalcitePrepareImpl {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {
       throw e.getCause();
+    }
+  }
+
+  /**
+   * Calcite's decorrelation, or the plan as it was when decorrelation fails on one of its own consistency
+   * checks ("Decorrelation produced a relation with a different type", seen with DISTINCT over constants
+   * and an IN sub-query): correlated sub-queries then run as nested loops, slower but right.
+   */
+  private static RelNode decorrelate(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    try {
+      return Programs.decorrelate().run(planner, rel, requiredOutputTraits, materializations, lattices);
+    } catch (AssertionError e) {
+      return rel;
     }
   }
 
