@@ -114,8 +114,10 @@ final class DiffRunner implements AutoCloseable {
     return "diff_" + seed;
   }
 
+  /** The store of a seed; {@code -Ddiff.accelProperties=lookupJoins=false} (say) adds connection properties. */
   static String accelUrl(long seed) {
-    return "jdbc:accel:mem:diff_" + seed;
+    String properties = System.getProperty("diff.accelProperties", "");
+    return "jdbc:accel:mem:diff_" + seed + (properties.isEmpty() ? "" : "?" + properties);
   }
 
   @Override

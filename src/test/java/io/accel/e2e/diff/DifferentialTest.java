@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,7 +25,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * seconds before an Accel statement counts as hung (default 20). When a seed fails, every statement sent to Accel is
  * written to {@code target/diff-repro/<test>-seed-N.sql}; {@link DiffCheck} replays such a script on both systems.
  *
- * <p>The generated feature set is {@link Features#forAccel()}; known engine gaps are switched off there.
+ * <p>The generated feature set is {@link Features#forAccel()}; known engine gaps are switched off there. The
+ * default seeds (1 to 3) run in every build ({@code -Ddiff.run=false} skips them); other seeds still find
+ * wrong results from Calcite's planner (IN sub-queries that cannot match folded to empty inside CASE or OR,
+ * an IndexOutOfBoundsException in sub-query removal, an UPDATE with IN and EXISTS sub-queries): seeds 4 to 9
+ * give 6 discrepancies, none from Accel's own operators (the same with {@code
+ * -Ddiff.accelProperties=lookupJoins=false}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DifferentialTest {
@@ -33,14 +38,14 @@ class DifferentialTest {
     return DiffSeeds.seeds(3);
   }
 
-  @EnabledIfSystemProperty(named = "diff.run", matches = "true", disabledReason = "the differential run still finds wrong results from Calcite's planner (IN/NOT IN over sub-queries that cannot match inside OR or CASE, DISTINCT over constants with sub-queries, some set-operation chains, correlated sub-queries over outer joins); run it with -Ddiff.run=true until they are fixed")
+  @DisabledIfSystemProperty(named = "diff.run", matches = "false", disabledReason = "-Ddiff.run=false")
   @ParameterizedTest(name = "queries, seed {0}")
   @MethodSource("seeds")
   void queries(long seed) throws Exception {
     run(seed, "queries", runner -> runner.runQueries(Integer.getInteger("diff.queries", 300)));
   }
 
-  @EnabledIfSystemProperty(named = "diff.run", matches = "true", disabledReason = "the differential run still finds wrong results from Calcite's planner (IN/NOT IN over sub-queries that cannot match inside OR or CASE, DISTINCT over constants with sub-queries, some set-operation chains, correlated sub-queries over outer joins); run it with -Ddiff.run=true until they are fixed")
+  @DisabledIfSystemProperty(named = "diff.run", matches = "false", disabledReason = "-Ddiff.run=false")
   @ParameterizedTest(name = "dml, seed {0}")
   @MethodSource("seeds")
   void dml(long seed) throws Exception {
