@@ -21,7 +21,12 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToCorrelateRule;
+import org.apache.calcite.rel.rules.SemiJoinRule;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -103,6 +108,26 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   }
 
+  private static boolean semiJoinType(Join join) {
+    return join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.LEFT;
+  }
+
+  static final RelOptRule PROJECT_TO_SEMI_JOIN = SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig
+      .DEFAULT
+      .withOperandSupplier(b -> b.operand(LogicalProject.class).oneInput(b2 -> b2.operand(LogicalJoin.class)
+          .predicate(AccelPrepare::semiJoinType).inputs(
+              b3 -> b3.operand(RelNode.class).anyInputs(),
+              b4 -> b4.operand(LogicalAggregate.class).predicate(a -> !a.getGroupSet().isEmpty()).anyInputs())))
+      .as(SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.class)
+      .toRule();
+
+  static final RelOptRule JOIN_TO_SEMI_JOIN = SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT
+      .withOperandSupplier(b -> b.operand(LogicalJoin.class).predicate(AccelPrepare::semiJoinType).inputs(
+          b2 -> b2.operand(RelNode.class).anyInputs(),
+          b3 -> b3.operand(LogicalAggregate.class).predicate(a -> !a.getGroupSet().isEmpty()).anyInputs()))
+      .as(SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.class)
+      .toRule();
+
   /**
    * Calcite's decorrelation, or the plan as it was when decorrelation fails on one of its own consistency
    * checks ("Decorrelation produced a relation with a different type", seen with DISTINCT over constants
@@ -157,6 +182,14 @@ public class AccelPrepare extends CalcitePrepareImpl {
       @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
+    // Calcite's semi-join rules turn a join with an Aggregate into a semi-join with the Aggregate's input
+    // even when the Aggregate has no GROUP BY: a global aggregate returns one row over an empty input (COUNT
+    // 0), so the semi-join with that empty input lost every row (SELECT DISTINCT v, CASE WHEN i IN (SELECT
+    // ... WHERE false) ...). The same rules, for grouped aggregates only.
+    planner.removeRule(CoreRules.PROJECT_TO_SEMI_JOIN);
+    planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
+    planner.addRule(PROJECT_TO_SEMI_JOIN);
+    planner.addRule(JOIN_TO_SEMI_JOIN);
     // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
     // where Volcano finds them cheaper than the hash and merge joins.
     return planner;
