@@ -27,10 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The generated feature set is {@link Features#forAccel()}; known engine gaps are switched off there. The
  * default seeds (1 to 3) run in every build ({@code -Ddiff.run=false} skips them); other seeds still find
- * wrong results from Calcite's planner (IN sub-queries that cannot match folded to empty inside CASE or OR,
- * an IndexOutOfBoundsException in sub-query removal, an UPDATE with IN and EXISTS sub-queries): seeds 4 to 9
- * give 6 discrepancies, none from Accel's own operators (the same with {@code
- * -Ddiff.accelProperties=lookupJoins=false}).
+ * wrong results from Calcite's planner (an IndexOutOfBoundsException in sub-query removal, an UPDATE with IN
+ * and EXISTS sub-queries): seeds 4 to 9 give 3 discrepancies, none from Accel's own operators (the same with
+ * {@code -Ddiff.accelProperties=lookupJoins=false}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DifferentialTest {
