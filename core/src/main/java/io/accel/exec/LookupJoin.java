@@ -172,12 +172,10 @@ public final class LookupJoin {
         if (hasNull(key)) {
           continue;
         }
-        Lookup lookup = distinct.get(new Key(Arrays.asList(key)));
-        if (lookup == null) {
+        Lookup lookup = distinct.computeIfAbsent(new Key(Arrays.asList(key)), k -> {
           Object[] slots = slotsOf.apply(key);
-          lookup = new Lookup(key, slots, skipScan ? null : spec.inner().ranges(slots));
-          distinct.put(new Key(Arrays.asList(key)), lookup);
-        }
+          return new Lookup(key, slots, skipScan ? null : spec.inner().ranges(slots));
+        });
         perRow[i] = lookup;
       }
       List<Lookup> sorted = new ArrayList<>(distinct.values());

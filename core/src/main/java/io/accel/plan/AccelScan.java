@@ -13,6 +13,7 @@ import io.accel.plan.AccessPath.PlanInterval;
 import io.accel.plan.AccessPath.PlanValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.DataContext;
@@ -188,11 +189,16 @@ public class AccelScan extends AbstractRelNode {
   /** A condition with column names in place of input references. */
   String names(RexNode node) {
     List<Column> columns = accelTable.definition().columns();
-    Matcher m = INPUT_REF.matcher(node.toString());
+    return rename(node.toString(), i -> i < columns.size() ? columns.get(i).name() : null);
+  }
+
+  /** {@code text} with each input reference {@code $i} replaced by {@code name(i)} (kept where that is null). */
+  static String rename(String text, IntFunction<String> name) {
+    Matcher m = INPUT_REF.matcher(text);
     StringBuilder sb = new StringBuilder();
     while (m.find()) {
-      int i = Integer.parseInt(m.group(1));
-      m.appendReplacement(sb, Matcher.quoteReplacement(i < columns.size() ? columns.get(i).name() : m.group()));
+      String n = name.apply(Integer.parseInt(m.group(1)));
+      m.appendReplacement(sb, Matcher.quoteReplacement(n == null ? m.group() : n));
     }
     m.appendTail(sb);
     return sb.toString();

@@ -203,27 +203,16 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
 
   private String outer(RexNode e) {
     List<RelDataTypeField> fields = getInput().getRowType().getFieldList();
-    return rename(e.toString(), i -> i < fields.size() ? fields.get(i).getName() : null);
+    return AccelScan.rename(e.toString(), i -> i < fields.size() ? fields.get(i).getName() : null);
   }
 
   private String joinNames(RexNode e) {
     List<RelDataTypeField> outerFields = getInput().getRowType().getFieldList();
     List<RelDataTypeField> innerFields = innerScan.getRowType().getFieldList();
-    return rename(e.toString(), i -> i < outerFields.size() ? outerFields.get(i).getName()
+    return AccelScan.rename(e.toString(), i -> i < outerFields.size() ? outerFields.get(i).getName()
         : i - outerFields.size() < innerFields.size() ? innerScan.getTable().getQualifiedName().get(
             innerScan.getTable().getQualifiedName().size() - 1) + "." + innerFields.get(i - outerFields.size()).getName()
         : null);
-  }
-
-  private static String rename(String text, java.util.function.IntFunction<String> name) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$(\\d+)").matcher(text);
-    StringBuilder sb = new StringBuilder();
-    while (m.find()) {
-      String n = name.apply(Integer.parseInt(m.group(1)));
-      m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(n == null ? m.group() : n));
-    }
-    m.appendTail(sb);
-    return sb.toString();
   }
 
   private String innerColumns() {

@@ -108,27 +108,37 @@ final class LookupJoinRule extends RelOptRule {
       return;
     }
     if (holds(join.getRight(), scan)) {
-      LookupJoin.Kind kind = switch (join.getJoinType()) {
-        case INNER -> LookupJoin.Kind.INNER;
-        case LEFT -> LookupJoin.Kind.LEFT;
-        case SEMI -> LookupJoin.Kind.SEMI;
-        case ANTI -> LookupJoin.Kind.ANTI;
-        default -> null;
-      };
+      LookupJoin.Kind kind = kindWithTableOnRight(join.getJoinType());
       if (kind != null) {
         plan(call, join, join.getLeft(), scan, kind, false, join.getCondition(), null, null);
       }
     }
     if (holds(join.getLeft(), scan)) {
-      LookupJoin.Kind kind = switch (join.getJoinType()) {
-        case INNER -> LookupJoin.Kind.INNER;
-        case RIGHT -> LookupJoin.Kind.LEFT;
-        default -> null;
-      };
+      LookupJoin.Kind kind = kindWithTableOnLeft(join.getJoinType());
       if (kind != null) {
         plan(call, join, join.getRight(), scan, kind, true, join.getCondition(), null, null);
       }
     }
+  }
+
+  /** The lookup join kind of a join whose right input is the table, or null when it has none. */
+  private static LookupJoin.Kind kindWithTableOnRight(JoinRelType type) {
+    return switch (type) {
+      case INNER -> LookupJoin.Kind.INNER;
+      case LEFT -> LookupJoin.Kind.LEFT;
+      case SEMI -> LookupJoin.Kind.SEMI;
+      case ANTI -> LookupJoin.Kind.ANTI;
+      default -> null;
+    };
+  }
+
+  /** The same with the table on the left: inner, and right as a left join with the output swapped. */
+  private static LookupJoin.Kind kindWithTableOnLeft(JoinRelType type) {
+    return switch (type) {
+      case INNER -> LookupJoin.Kind.INNER;
+      case RIGHT -> LookupJoin.Kind.LEFT;
+      default -> null;
+    };
   }
 
   private static boolean holds(RelNode input, RelNode rel) {
@@ -154,13 +164,7 @@ final class LookupJoinRule extends RelOptRule {
     }
     List<RexNode> exprs = project.getProjects();
     if (holds(join.getRight(), project)) {
-      LookupJoin.Kind kind = switch (join.getJoinType()) {
-        case INNER -> LookupJoin.Kind.INNER;
-        case LEFT -> LookupJoin.Kind.LEFT;
-        case SEMI -> LookupJoin.Kind.SEMI;
-        case ANTI -> LookupJoin.Kind.ANTI;
-        default -> null;
-      };
+      LookupJoin.Kind kind = kindWithTableOnRight(join.getJoinType());
       int outerWidth = join.getLeft().getRowType().getFieldCount();
       if (kind != null) {
         plan(call, join, join.getLeft(), scan, kind, false, toScanFields(join.getCondition(), exprs, false,
@@ -168,11 +172,7 @@ final class LookupJoinRule extends RelOptRule {
       }
     }
     if (holds(join.getLeft(), project)) {
-      LookupJoin.Kind kind = switch (join.getJoinType()) {
-        case INNER -> LookupJoin.Kind.INNER;
-        case RIGHT -> LookupJoin.Kind.LEFT;
-        default -> null;
-      };
+      LookupJoin.Kind kind = kindWithTableOnLeft(join.getJoinType());
       int outerWidth = join.getRight().getRowType().getFieldCount();
       if (kind != null) {
         plan(call, join, join.getRight(), scan, kind, true, toScanFields(join.getCondition(), exprs, true,

@@ -186,8 +186,8 @@ class AccessPathDifferentialTest {
     try (Statement st = pgCommitted.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM s")) {
       List<String> rows = new ArrayList<>();
       while (rs.next()) {
-        rows.add("(" + rs.getInt(1) + ", " + AccessWorkload.literal(rs.getObject(2)) + ", "
-            + AccessWorkload.literal(rs.getObject(3)) + ", " + AccessWorkload.literal(rs.getObject(4)) + ")");
+        rows.add("(" + rs.getInt(1) + ", " + AccessRows.literal(rs.getObject(2)) + ", "
+            + AccessRows.literal(rs.getObject(3)) + ", " + AccessRows.literal(rs.getObject(4)) + ")");
       }
       update(def, "INSERT INTO s VALUES " + String.join(", ", rows));
     }

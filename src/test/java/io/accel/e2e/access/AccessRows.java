@@ -1,10 +1,12 @@
 package io.accel.e2e.access;
 
 import static io.accel.e2e.diff.Results.decimal;
+import static io.accel.e2e.diff.Results.kind;
 import static io.accel.e2e.diff.Results.normalise;
 import static io.accel.e2e.diff.Results.sample;
 import static io.accel.e2e.diff.Results.show;
 
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -224,20 +226,24 @@ public final class AccessRows {
     };
   }
 
-  private static int kind(Object o) {
-    if (o instanceof Number) {
-      return 0;
+  /** A value as a SQL literal both Accel and PostgreSQL read. */
+  public static String literal(Object v) {
+    if (v == null) {
+      return "NULL";
     }
-    if (o instanceof String) {
-      return 1;
+    if (v instanceof String s) {
+      return "'" + s.replace("'", "''") + "'";
     }
-    if (o instanceof Boolean) {
-      return 2;
+    if (v instanceof LocalDate d) {
+      return "DATE '" + d + "'";
     }
-    if (o instanceof LocalDate) {
-      return 3;
+    if (v instanceof Boolean b) {
+      return b ? "TRUE" : "FALSE";
     }
-    return 4;
+    if (v instanceof BigDecimal b) {
+      return b.toPlainString();
+    }
+    return v.toString();
   }
 
   static String rtrim(String s) {

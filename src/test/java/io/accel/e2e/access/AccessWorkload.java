@@ -1,5 +1,7 @@
 package io.accel.e2e.access;
 
+import static io.accel.e2e.access.AccessRows.literal;
+
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -185,25 +187,6 @@ final class AccessWorkload {
       }
     }
     return j.toString();
-  }
-
-  static String literal(Object v) {
-    if (v == null) {
-      return "NULL";
-    }
-    if (v instanceof String s) {
-      return "'" + s.replace("'", "''") + "'";
-    }
-    if (v instanceof LocalDate d) {
-      return "DATE '" + d + "'";
-    }
-    if (v instanceof Boolean b) {
-      return b ? "TRUE" : "FALSE";
-    }
-    if (v instanceof BigDecimal b) {
-      return b.toPlainString();
-    }
-    return v.toString();
   }
 
   /** The outer table of correlated sub-queries: 30 rows of (id, a, b, c) drawn like the main table's. */

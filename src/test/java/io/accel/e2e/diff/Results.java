@@ -156,7 +156,8 @@ public final class Results {
     return a.toString().compareTo(b.toString());
   };
 
-  private static int kind(Object o) {
+  /** The order of value kinds when a column mixes them: numbers, strings, booleans, dates, the rest. */
+  public static int kind(Object o) {
     if (o instanceof Number) {
       return 0;
     }

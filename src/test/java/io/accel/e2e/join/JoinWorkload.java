@@ -1,5 +1,7 @@
 package io.accel.e2e.join;
 
+import static io.accel.e2e.access.AccessRows.literal;
+
 import io.accel.e2e.access.AccessRows;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
@@ -263,24 +265,7 @@ final class JoinWorkload {
     };
   }
 
-  static String literal(Object v) {
-    if (v == null) {
-      return "NULL";
-    }
-    if (v instanceof String s) {
-      return "'" + s.replace("'", "''") + "'";
-    }
-    if (v instanceof LocalDate d) {
-      return "DATE '" + d + "'";
-    }
-    if (v instanceof Boolean b) {
-      return b ? "TRUE" : "FALSE";
-    }
-    if (v instanceof BigDecimal b) {
-      return b.toPlainString();
-    }
-    return v.toString();
-  }
+
 
   static String rowLiteral(Object[] row) {
     StringJoiner j = new StringJoiner(", ", "(", ")");
