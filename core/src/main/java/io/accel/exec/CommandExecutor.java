@@ -223,6 +223,9 @@ public final class CommandExecutor {
       }
       database.forgetRowIds(t.id());
       database.statistics().tableDropped(t);
+      if (database.rowCache() != null) {
+        database.rowCache().invalidateTable(t.id());
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.accel.exec;
 
+import io.accel.cache.RowCache;
 import io.accel.catalog.Catalog;
 import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
@@ -13,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
@@ -28,6 +30,7 @@ public final class Database implements AutoCloseable {
   private final Map<Long, AtomicLong> rowIds = new ConcurrentHashMap<>();
   private final MeterRegistry meters;
   private final Statistics statistics;
+  private final RowCache rowCache;
   private volatile AccessCounters accessCounters;
 
   private Database(Store store, Catalog catalog, MeterRegistry meters) {
@@ -35,6 +38,14 @@ public final class Database implements AutoCloseable {
     this.catalog = catalog;
     this.meters = meters;
     this.statistics = new Statistics(this);
+    long rowCacheBytes = store.options().rowCacheBytes();
+    if (rowCacheBytes > 0) {
+      RocksDB db = store.db();
+      this.rowCache = new RowCache(rowCacheBytes, db::getLatestSequenceNumber);
+      rowCache.bindTo(meters, meterTags());
+    } else {
+      this.rowCache = null;
+    }
   }
 
   /** Opens with the store's meters in Micrometer's global registry (add your registry to it to see them). */
@@ -83,6 +94,11 @@ public final class Database implements AutoCloseable {
     return Tags.of("store", store.description());
   }
 
+  /** The MVCC row cache of the store's primary-key fetches; null when it is off ({@code rowCacheSize=0}). */
+  public RowCache rowCache() {
+    return rowCache;
+  }
+
   /** The tables' statistics, for the planner; ANALYZE and DDL update them. */
   public Statistics statistics() {
     return statistics;
@@ -127,7 +143,15 @@ public final class Database implements AutoCloseable {
     if (store.isClosed()) {
       throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
     }
-    return new TxnContext(store.begin(), statistics);
+    RowCache.Registration registration = rowCache == null ? null : rowCache.register();
+    try {
+      return new TxnContext(store.begin(), statistics, rowCache, registration);
+    } catch (RuntimeException e) {
+      if (registration != null) {
+        registration.close();
+      }
+      throw e;
+    }
   }
 
   /** A read-only context at a snapshot taken now, for a query outside a transaction block. */
@@ -135,7 +159,7 @@ public final class Database implements AutoCloseable {
     if (store.isClosed()) {
       throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
     }
-    return new TxnContext(store.db());
+    return new TxnContext(store.db(), rowCache);
   }
 
   @Override

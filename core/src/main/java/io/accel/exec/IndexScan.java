@@ -82,6 +82,8 @@ public final class IndexScan {
     private boolean pointGets;
     /** The value of the entry a point get found; null when visiting the iterator's entry. */
     private byte[] pointValue;
+    /** The decoded row a point get of a primary key found (through the row cache). */
+    private Object[] pointRow;
     /** Deferred fetches (lookup joins fetch a batch's rows with one MultiGet): the row key of the entry. */
     private boolean deferFetch;
     private byte[] pendingRowKey;
@@ -175,32 +177,40 @@ public final class IndexScan {
 
     /**
      * What {@link #moveNext} would return for a whole key that a caller read itself (a lookup join reads a
-     * batch's keys with one MultiGet): null when the key is absent or a predicate rejects the entry.
+     * batch's keys with one MultiGet): null when the key is absent or a predicate rejects the entry. An
+     * index's entry comes as its {@code value}; a table's row (the plan reads no index) as the decoded
+     * {@code row}.
      */
-    Object[] visitPoint(byte[] key, byte[] value) {
+    Object[] visitPoint(byte[] key, byte[] value, Object[] row) {
       stats.seeks++;
-      if (value == null) {
+      if (value == null && row == null) {
         return null;
       }
       pointValue = value;
+      pointRow = row;
       try {
-        Object[] row = visit(key);
-        if (row != null && pendingRowKey == null) {
+        Object[] out = visit(key);
+        if (out != null && pendingRowKey == null) {
           stats.rowsReturned++;
         }
-        return row;
+        return out;
       } finally {
         pointValue = null;
+        pointRow = null;
       }
     }
 
-    /** The output row of a deferred entry whose row value was fetched (null: gone, or the residual rejects it). */
-    Object[] fetched(byte[] value) {
+    /** The table's decoded rows of whole primary keys, through the row cache (see {@link #visitPoint}). */
+    List<Object[]> fetchRows(List<byte[]> rowKeys) {
+      return ctx.fetchRows(table, tableFamily, types, rowKeys);
+    }
+
+    /** The output row of a deferred entry whose row was fetched (null: gone, or the residual rejects it). */
+    Object[] fetched(Object[] row) {
       stats.rowsFetched++;
-      if (value == null) {
+      if (row == null) {
         return null;
       }
-      Object[] row = RowCodec.decode(types, value);
       if (residual != null && !residual.apply(row)) {
         return null;
       }
@@ -299,13 +309,18 @@ public final class IndexScan {
     private boolean nextPoint() {
       while (++range < ranges.size()) {
         byte[] key = ranges.get(plan.reverse() ? ranges.size() - 1 - range : range)[0];
-        pointValue = ctx.get(family, key);
+        if (plan.usesIndex()) {
+          pointValue = ctx.get(family, key);
+        } else {
+          pointRow = ctx.fetchRow(table, tableFamily, types, key);
+        }
         stats.seeks++;
-        if (pointValue == null) {
+        if (pointValue == null && pointRow == null) {
           continue;
         }
         Object[] row = visit(key);
         pointValue = null;
+        pointRow = null;
         if (row != null) {
           current = row;
           if (pendingRowKey == null) {
@@ -399,7 +414,7 @@ public final class IndexScan {
       pendingRowKey = null;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
-        row = RowCodec.decode(types, value());
+        row = pointRow != null ? pointRow : RowCodec.decode(types, value());
       } else {
         stats.entriesRead++;
         row = new Object[types.size()];
@@ -448,12 +463,11 @@ public final class IndexScan {
           return row;
         }
         if (!plan.covering()) {
-          byte[] fetched = ctx.get(tableFamily, rowKey);
+          row = ctx.fetchRow(table, tableFamily, types, rowKey);
           stats.rowsFetched++;
-          if (fetched == null) {
+          if (row == null) {
             return null;
           }
-          row = RowCodec.decode(types, fetched);
         }
       }
       if (residual != null && !residual.apply(row)) {

@@ -238,11 +238,15 @@ public final class LookupJoin {
           owners.add(lookup);
         }
       }
-      List<byte[]> values = ctx.multiGet(inner.family(), keys);
-      for (int i = 0; i < values.size(); i++) {
+      // an index's entries by MultiGet; a table's rows (primary-key lookups) through the row cache
+      boolean tableRows = inner.family() == inner.tableFamily();
+      List<byte[]> values = tableRows ? null : ctx.multiGet(inner.family(), keys);
+      List<Object[]> tableRowList = tableRows ? inner.fetchRows(keys) : null;
+      for (int i = 0; i < keys.size(); i++) {
         Lookup lookup = owners.get(i);
         currentKey = lookup.key;
-        Object[] row = inner.visitPoint(keys.get(i), values.get(i));
+        Object[] row = tableRows ? inner.visitPoint(keys.get(i), null, tableRowList.get(i))
+            : inner.visitPoint(keys.get(i), values.get(i), null);
         if (row == null) {
           continue;
         }
@@ -279,11 +283,11 @@ public final class LookupJoin {
       if (pendingKeys.isEmpty()) {
         return;
       }
-      List<byte[]> values = ctx.multiGet(inner.tableFamily(), pendingKeys);
-      for (int i = 0; i < values.size(); i++) {
+      List<Object[]> fetchedRows = inner.fetchRows(pendingKeys);
+      for (int i = 0; i < fetchedRows.size(); i++) {
         Lookup lookup = pendingLookups.get(i);
         currentKey = lookup.key;
-        Object[] row = inner.fetched(values.get(i));
+        Object[] row = inner.fetched(fetchedRows.get(i));
         if (row != null) {
           lookup.rows.add(row);
         }

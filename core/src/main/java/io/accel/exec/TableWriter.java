@@ -66,7 +66,7 @@ public final class TableWriter {
     for (int i = 0; i < victims.size(); i++) {
       Object[] row = victims.get(i);
       byte[] key = keys.get(i);
-      ctx.delete(rows, key);
+      ctx.deleteRow(table, rows, key);
       for (IndexDef index : table.indexes()) {
         ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, row, key));
       }
@@ -89,7 +89,7 @@ public final class TableWriter {
       Object[] old = oldRows.get(i);
       byte[] oldKey = oldKeys.get(i);
       if (!Arrays.equals(oldKey, newKeys.get(i))) {
-        ctx.delete(rows, oldKey);
+        ctx.deleteRow(table, rows, oldKey);
       }
       for (IndexDef index : table.indexes()) {
         ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, old, oldKey));
@@ -120,7 +120,7 @@ public final class TableWriter {
         ctx.put(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
-    ctx.put(rows, key, RowCodec.encode(table.schemaVersion(), types, row));
+    ctx.putRow(table, rows, key, RowCodec.encode(table.schemaVersion(), types, row));
   }
 
   /** The storage keys of rows read from this table (for tables without a primary key, by matching values). */

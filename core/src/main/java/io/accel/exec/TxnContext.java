@@ -1,11 +1,18 @@
 package io.accel.exec;
 
+import io.accel.cache.RowCache;
+import io.accel.catalog.DataType;
+import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
+import io.accel.storage.RowCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -20,6 +27,11 @@ import org.rocksdb.Transaction;
  * comes from that one snapshot plus the transaction's own writes. It owns the transaction (or, for a
  * read-only statement, the snapshot), the read options and every iterator opened through it, and closes
  * them all in {@link #close()}.
+ *
+ * <p>Rows fetched by primary key ({@link #fetchRow}, {@link #fetchRows}) go through the store's
+ * {@link RowCache} when it is on, except rows of tables this transaction wrote (its own writes are only in
+ * the transaction). The context registers its snapshot with the cache before taking it, and tells the cache
+ * which rows a commit writes around the RocksDB commit.
  */
 public final class TxnContext implements AutoCloseable {
   private final Transaction txn;
@@ -31,33 +43,45 @@ public final class TxnContext implements AutoCloseable {
   /** Rows this transaction changed per table id: {inserted - deleted, inserted + updated + deleted}. */
   private final Map<Long, long[]> changes = new HashMap<>();
   private final Statistics statistics;
+  /** The store's row cache, null when it is off; {@link #registration} registers this context's snapshot. */
+  private final RowCache rowCache;
+  private final RowCache.Registration registration;
+  private final long snapshotSequence;
+  /** Rows this transaction wrote (for the row cache's commit protocol) and the tables they belong to. */
+  private final Set<RowCache.Key> writtenRows = new LinkedHashSet<>();
+  private final Set<Long> writtenTables = new HashSet<>();
   private boolean wrote;
   private boolean closed;
 
-  TxnContext(Transaction txn) {
-    this(txn, null);
-  }
-
-  /** {@code statistics}, when given, receives this transaction's row counts when it commits. */
-  TxnContext(Transaction txn, Statistics statistics) {
+  /**
+   * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
+   * {@code statistics}, when given, receives its row counts when it commits.
+   */
+  TxnContext(Transaction txn, Statistics statistics, RowCache rowCache, RowCache.Registration registration) {
     this.txn = txn;
     this.db = null;
     this.snapshot = txn.getSnapshot();
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = statistics;
+    this.rowCache = rowCache;
+    this.registration = registration;
+    this.snapshotSequence = snapshot.getSequenceNumber();
   }
 
   /**
    * A read-only context: a snapshot of {@code db}, read without a transaction (no write batch to merge,
    * nothing to validate), which a single query outside a transaction block needs. It releases the snapshot
-   * when closed.
+   * when closed. With a row cache, the snapshot is registered with it first.
    */
-  TxnContext(RocksDB db) {
+  TxnContext(RocksDB db, RowCache rowCache) {
     this.txn = null;
     this.db = db;
+    this.rowCache = rowCache;
+    this.registration = rowCache == null ? null : rowCache.register();
     this.snapshot = db.getSnapshot();
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = null;
+    this.snapshotSequence = snapshot.getSequenceNumber();
   }
 
   /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
@@ -69,7 +93,71 @@ public final class TxnContext implements AutoCloseable {
 
   /** The sequence number of the snapshot this context reads. */
   public long snapshotSequence() {
-    return snapshot.getSequenceNumber();
+    return snapshotSequence;
+  }
+
+  /** Whether fetches of {@code table}'s rows may use the row cache. */
+  private boolean cached(TableDef table) {
+    return rowCache != null && (writtenTables.isEmpty() || !writtenTables.contains(table.id()));
+  }
+
+  /**
+   * The row stored under a primary key ({@code family} is the table's), decoded; null when there is none.
+   * Through the row cache when it is on.
+   */
+  public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, List<DataType> types, byte[] rowKey) {
+    if (!cached(table)) {
+      byte[] value = get(family, rowKey);
+      return value == null ? null : RowCodec.decode(types, value);
+    }
+    Object[] row = rowCache.get(table.id(), rowKey, snapshotSequence);
+    if (row != null) {
+      return row;
+    }
+    byte[] value = get(family, rowKey);
+    if (value == null) {
+      return null;
+    }
+    row = RowCodec.decode(types, value);
+    rowCache.install(table.id(), rowKey, snapshotSequence, row);
+    return row;
+  }
+
+  /** {@link #fetchRow} for many keys: the misses are read with one MultiGet. Rows (or nulls) in key order. */
+  public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<DataType> types,
+      List<byte[]> rowKeys) {
+    boolean cached = cached(table);
+    Object[][] rows = new Object[rowKeys.size()][];
+    List<byte[]> missing = rowKeys;
+    int[] missingAt = null;
+    if (cached) {
+      missing = new ArrayList<>();
+      missingAt = new int[rowKeys.size()];
+      for (int i = 0; i < rowKeys.size(); i++) {
+        rows[i] = rowCache.get(table.id(), rowKeys.get(i), snapshotSequence);
+        if (rows[i] == null) {
+          missingAt[missing.size()] = i;
+          missing.add(rowKeys.get(i));
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      List<byte[]> values = multiGet(family, missing);
+      for (int j = 0; j < values.size(); j++) {
+        byte[] value = values.get(j);
+        if (value == null) {
+          continue;
+        }
+        Object[] row = RowCodec.decode(types, value);
+        if (cached) {
+          rows[missingAt[j]] = row;
+          rowCache.install(table.id(), missing.get(j), snapshotSequence, row);
+        } else {
+          rows[j] = row;
+        }
+      }
+    }
+    return java.util.Arrays.asList(rows);
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
@@ -125,6 +213,25 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
+  /** Writes a row of {@code table} under its primary key (a put into the table's family). */
+  public void putRow(TableDef table, ColumnFamilyHandle family, byte[] key, byte[] value) {
+    put(family, key, value);
+    rowWritten(table, key);
+  }
+
+  /** Deletes a row of {@code table} by its primary key. */
+  public void deleteRow(TableDef table, ColumnFamilyHandle family, byte[] key) {
+    delete(family, key);
+    rowWritten(table, key);
+  }
+
+  private void rowWritten(TableDef table, byte[] key) {
+    if (rowCache != null) {
+      writtenTables.add(table.id());
+      writtenRows.add(RowCache.key(table.id(), key));
+    }
+  }
+
   public void delete(ColumnFamilyHandle family, byte[] key) {
     checkWritable();
     try {
@@ -160,21 +267,32 @@ public final class TxnContext implements AutoCloseable {
     if (txn == null) {
       return;
     }
+    RowCache.Commit cacheCommit = writtenRows.isEmpty() ? null : rowCache.beginCommit(List.copyOf(writtenRows));
+    boolean committed = false;
     try {
       if (statistics != null && !changes.isEmpty()) {
         statistics.commit(txn, changes);
       } else {
         txn.commit();
       }
+      committed = true;
       changes.clear();
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      if (cacheCommit != null) {
+        cacheCommit.end(committed);
+      }
+      writtenRows.clear();
+      writtenTables.clear();
     }
   }
 
   synchronized void rollback() {
     closeIterators();
     changes.clear();
+    writtenRows.clear();
+    writtenTables.clear();
     if (txn == null) {
       return;
     }
@@ -216,6 +334,9 @@ public final class TxnContext implements AutoCloseable {
       db.releaseSnapshot(snapshot);
     } else {
       txn.close();
+    }
+    if (registration != null) {
+      registration.close();
     }
   }
 

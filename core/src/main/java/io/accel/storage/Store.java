@@ -46,6 +46,7 @@ public final class Store implements AutoCloseable {
   }
 
   private final String description;
+  private final StoreOptions options;
   private final Env env;
   private final Cache blockCache;
   private final BloomFilter bloomFilter;
@@ -61,6 +62,7 @@ public final class Store implements AutoCloseable {
 
   private Store(String description, Path path, boolean inMemory, StoreOptions options) throws RocksDBException {
     this.description = description;
+    this.options = options;
     this.env = inMemory ? new RocksMemEnv(Env.getDefault()) : null;
     this.blockCache = new LRUCache(options.blockCacheBytes());
     this.bloomFilter = new BloomFilter(10, false);
@@ -132,6 +134,11 @@ public final class Store implements AutoCloseable {
 
   public String description() {
     return description;
+  }
+
+  /** The settings the store was opened with. */
+  public StoreOptions options() {
+    return options;
   }
 
   public RocksDB db() {

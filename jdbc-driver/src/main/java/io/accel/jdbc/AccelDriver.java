@@ -114,8 +114,9 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
           + ") is not available in this version; use jdbc:accel:mem:NAME or jdbc:accel:file:PATH");
     }
     StoreOptions options = new StoreOptions(
-        parseBytes(props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes()),
-        Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))));
+        parseBytes("blockCacheSize", props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes(), false),
+        Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))),
+        parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true));
     boolean indexScans = booleanProperty(props, "indexScans", true);
     boolean icp = booleanProperty(props, "icp", true);
     boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
@@ -199,8 +200,11 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
         "invalid planCacheSize \"" + text + "\": expected a number of plans, 0 or more");
   }
 
-  /** Parses a size such as {@code 268435456}, {@code 256MB} or {@code 1g}. */
-  static long parseBytes(String text, long defaultValue) {
+  /**
+   * Parses the size property {@code name}, such as {@code 268435456}, {@code 256MB} or {@code 1g}; 0 only when
+   * {@code zeroTurnsOff}.
+   */
+  static long parseBytes(String name, String text, long defaultValue, boolean zeroTurnsOff) {
     if (text == null || text.isBlank()) {
       return defaultValue;
     }
@@ -214,11 +218,17 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
       unit = 1L << 30;
     }
     String digits = t.replaceAll("[KMGB]+$", "");
+    long value;
     try {
-      return Long.parseLong(digits) * unit;
-    } catch (NumberFormatException e) {
-      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid size \"" + text + "\"");
+      value = Math.multiplyExact(Long.parseLong(digits), unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      value = -1;
     }
+    if (value < 0 || value == 0 && !zeroTurnsOff) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid " + name + " \"" + text
+          + "\": expected a size in bytes such as 268435456, 256MB or 1GB" + (zeroTurnsOff ? ", or 0 for none" : ""));
+    }
+    return value;
   }
 
   /** Registers the driver with DriverManager (done when the class loads). */

@@ -1,0 +1,511 @@
+package io.accel.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.apache.calcite.avatica.util.ByteString;
+
+/**
+ * The MVCC row cache (Rockset's RowStoreCache): (table, primary key) → decoded row versions, above
+ * RocksDB's block cache, so a fetch by primary key that hits costs a hash lookup instead of a RocksDB
+ * get (a binary search of index blocks, a block cache lookup, a copy through JNI) and a decode.
+ *
+ * <h2>Versions</h2>
+ * An entry holds the current version of a row, valid for every snapshot from the sequence number it was
+ * read at ({@code from}), and superseded versions valid for snapshots {@code from <= S < to}. A reader at
+ * snapshot S uses a version only if it is valid at S; otherwise it reads RocksDB at S and offers what it
+ * read with {@link #install}.
+ *
+ * <h2>Writes</h2>
+ * A commit that writes rows brackets the RocksDB commit with {@link #beginCommit} and
+ * {@link Commit#end}: before the commit each written key gets a pending write mark (in a small map that
+ * eviction never touches) and its current version is superseded at {@code L + 1}, where L is the latest
+ * sequence number before the commit, so a lower bound of the commit's own sequence number (the version
+ * is then claimed valid only for snapshots that certainly precede the write; snapshots between L and the
+ * commit miss, which is safe). After the commit the mark records an upper bound U of the commit's sequence
+ * number. An install is refused while a key has a pending write, and from a snapshot older than the
+ * latest U of the key, because the row it read may already be superseded.
+ *
+ * <h2>Freeing</h2>
+ * Open snapshots are registered ({@link #register}) before RocksDB takes them. A write mark and the
+ * versions superseded by that write are kept while a registered snapshot older than its U is open, then
+ * freed: retired keys queue up and are swept whenever a commit ends or a snapshot closes.
+ *
+ * <h2>Bounds</h2>
+ * One Caffeine cache per store, shared by all its tables, bounded by an estimate of the bytes the entries
+ * hold on the heap (keys, decoded values, versions, Caffeine's node), evicting by Caffeine's W-TinyLFU
+ * policy, and expiring entries not read for {@link #EXPIRE_AFTER_ACCESS}. Statistics (hits and misses as
+ * seen by MVCC readers, installs as puts, evictions) go to Micrometer through its Caffeine binder.
+ */
+public final class RowCache {
+  /** Entries not read for this long are dropped. */
+  public static final Duration EXPIRE_AFTER_ACCESS = Duration.ofMinutes(10);
+
+  private final long maxBytes;
+  private final LongSupplier latestSequence;
+  private final Cache<Key, Versions> cache;
+  private final Map<Key, WriteMark> writes = new ConcurrentHashMap<>();
+  private final ConcurrentSkipListMap<Registration, Boolean> snapshots = new ConcurrentSkipListMap<>();
+  private final AtomicLong registrationIds = new AtomicLong();
+  private final ConcurrentLinkedQueue<Retired> retired = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock sweeping = new ReentrantLock();
+  private final Stats stats = new Stats();
+
+  /**
+   * @param maxBytes the bound on the entries' estimated heap bytes
+   * @param latestSequence the store's latest sequence number (RocksDB's {@code getLatestSequenceNumber})
+   */
+  public RowCache(long maxBytes, LongSupplier latestSequence) {
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("row cache size must be positive: " + maxBytes);
+    }
+    this.maxBytes = maxBytes;
+    this.latestSequence = latestSequence;
+    this.cache = Caffeine.newBuilder()
+        .maximumWeight(maxBytes)
+        .weigher((Key k, Versions v) -> v.weight)
+        .expireAfterAccess(EXPIRE_AFTER_ACCESS)
+        .recordStats(() -> stats)
+        // evictions run on the thread that caused them, not later on a shared pool: the bound holds more tightly
+        .executor(Runnable::run)
+        .build();
+  }
+
+  // --- snapshots
+
+  /** An open snapshot's registration; closing it lets the versions only it could need go. */
+  public final class Registration implements Comparable<Registration>, AutoCloseable {
+    private final long sequence;
+    private final long id;
+    private boolean closed;
+
+    private Registration(long sequence, long id) {
+      this.sequence = sequence;
+      this.id = id;
+    }
+
+    @Override
+    public int compareTo(Registration o) {
+      int c = Long.compare(sequence, o.sequence);
+      return c != 0 ? c : Long.compare(id, o.id);
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      snapshots.remove(this);
+      sweep();
+    }
+  }
+
+  /**
+   * Registers a snapshot about to be taken: call before RocksDB takes it, close when it is released. The
+   * registration holds a lower bound of the snapshot's sequence number.
+   */
+  public Registration register() {
+    Registration r = new Registration(latestSequence.getAsLong(), registrationIds.incrementAndGet());
+    snapshots.put(r, Boolean.TRUE);
+    return r;
+  }
+
+  /** A lower bound of every snapshot open now or taken from now on. */
+  long oldestSnapshot() {
+    long latest = latestSequence.getAsLong();
+    Map.Entry<Registration, Boolean> first = snapshots.firstEntry();
+    return first == null ? latest : Math.min(latest, first.getKey().sequence);
+  }
+
+  // --- reads
+
+  /** The row stored under {@code key} of table {@code table} as of snapshot {@code snapshot}, or null: not cached. */
+  public Object[] get(long table, byte[] key, long snapshot) {
+    Versions v = cache.asMap().get(new Key(table, key));
+    Object[] row = v == null ? null : v.at(snapshot);
+    if (row == null) {
+      stats.misses.increment();
+    } else {
+      stats.hits.increment();
+    }
+    return row;
+  }
+
+  /**
+   * Offers a row read from RocksDB at {@code snapshot} (a registered, open snapshot). It becomes the current
+   * version unless a write to the key may have committed after the snapshot, or is about to commit; an
+   * existing current version valid at the snapshot stays (the same value: nothing was written in between).
+   */
+  public void install(long table, byte[] key, long snapshot, Object[] row) {
+    Key k = new Key(table, key);
+    cache.asMap().compute(k, (kk, old) -> {
+      WriteMark mark = writes.get(kk);
+      if (mark != null && mark.blocks(snapshot)) {
+        return old;
+      }
+      if (old != null && old.current != null) {
+        if (old.current.from <= snapshot) {
+          return old;
+        }
+        // nothing was written between the snapshot and now: the same row, valid from the older snapshot on
+        return old.withCurrent(new Version(old.current.row, snapshot, Long.MAX_VALUE, old.current.weight));
+      }
+      stats.installs.increment();
+      Version version = new Version(row, snapshot, Long.MAX_VALUE, weigh(row));
+      return old == null ? new Versions(kk, version, Versions.NONE) : old.withCurrent(version);
+    });
+  }
+
+  // --- writes
+
+  /** A row key written by a transaction about to commit. */
+  public static Key key(long table, byte[] rowKey) {
+    return new Key(table, rowKey);
+  }
+
+  /**
+   * Marks the keys a transaction wrote as pending and supersedes their cached versions; call right before
+   * the RocksDB commit, then {@link Commit#end} after it (also when it failed).
+   */
+  public Commit beginCommit(Collection<Key> keys) {
+    for (Key k : keys) {
+      writes.compute(k, (kk, m) -> m == null ? new WriteMark(1, 0) : new WriteMark(m.pending + 1, m.upper));
+    }
+    long to = latestSequence.getAsLong() + 1;
+    for (Key k : keys) {
+      // compute, not computeIfPresent: Caffeine's computeIfPresent returns at once when the key is absent,
+      // without waiting for a reader's install in flight (which saw no mark), whose row would then stay current
+      cache.asMap().compute(k, (kk, v) -> v == null ? null : v.supersede(to));
+    }
+    return new Commit(keys);
+  }
+
+  /** A commit in progress (see {@link #beginCommit}). */
+  public final class Commit {
+    private final Collection<Key> keys;
+    private boolean ended;
+
+    private Commit(Collection<Key> keys) {
+      this.keys = keys;
+    }
+
+    /** Ends the commit: {@code committed} false when RocksDB refused it (nothing was written). */
+    public void end(boolean committed) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      long upper = latestSequence.getAsLong();
+      for (Key k : keys) {
+        writes.compute(k, (kk, m) -> new WriteMark(m.pending - 1, committed ? Math.max(m.upper, upper) : m.upper));
+        retired.add(new Retired(k, upper));
+      }
+      sweep();
+    }
+  }
+
+  /**
+   * Frees the write marks and superseded versions no open snapshot can need any more: those of writes whose
+   * upper bound is at most the oldest open snapshot.
+   */
+  void sweep() {
+    Retired head = retired.peek();
+    if (head == null || !sweeping.tryLock()) {
+      return;
+    }
+    try {
+      long oldest = oldestSnapshot();
+      while ((head = retired.peek()) != null && head.sequence <= oldest) {
+        retired.poll();
+        writes.computeIfPresent(head.key, (k, m) -> m.pending == 0 && m.upper <= oldest ? null : m);
+        cache.asMap().computeIfPresent(head.key, (k, v) -> v.dropBefore(oldest));
+      }
+    } finally {
+      sweeping.unlock();
+    }
+  }
+
+  /** Forgets every row of a dropped table. */
+  public void invalidateTable(long table) {
+    cache.asMap().keySet().removeIf(k -> k.table == table);
+    writes.entrySet().removeIf(e -> e.getKey().table == table && e.getValue().pending == 0);
+  }
+
+  // --- observation
+
+  /** Exposes the cache's size and statistics: Micrometer's Caffeine binder plus byte and hit-ratio gauges. */
+  public void bindTo(MeterRegistry registry, Tags tags) {
+    CaffeineCacheMetrics.monitor(registry, cache, "accel.row", tags);
+    Gauge.builder("accel.row.cache.bytes", this, RowCache::weightedBytes)
+        .tags(tags).baseUnit("bytes").description("estimated heap bytes held by the row cache").register(registry);
+    Gauge.builder("accel.row.cache.max.bytes", this, c -> c.maxBytes)
+        .tags(tags).baseUnit("bytes").description("the row cache's bound (rowCacheSize)").register(registry);
+    Gauge.builder("accel.row.cache.hit.ratio", this, c -> c.stats.snapshot().hitRate())
+        .tags(tags).description("share of row-cache lookups that found a version valid at the reader's snapshot")
+        .register(registry);
+  }
+
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  /** The estimated heap bytes of the entries (after Caffeine's pending maintenance). */
+  public long weightedBytes() {
+    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+  }
+
+  public long entries() {
+    return cache.estimatedSize();
+  }
+
+  public CacheStats stats() {
+    return stats.snapshot();
+  }
+
+  /** Rows installed as current versions so far. */
+  public long installs() {
+    return stats.installs.sum();
+  }
+
+  /** The superseded versions held now (a walk over the cache: for tests and diagnostics). */
+  public long supersededVersions() {
+    long n = 0;
+    for (Versions v : cache.asMap().values()) {
+      n += v.superseded.length;
+    }
+    return n;
+  }
+
+  /** Write marks held now (pending or still needed by an open snapshot). */
+  public int writeMarks() {
+    return writes.size();
+  }
+
+  /** Open snapshot registrations. */
+  public int openSnapshots() {
+    return snapshots.size();
+  }
+
+  /** Runs Caffeine's pending maintenance (evictions, expiries) and the sweep now. */
+  public void cleanUp() {
+    cache.cleanUp();
+    sweep();
+  }
+
+  // --- the entries
+
+  /** A cache key: a table id and a row's storage key. */
+  public static final class Key {
+    final long table;
+    final byte[] rowKey;
+    private final int hash;
+
+    Key(long table, byte[] rowKey) {
+      this.table = table;
+      this.rowKey = rowKey;
+      this.hash = 31 * Long.hashCode(table) + Arrays.hashCode(rowKey);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && k.table == table && Arrays.equals(k.rowKey, rowKey);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** One row version, valid for snapshots {@code from <= S < to}. */
+  record Version(Object[] row, long from, long to, long weight) {
+    boolean validAt(long snapshot) {
+      return from <= snapshot && snapshot < to;
+    }
+  }
+
+  /** The versions of one row, immutable: every change replaces the entry, so Caffeine re-weighs it. */
+  static final class Versions {
+    static final Version[] NONE = new Version[0];
+    /** Caffeine's node with its expiry links, this object and its array, the key. */
+    private static final long OVERHEAD = 96 + 32 + 16;
+
+    final Version current;
+    final Version[] superseded;
+    final int weight;
+    private final Key key;
+
+    Versions(Key key, Version current, Version[] superseded) {
+      this.key = key;
+      this.current = current;
+      this.superseded = superseded;
+      long w = OVERHEAD + 40 + key.rowKey.length + 4L * superseded.length;
+      if (current != null) {
+        w += current.weight;
+      }
+      for (Version v : superseded) {
+        w += v.weight;
+      }
+      this.weight = (int) Math.min(Integer.MAX_VALUE, w);
+    }
+
+    Object[] at(long snapshot) {
+      if (current != null && current.from <= snapshot) {
+        return current.row;
+      }
+      for (Version v : superseded) {
+        if (v.validAt(snapshot)) {
+          return v.row;
+        }
+      }
+      return null;
+    }
+
+    Versions withCurrent(Version version) {
+      return new Versions(key, version, superseded);
+    }
+
+    /** The current version stops being current at {@code to}; null when nothing is left to keep. */
+    Versions supersede(long to) {
+      if (current == null) {
+        return this;
+      }
+      Version[] kept = superseded;
+      if (current.from < to) {
+        kept = Arrays.copyOf(superseded, superseded.length + 1);
+        kept[superseded.length] = new Version(current.row, current.from, to, current.weight);
+      }
+      return kept.length == 0 ? null : new Versions(key, null, kept);
+    }
+
+    /** Drops the superseded versions no snapshot at or after {@code oldest} can see; null when empty. */
+    Versions dropBefore(long oldest) {
+      List<Version> kept = null;
+      for (int i = 0; i < superseded.length; i++) {
+        Version v = superseded[i];
+        if (v.to <= oldest) {
+          if (kept == null) {
+            kept = new ArrayList<>(Arrays.asList(superseded).subList(0, i));
+          }
+        } else if (kept != null) {
+          kept.add(v);
+        }
+      }
+      if (kept == null) {
+        return this;
+      }
+      if (kept.isEmpty() && current == null) {
+        return null;
+      }
+      return new Versions(key, current, kept.toArray(NONE));
+    }
+  }
+
+  /** Writes to a key: commits in flight, and the upper bound of the latest committed one's sequence number. */
+  record WriteMark(int pending, long upper) {
+    /** Whether a row read at {@code snapshot} may be stale or about to be. */
+    boolean blocks(long snapshot) {
+      return pending > 0 || upper > snapshot;
+    }
+  }
+
+  /** A written key, to sweep once no open snapshot precedes {@code sequence}. */
+  private record Retired(Key key, long sequence) {
+  }
+
+  // --- sizes
+
+  /** The estimated heap bytes of a decoded row and its version record. */
+  static long weigh(Object[] row) {
+    long w = 40 + 16 + 4L * row.length;
+    for (Object v : row) {
+      w += weighValue(v);
+    }
+    return w;
+  }
+
+  private static long weighValue(Object v) {
+    if (v == null) {
+      return 0;
+    }
+    if (v instanceof String s) {
+      return 40 + s.length();
+    }
+    if (v instanceof BigDecimal d) {
+      return 72 + d.unscaledValue().bitLength() / 8;
+    }
+    if (v instanceof ByteString b) {
+      return 40 + b.length();
+    }
+    if (v instanceof byte[] b) {
+      return 16 + b.length;
+    }
+    if (v instanceof Number || v instanceof Boolean) {
+      return 16;
+    }
+    return 32;
+  }
+
+  // --- statistics as MVCC readers see them
+
+  /**
+   * Hits and misses counted by {@link #get} (a version valid at the reader's snapshot, or not), installs
+   * reported as loads (Micrometer's {@code cache.puts}); Caffeine reports evictions. The loads Caffeine
+   * would count for its own compute calls are ignored.
+   */
+  private static final class Stats implements StatsCounter {
+    final LongAdder hits = new LongAdder();
+    final LongAdder misses = new LongAdder();
+    final LongAdder installs = new LongAdder();
+    final LongAdder evictions = new LongAdder();
+    final LongAdder evictionWeight = new LongAdder();
+
+    @Override
+    public void recordHits(int count) {
+    }
+
+    @Override
+    public void recordMisses(int count) {
+    }
+
+    @Override
+    public void recordLoadSuccess(long loadTime) {
+    }
+
+    @Override
+    public void recordLoadFailure(long loadTime) {
+    }
+
+    @Override
+    public void recordEviction(int weight, RemovalCause cause) {
+      evictions.increment();
+      evictionWeight.add(weight);
+    }
+
+    @Override
+    public CacheStats snapshot() {
+      return CacheStats.of(hits.sum(), misses.sum(), installs.sum(), 0, 0, evictions.sum(), evictionWeight.sum());
+    }
+  }
+}
