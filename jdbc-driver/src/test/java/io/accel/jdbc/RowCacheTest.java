@@ -69,9 +69,9 @@ class RowCacheTest extends JdbcTestSupport {
 
   /** Runs a query twice; returns the rows (the same both times) and the row-cache hits of the second run. */
   private long hitsOfSecondRun(String sql, List<String> expectedRows) throws SQLException {
-    assertThat(rows(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
+    assertThat(texts(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
     long before = hits();
-    assertThat(rows(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
+    assertThat(texts(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
     return hits() - before;
   }
 
@@ -100,50 +100,50 @@ class RowCacheTest extends JdbcTestSupport {
     for (int id = 1; id <= 40; id += 4) {
       kind1.add("n" + id);
     }
-    assertThat(hitsOfSecondRun(byIndex, kind1)).isEqualTo(10);
+    assertThat(hitsOfSecondRun(byIndex, kind1)).as("pick's row by its primary key, then ten items").isEqualTo(11);
   }
 
   @Test
   void writesOfAnotherConnectionAreSeenAtOnce() throws SQLException {
     Connection other = connect();
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 3")).containsExactly("n3");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 3")).containsExactly("n3");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 3")).containsExactly("n3");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 3")).containsExactly("n3");
     update(other, "UPDATE item SET name = 'changed' WHERE id = 3");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 3")).containsExactly("changed");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 3")).containsExactly("changed");
     update(other, "DELETE FROM item WHERE id = 3");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 3")).isEmpty();
-    assertThat(rows(c, "SELECT name FROM item WHERE kind = 3 AND id < 10")).containsExactlyInAnyOrder("n7");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 3")).isEmpty();
+    assertThat(texts(c, "SELECT name FROM item WHERE kind = 3 AND id < 10")).containsExactlyInAnyOrder("n7");
     update(other, "INSERT INTO item VALUES (3, 3, 'back')");
-    assertThat(rows(c, "SELECT name FROM item WHERE kind = 3 AND id < 10")).containsExactlyInAnyOrder("back", "n7");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 3")).containsExactly("back");
+    assertThat(texts(c, "SELECT name FROM item WHERE kind = 3 AND id < 10")).containsExactlyInAnyOrder("back", "n7");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 3")).containsExactly("back");
   }
 
   @Test
   void aTransactionSeesItsOwnWritesAndKeepsItsSnapshot() throws SQLException {
     Connection other = connect();
-    rows(other, "SELECT name FROM item WHERE id = 9");
+    texts(other, "SELECT name FROM item WHERE id = 9");
     c.setAutoCommit(false);
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 9")).containsExactly("n9");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 9")).containsExactly("n9");
     update(other, "UPDATE item SET name = 'later' WHERE id = 9");
     long before = hits();
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 9")).as("the block's snapshot").containsExactly("n9");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 9")).as("the block's snapshot").containsExactly("n9");
     assertThat(hits() - before).as("the superseded version served the old snapshot").isEqualTo(1);
-    assertThat(rows(other, "SELECT name FROM item WHERE id = 9")).containsExactly("later");
+    assertThat(texts(other, "SELECT name FROM item WHERE id = 9")).containsExactly("later");
 
     update(c, "UPDATE item SET name = 'mine' WHERE id = 10");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 10")).containsExactly("mine");
-    assertThat(rows(c, "SELECT name FROM item WHERE kind = 2 AND id BETWEEN 9 AND 11")).containsExactly("mine");
-    assertThat(rows(other, "SELECT name FROM item WHERE id = 10")).containsExactly("n10");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 10")).containsExactly("mine");
+    assertThat(texts(c, "SELECT name FROM item WHERE kind = 2 AND id BETWEEN 9 AND 11")).containsExactly("mine");
+    assertThat(texts(other, "SELECT name FROM item WHERE id = 10")).containsExactly("n10");
     c.rollback();
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 10")).containsExactly("n10");
-    assertThat(rows(c, "SELECT name FROM item WHERE id = 9")).containsExactly("later");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 10")).containsExactly("n10");
+    assertThat(texts(c, "SELECT name FROM item WHERE id = 9")).containsExactly("later");
     c.commit();
   }
 
   @Test
   void sizeAndHitRateAreInTheMetrics() throws SQLException {
-    rows(c, "SELECT name FROM item WHERE kind = 1");
-    rows(c, "SELECT name FROM item WHERE kind = 1");
+    texts(c, "SELECT name FROM item WHERE kind = 1");
+    texts(c, "SELECT name FROM item WHERE kind = 1");
     cache().cleanUp();
     String store = url.substring("jdbc:accel:".length());
     assertThat(meters.get("cache.gets").tags("cache", "accel.row", "result", "hit", "store", store)
@@ -157,7 +157,7 @@ class RowCacheTest extends JdbcTestSupport {
 
   @Test
   void droppingATableEmptiesItsEntries() throws SQLException {
-    rows(c, "SELECT name FROM item WHERE kind = 0");
+    texts(c, "SELECT name FROM item WHERE kind = 0");
     cache().cleanUp();
     assertThat(cache().entries()).isEqualTo(10);
     update(c, "DROP TABLE item");
@@ -171,7 +171,7 @@ class RowCacheTest extends JdbcTestSupport {
     Connection off = connect(base + "off?rowCacheSize=0");
     update(off, "CREATE TABLE t (id INTEGER PRIMARY KEY, v VARCHAR(5))");
     update(off, "INSERT INTO t VALUES (1, 'a')");
-    assertThat(rows(off, "SELECT v FROM t WHERE id = 1")).containsExactly("a");
+    assertThat(texts(off, "SELECT v FROM t WHERE id = 1")).containsExactly("a");
     Database offStore = StoreRegistry.acquire("mem:" + getClass().getSimpleName() + "_property_off", StoreOptions.DEFAULTS);
     try {
       assertThat(offStore.rowCache()).isNull();
@@ -197,14 +197,8 @@ class RowCacheTest extends JdbcTestSupport {
 
   // --- helpers
 
-  private static int update(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      return s.executeUpdate(sql);
-    }
-  }
-
   /** The rows of a query, columns joined by '|'. */
-  private static List<String> rows(Connection c, String sql) throws SQLException {
+  private static List<String> texts(Connection c, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
       int n = rs.getMetaData().getColumnCount();
@@ -220,6 +214,6 @@ class RowCacheTest extends JdbcTestSupport {
   }
 
   private static String plan(Connection c, String sql) throws SQLException {
-    return String.join("\n", rows(c, "EXPLAIN " + sql));
+    return String.join("\n", texts(c, "EXPLAIN " + sql));
   }
 }
