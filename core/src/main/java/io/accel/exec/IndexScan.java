@@ -47,6 +47,8 @@ public final class IndexScan {
    * and then one RocksDB iterator serves every lookup until {@link #close()}.
    */
   static final class ScanEnumerator implements Enumerator<Object[]> {
+    /** What {@link #visit} returns for an entry whose columns nobody reads (its row is fetched, or deferred). */
+    private static final Object[] NO_ENTRY = new Object[0];
     private final Database database;
     private final TxnContext ctx;
     private final ScanPlan plan;
@@ -59,6 +61,10 @@ public final class IndexScan {
     private final ColumnFamilyHandle tableFamily;
     private final List<DataType> types;
     private final boolean decodePrimaryKey;
+    /** Whether an index entry's columns are read (for ICP, or because the scan is covering). */
+    private final boolean decodeEntry;
+    /** The columns of a row read from the table that anything reads (null: all): the projection, if no residual. */
+    private final boolean[] wanted;
     private final ScanStats stats = new ScanStats();
     private Object[] slots;
     private boolean reusable;
@@ -109,8 +115,21 @@ public final class IndexScan {
       this.family = plan.usesIndex() ? database.indexFamily(plan.index().id()) : tableFamily;
       this.types = ScanPlan.types(table);
       this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
+      this.decodeEntry = icp != null || plan.covering();
+      this.wanted = wantedColumns(plan, residual);
       this.wholeKeys = wholeKeyPoints(plan);
       this.pointGets = wholeKeys && singleKeys(ranges);
+    }
+
+    private static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
+      if (residual != null || plan.projection() == null) {
+        return null;
+      }
+      boolean[] wanted = new boolean[plan.table().columns().size()];
+      for (int c : plan.projection()) {
+        wanted[c] = true;
+      }
+      return wanted;
     }
 
     /** Whether each range holds exactly one key (its end is the key's successor). */
@@ -202,7 +221,7 @@ public final class IndexScan {
 
     /** The table's decoded rows of whole primary keys, through the row cache (see {@link #visitPoint}). */
     List<Object[]> fetchRows(List<byte[]> rowKeys) {
-      return ctx.fetchRows(table, tableFamily, types, rowKeys);
+      return ctx.fetchRows(table, tableFamily, types, rowKeys, wanted);
     }
 
     /** The output row of a deferred entry whose row was fetched (null: gone, or the residual rejects it). */
@@ -312,7 +331,7 @@ public final class IndexScan {
         if (plan.usesIndex()) {
           pointValue = ctx.get(family, key);
         } else {
-          pointRow = ctx.fetchRow(table, tableFamily, types, key);
+          pointRow = ctx.fetchRow(table, tableFamily, types, key, wanted);
         }
         stats.seeks++;
         if (pointValue == null && pointRow == null) {
@@ -414,14 +433,19 @@ public final class IndexScan {
       pendingRowKey = null;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
-        row = pointRow != null ? pointRow : RowCodec.decode(types, value());
+        row = pointRow != null ? pointRow : RowCodec.decode(types, value(), wanted);
       } else {
         stats.entriesRead++;
-        row = new Object[types.size()];
+        // the entry's columns matter only to ICP and to a covering scan; otherwise only its row key does
+        row = decodeEntry ? new Object[types.size()] : NO_ENTRY;
         KeyReader reader = new KeyReader(key);
         for (IndexColumn ic : plan.index().columns()) {
           DataType type = types.get(ic.column());
-          row[ic.column()] = ScanPlan.fromKey(type, KeyCodec.read(reader, type, ic.descending()));
+          if (decodeEntry) {
+            row[ic.column()] = ScanPlan.fromKey(type, KeyCodec.read(reader, type, ic.descending()));
+          } else {
+            KeyCodec.skip(reader, type, ic.descending());
+          }
         }
         byte[] rowKey;
         byte[] value = null;
@@ -437,14 +461,14 @@ public final class IndexScan {
             rowKey = Arrays.copyOf(value, includeAt);
           }
         }
-        if (!plan.index().include().isEmpty()) {
+        if (decodeEntry && !plan.index().include().isEmpty()) {
           KeyReader included = new KeyReader(value == null ? value() : value, includeAt);
           for (int c : plan.index().include()) {
             DataType type = types.get(c);
             row[c] = ScanPlan.fromKey(type, KeyCodec.read(included, type, false));
           }
         }
-        if (decodePrimaryKey) {
+        if (decodeEntry && decodePrimaryKey) {
           KeyReader pk = new KeyReader(rowKey);
           for (int c : table.primaryKey()) {
             DataType type = types.get(c);
@@ -463,7 +487,7 @@ public final class IndexScan {
           return row;
         }
         if (!plan.covering()) {
-          row = ctx.fetchRow(table, tableFamily, types, rowKey);
+          row = ctx.fetchRow(table, tableFamily, types, rowKey, wanted);
           stats.rowsFetched++;
           if (row == null) {
             return null;

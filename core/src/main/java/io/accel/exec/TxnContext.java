@@ -102,60 +102,63 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /**
-   * The row stored under a primary key ({@code family} is the table's), decoded; null when there is none.
-   * Through the row cache when it is on.
+   * The row stored under a primary key ({@code family} is the table's), with the columns {@code wanted} marks
+   * decoded (all when null; the others null); null when there is none. Through the row cache when it is on.
    */
-  public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, List<DataType> types, byte[] rowKey) {
-    if (!cached(table)) {
-      byte[] value = get(family, rowKey);
-      return value == null ? null : RowCodec.decode(types, value);
+  public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, List<DataType> types, byte[] rowKey,
+      boolean[] wanted) {
+    byte[] value = null;
+    boolean cached = cached(table);
+    if (cached) {
+      value = rowCache.get(table.id(), rowKey, snapshotSequence);
     }
-    Object[] row = rowCache.get(table.id(), rowKey, snapshotSequence);
-    if (row != null) {
-      return row;
-    }
-    byte[] value = get(family, rowKey);
     if (value == null) {
-      return null;
+      value = get(family, rowKey);
+      if (value == null) {
+        return null;
+      }
+      if (cached) {
+        rowCache.offer(table.id(), rowKey, snapshotSequence, value);
+      }
     }
-    row = RowCodec.decode(types, value);
-    rowCache.install(table.id(), rowKey, snapshotSequence, row);
-    return row;
+    return RowCodec.decode(types, value, wanted);
   }
 
   /** {@link #fetchRow} for many keys: the misses are read with one MultiGet. Rows (or nulls) in key order. */
   public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<DataType> types,
-      List<byte[]> rowKeys) {
+      List<byte[]> rowKeys, boolean[] wanted) {
     boolean cached = cached(table);
-    Object[][] rows = new Object[rowKeys.size()][];
+    byte[][] values = new byte[rowKeys.size()][];
     List<byte[]> missing = rowKeys;
     int[] missingAt = null;
     if (cached) {
       missing = new ArrayList<>();
       missingAt = new int[rowKeys.size()];
       for (int i = 0; i < rowKeys.size(); i++) {
-        rows[i] = rowCache.get(table.id(), rowKeys.get(i), snapshotSequence);
-        if (rows[i] == null) {
+        values[i] = rowCache.get(table.id(), rowKeys.get(i), snapshotSequence);
+        if (values[i] == null) {
           missingAt[missing.size()] = i;
           missing.add(rowKeys.get(i));
         }
       }
     }
     if (!missing.isEmpty()) {
-      List<byte[]> values = multiGet(family, missing);
-      for (int j = 0; j < values.size(); j++) {
-        byte[] value = values.get(j);
-        if (value == null) {
-          continue;
-        }
-        Object[] row = RowCodec.decode(types, value);
+      List<byte[]> read = multiGet(family, missing);
+      for (int j = 0; j < read.size(); j++) {
+        byte[] value = read.get(j);
         if (cached) {
-          rows[missingAt[j]] = row;
-          rowCache.install(table.id(), missing.get(j), snapshotSequence, row);
+          if (value != null) {
+            values[missingAt[j]] = value;
+            rowCache.offer(table.id(), missing.get(j), snapshotSequence, value);
+          }
         } else {
-          rows[j] = row;
+          values[j] = value;
         }
       }
+    }
+    Object[][] rows = new Object[values.length][];
+    for (int i = 0; i < values.length; i++) {
+      rows[i] = values[i] == null ? null : RowCodec.decode(types, values[i], wanted);
     }
     return java.util.Arrays.asList(rows);
   }

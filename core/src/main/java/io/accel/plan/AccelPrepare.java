@@ -63,7 +63,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelMetadataProvider metadata = AccelRelMetadata.PROVIDER;
     // Calcite's standard program (sub-query removal, decorrelation, measures, field trimming, Volcano,
     // Calc), with Accel's heuristic phases: OrRestrictionRule first, and after decorrelation the scalar
-    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE).
+    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE), and at the end Accel's
+    // one-key sorts in place of Calcite's (AccelSort: Calcite compares numbers through BigDecimal).
     Program volcano = (planner, rel, requiredOutputTraits, materializations, lattices) -> {
       for (RelOptMaterialization materialization : materializations) {
         planner.addMaterialization(materialization);
@@ -85,7 +86,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.trim(),
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
         volcano,
-        Programs.calc(metadata));
+        Programs.calc(metadata),
+        AccelSort::replaceSorts);
   }
 
   private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {

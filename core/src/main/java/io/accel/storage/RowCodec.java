@@ -56,6 +56,16 @@ public final class RowCodec {
    * @throws IllegalArgumentException if the bytes do not hold exactly one row of these types
    */
   public static Object[] decode(List<DataType> types, byte[] bytes) {
+    return decode(types, bytes, null);
+  }
+
+  /**
+   * Decodes the columns {@code wanted} marks (all when null) of a row written by {@link #encode}; the others are
+   * skipped without building their values and stay null.
+   *
+   * @throws IllegalArgumentException if the bytes do not hold exactly one row of these types
+   */
+  public static Object[] decode(List<DataType> types, byte[] bytes, boolean[] wanted) {
     Cursor in = new Cursor(bytes, types);
     in.varint();
     int n = types.size();
@@ -68,7 +78,11 @@ public final class RowCodec {
     for (int i = 0; i < n; i++) {
       if ((bytes[bitmapAt + (i >>> 3)] & 1 << (i & 7)) == 0) {
         in.column = i;
-        row[i] = readValue(in, types.get(i));
+        if (wanted == null || wanted[i]) {
+          row[i] = readValue(in, types.get(i));
+        } else {
+          skipValue(in, types.get(i));
+        }
       }
     }
     if (in.pos != bytes.length) {
@@ -149,6 +163,22 @@ public final class RowCodec {
       case UUID -> new UUID(in.fixed(8), in.fixed(8));
       default -> throw new IllegalArgumentException("no row encoding for " + type.sqlName());
     };
+  }
+
+  private static void skipValue(Cursor in, DataType type) {
+    switch (type.kind()) {
+      case SMALLINT, INTEGER, DATE, TIME, BIGINT, TIMESTAMP, TIMESTAMPTZ -> in.varint64();
+      case REAL -> in.bytes(4);
+      case DOUBLE -> in.bytes(8);
+      case BOOLEAN -> in.bytes(1);
+      case CHAR, VARCHAR, TEXT, BYTEA -> in.bytes(in.length());
+      case NUMERIC -> {
+        in.varint64();
+        in.bytes(in.length());
+      }
+      case UUID -> in.bytes(16);
+      default -> throw new IllegalArgumentException("no row encoding for " + type.sqlName());
+    }
   }
 
   private static void putBytes(KeyWriter out, byte[] b) {

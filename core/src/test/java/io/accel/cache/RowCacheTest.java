@@ -25,8 +25,9 @@ class RowCacheTest {
     return ("k" + k).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static Object[] row(Object... values) {
-    return values;
+  /** A stored row value (the cache does not look inside). */
+  private static byte[] row(Object... values) {
+    return java.util.Arrays.toString(values).getBytes(StandardCharsets.UTF_8);
   }
 
   /** Simulates a committed write to {@code keys}: marks, supersedes, moves the sequence, ends the commit. */
@@ -41,8 +42,8 @@ class RowCacheTest {
   void aRowInstalledAtASnapshotServesThatSnapshotAndLaterOnesNotEarlierOnes() {
     try (RowCache.Registration r = cache.register()) {
       cache.install(1, key(1), 100, row(1L, "a"));
-      assertThat(cache.get(1, key(1), 100)).containsExactly(1L, "a");
-      assertThat(cache.get(1, key(1), 150)).containsExactly(1L, "a");
+      assertThat(cache.get(1, key(1), 100)).isEqualTo(row(1L, "a"));
+      assertThat(cache.get(1, key(1), 150)).isEqualTo(row(1L, "a"));
       assertThat(cache.get(1, key(1), 99)).isNull();
       assertThat(cache.get(2, key(1), 100)).as("another table's key").isNull();
       assertThat(cache.get(1, key(2), 100)).isNull();
@@ -57,7 +58,7 @@ class RowCacheTest {
     cache.install(1, key(1), 100, row("v1"));
     commit(1); // commits at 101
     long after = sequence.get();
-    assertThat(cache.get(1, key(1), 100)).as("the snapshot before the write").containsExactly("v1");
+    assertThat(cache.get(1, key(1), 100)).as("the snapshot before the write").isEqualTo(row("v1"));
     assertThat(cache.get(1, key(1), after)).as("a snapshot after the write").isNull();
 
     // a reader at the old snapshot read the old row from RocksDB: it must not become current
@@ -66,15 +67,15 @@ class RowCacheTest {
     // a reader after the write installs the new row
     try (RowCache.Registration r = cache.register()) {
       cache.install(1, key(1), after, row("v2"));
-      assertThat(cache.get(1, key(1), after)).containsExactly("v2");
-      assertThat(cache.get(1, key(1), 100)).containsExactly("v1");
+      assertThat(cache.get(1, key(1), after)).isEqualTo(row("v2"));
+      assertThat(cache.get(1, key(1), 100)).isEqualTo(row("v1"));
     }
     assertThat(cache.supersededVersions()).isEqualTo(1);
     old.close();
     cache.cleanUp();
     assertThat(cache.supersededVersions()).as("freed once the old snapshot closed").isZero();
     assertThat(cache.writeMarks()).isZero();
-    assertThat(cache.get(1, key(1), after)).containsExactly("v2");
+    assertThat(cache.get(1, key(1), after)).isEqualTo(row("v2"));
   }
 
   @Test
@@ -102,7 +103,7 @@ class RowCacheTest {
     cache.cleanUp();
     assertThat(cache.writeMarks()).isZero();
     cache.install(1, key(3), 100, row("same"));
-    assertThat(cache.get(1, key(3), 100)).containsExactly("same");
+    assertThat(cache.get(1, key(3), 100)).isEqualTo(row("same"));
   }
 
   @Test
@@ -113,8 +114,8 @@ class RowCacheTest {
       long s = sequence.get();
       cache.install(1, key(1), s, row("v2"));
       cache.install(1, key(1), 100, row("v1"));
-      assertThat(cache.get(1, key(1), s)).containsExactly("v2");
-      assertThat(cache.get(1, key(1), s + 10)).containsExactly("v2");
+      assertThat(cache.get(1, key(1), s)).isEqualTo(row("v2"));
+      assertThat(cache.get(1, key(1), s + 10)).isEqualTo(row("v2"));
     }
   }
 
@@ -135,7 +136,33 @@ class RowCacheTest {
       pool.shutdown();
       assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
       assertThat(cache.installs()).isEqualTo(1);
-      assertThat(cache.get(1, key(42), 100)).as("valid from the oldest reader's snapshot").containsExactly("x");
+      assertThat(cache.get(1, key(42), 100)).as("valid from the oldest reader's snapshot").isEqualTo(row("x"));
+    }
+  }
+
+  @Test
+  void aRowIsInstalledOnItsSecondMissOnly() {
+    try (RowCache.Registration r = cache.register()) {
+      cache.offer(1, key(1), 100, row("v"));
+      assertThat(cache.get(1, key(1), 100)).as("first miss: marked only").isNull();
+      cache.offer(1, key(1), 100, row("v"));
+      assertThat(cache.get(1, key(1), 100)).isEqualTo(row("v"));
+      assertThat(cache.installs()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void rowsReadOnceInAScanLargerThanTheCacheAreNeverInstalled() {
+    RowCache small = new RowCache(64 << 10, sequence::get);
+    try (RowCache.Registration r = small.register()) {
+      for (int pass = 0; pass < 3; pass++) {
+        for (int i = 0; i < 20_000; i++) {
+          small.offer(1, key(i), 100, row((long) i));
+        }
+      }
+      // the doorkeeper forgets a key before the scan comes back to it; only hash collisions (at most an eighth
+      // of the bits are set) get through
+      assertThat(small.installs()).isLessThan(3 * 20_000 / 8);
     }
   }
 
@@ -157,7 +184,7 @@ class RowCacheTest {
   @Test
   void aRowsWeightGrowsWithItsValues() {
     assertThat(RowCache.weigh(row(1L, "x".repeat(1000)))).isGreaterThan(1000);
-    assertThat(RowCache.weigh(row(1L, null))).isLessThan(RowCache.weigh(row(1L, "abc")));
+    assertThat(RowCache.weigh(new byte[10])).isLessThan(RowCache.weigh(new byte[11]));
   }
 
   @Test
@@ -167,7 +194,7 @@ class RowCacheTest {
       cache.install(2, key(1), 100, row("t2"));
       cache.invalidateTable(1);
       assertThat(cache.get(1, key(1), 100)).isNull();
-      assertThat(cache.get(2, key(1), 100)).containsExactly("t2");
+      assertThat(cache.get(2, key(1), 100)).isEqualTo(row("t2"));
     }
   }
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The MVCC row cache as a user of the driver meets it: the {@code rowCacheSize} property, every fetch by
- * primary key served from it the second time (a point lookup, the rows of an index scan, both kinds of lookup
+ * primary key served from it the third time (a row's first miss only marks it, the second installs it) (a point lookup, the rows of an index scan, both kinds of lookup
  * join), writes of other connections and of one's own transaction seen at once, a transaction block's snapshot
  * kept across another connection's commit, and its size and hit rate in the metrics.
  *
@@ -67,8 +67,12 @@ class RowCacheTest extends JdbcTestSupport {
     return cache().stats().hitCount();
   }
 
-  /** Runs a query twice; returns the rows (the same both times) and the row-cache hits of the second run. */
-  private long hitsOfSecondRun(String sql, List<String> expectedRows) throws SQLException {
+  /**
+   * Runs a query three times (the first miss of a row only marks it, the second installs it); returns the rows
+   * (the same every time) and the row-cache hits of the third run.
+   */
+  private long hitsOfThirdRun(String sql, List<String> expectedRows) throws SQLException {
+    assertThat(texts(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
     assertThat(texts(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
     long before = hits();
     assertThat(texts(c, sql)).as(sql).containsExactlyInAnyOrderElementsOf(expectedRows);
@@ -76,9 +80,9 @@ class RowCacheTest extends JdbcTestSupport {
   }
 
   @Test
-  void everyFetchByPrimaryKeyIsServedFromTheCacheTheSecondTime() throws SQLException {
+  void everyFetchByPrimaryKeyIsServedFromTheCacheTheThirdTime() throws SQLException {
     assertThat(plan(c, "SELECT name FROM item WHERE id = 7")).doesNotContain("item_kind");
-    assertThat(hitsOfSecondRun("SELECT name FROM item WHERE id = 7", List.of("n7"))).isEqualTo(1);
+    assertThat(hitsOfThirdRun("SELECT name FROM item WHERE id = 7", List.of("n7"))).isEqualTo(1);
 
     // index scan: ten entries of kind 2, each row fetched by its primary key
     assertThat(plan(c, "SELECT name FROM item WHERE kind = 2")).contains("item_kind");
@@ -86,12 +90,12 @@ class RowCacheTest extends JdbcTestSupport {
     for (int id = 2; id <= 40; id += 4) {
       kind2.add("n" + id);
     }
-    assertThat(hitsOfSecondRun("SELECT name FROM item WHERE kind = 2", kind2)).isEqualTo(10);
+    assertThat(hitsOfThirdRun("SELECT name FROM item WHERE kind = 2", kind2)).isEqualTo(10);
 
     // lookup join by primary key: three items
     String byKey = "SELECT p.id, i.name FROM pick p JOIN item i ON i.id = p.item_id";
     assertThat(plan(c, byKey)).contains("IndexLookupJoin");
-    assertThat(hitsOfSecondRun(byKey, List.of("1|n5", "2|n6", "3|n7"))).isEqualTo(3);
+    assertThat(hitsOfThirdRun(byKey, List.of("1|n5", "2|n6", "3|n7"))).isEqualTo(3);
 
     // lookup join through the index: kind 1 has ten items, fetched once per distinct key
     String byIndex = "SELECT i.name FROM pick p JOIN item i ON i.kind = p.kind WHERE p.id = 1";
@@ -100,7 +104,7 @@ class RowCacheTest extends JdbcTestSupport {
     for (int id = 1; id <= 40; id += 4) {
       kind1.add("n" + id);
     }
-    assertThat(hitsOfSecondRun(byIndex, kind1)).as("pick's row by its primary key, then ten items").isEqualTo(11);
+    assertThat(hitsOfThirdRun(byIndex, kind1)).as("pick's row by its primary key, then ten items").isEqualTo(11);
   }
 
   @Test
@@ -121,6 +125,7 @@ class RowCacheTest extends JdbcTestSupport {
   @Test
   void aTransactionSeesItsOwnWritesAndKeepsItsSnapshot() throws SQLException {
     Connection other = connect();
+    texts(other, "SELECT name FROM item WHERE id = 9");
     texts(other, "SELECT name FROM item WHERE id = 9");
     c.setAutoCommit(false);
     assertThat(texts(c, "SELECT name FROM item WHERE id = 9")).containsExactly("n9");
@@ -144,19 +149,21 @@ class RowCacheTest extends JdbcTestSupport {
   void sizeAndHitRateAreInTheMetrics() throws SQLException {
     texts(c, "SELECT name FROM item WHERE kind = 1");
     texts(c, "SELECT name FROM item WHERE kind = 1");
+    texts(c, "SELECT name FROM item WHERE kind = 1");
     cache().cleanUp();
     String store = url.substring("jdbc:accel:".length());
     assertThat(meters.get("cache.gets").tags("cache", "accel.row", "result", "hit", "store", store)
         .functionCounter().count()).isEqualTo(10);
     assertThat(meters.get("cache.gets").tags("cache", "accel.row", "result", "miss", "store", store)
-        .functionCounter().count()).isEqualTo(10);
+        .functionCounter().count()).isEqualTo(20);
     assertThat(meters.get("cache.size").tags("cache", "accel.row", "store", store).gauge().value()).isEqualTo(10);
     assertThat(meters.get("accel.row.cache.bytes").tags("store", store).gauge().value()).isPositive();
-    assertThat(meters.get("accel.row.cache.hit.ratio").tags("store", store).gauge().value()).isEqualTo(0.5);
+    assertThat(meters.get("accel.row.cache.hit.ratio").tags("store", store).gauge().value()).isEqualTo(1.0 / 3);
   }
 
   @Test
   void droppingATableEmptiesItsEntries() throws SQLException {
+    texts(c, "SELECT name FROM item WHERE kind = 0");
     texts(c, "SELECT name FROM item WHERE kind = 0");
     cache().cleanUp();
     assertThat(cache().entries()).isEqualTo(10);
