@@ -32,8 +32,9 @@ import picocli.CommandLine.Option;
  * Runs {@link StraddleBenchmark} for each (query, mode) at one size through JMH's runner, in both of its
  * benchmark modes (throughput, and sampled time per operation), and prints one Markdown table: ops/s,
  * p50 and p99 in microseconds; then the ratios (lookup / hash throughput on S1 and S2, PostgreSQL's p50 /
- * lookup's p50) and whether the issue's targets for S1 are met: at least 500x the throughput of hash, a p50
- * at least 5x lower than PostgreSQL's, and a p50 under 20 µs.
+ * lookup's p50, and lookup against nocache, i.e. with and without the row cache) and whether the issue's
+ * targets for S1 are met: at least 500x the throughput of hash, a p50 at least 5x lower than PostgreSQL's,
+ * and a p50 under 20 µs.
  *
  * <p>Mode {@code hash} costs hundreds of milliseconds to over a second per execution at the full size, so
  * it runs as a second JMH pass with its own iteration settings ({@code --hash-warmup}, default 1,
@@ -49,7 +50,8 @@ import picocli.CommandLine.Option;
  * </pre>
  */
 @Command(name = "straddle-report", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Runs the straddle JMH benchmark (S1, S2; lookup join, hash join, PostgreSQL) and prints "
+    description = {"Runs the straddle JMH benchmark (S1, S2; lookup join with and without the row cache, hash "
+        + "join, PostgreSQL) and prints "
         + "throughput, p50 and p99 latency side by side, their ratios and the issue's targets."})
 public final class StraddleReport implements Callable<Integer> {
   /** Target (a): lookup's S1 throughput at least this many times hash's. */
@@ -67,7 +69,7 @@ public final class StraddleReport implements Callable<Integer> {
   List<String> queries = new ArrayList<>(List.of("S1", "S2"));
 
   @Option(names = "--modes", split = ",", paramLabel = "MODE",
-      description = "lookup, hash, postgres (default: ${DEFAULT-VALUE})")
+      description = "lookup, hash, nocache, postgres (default: ${DEFAULT-VALUE})")
   List<String> modes = new ArrayList<>(StraddleBenchmark.MODES);
 
   @Option(names = "--warmup", paramLabel = "N", description = "warmup iterations (default: ${DEFAULT-VALUE})")
@@ -198,11 +200,15 @@ public final class StraddleReport implements Callable<Integer> {
       out.println("Not measured (the trial failed; see the JMH output above): " + String.join(", ", missing));
     }
     out.println();
-    out.println("| query | lookup ops/s / hash ops/s | postgres p50 / lookup p50 | lookup p50 µs |");
-    out.println("|---|---:|---:|---:|");
+    out.println("| query | lookup ops/s / hash ops/s | postgres p50 / lookup p50 | lookup ops/s / nocache ops/s "
+        + "| nocache p50 / lookup p50 | lookup p50 µs |");
+    out.println("|---|---:|---:|---:|---:|---:|");
     for (String q : queries) {
-      out.printf("| %s | %s | %s | %s |%n", q, LineitemReport.ratio(ops(measured, q, "lookup"), ops(measured, q, "hash")),
+      out.printf("| %s | %s | %s | %s | %s | %s |%n", q,
+          LineitemReport.ratio(ops(measured, q, "lookup"), ops(measured, q, "hash")),
           LineitemReport.ratio(p50(measured, q, "postgres"), p50(measured, q, "lookup")),
+          LineitemReport.ratio(ops(measured, q, "lookup"), ops(measured, q, "nocache")),
+          LineitemReport.ratio(p50(measured, q, "nocache"), p50(measured, q, "lookup")),
           number(p50(measured, q, "lookup")));
     }
     double vsHash = ops(measured, "S1", "lookup") / ops(measured, "S1", "hash");

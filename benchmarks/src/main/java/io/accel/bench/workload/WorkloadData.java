@@ -262,6 +262,15 @@ public final class WorkloadData {
     return byTable;
   }
 
+  /**
+   * Whether {@code c} (Accel or PostgreSQL, already in the right store or schema) holds the marker row of
+   * {@code w}'s fingerprint, i.e. {@code w}'s complete data; for a benchmark that must open its own
+   * connection first (the first connection to an Accel store fixes the store's options for the JVM).
+   */
+  public static boolean isComplete(Connection c, Workload w) throws SQLException {
+    return complete(c, w, "") != null;
+  }
+
   /** The outcome "reused" when {@code c} holds the marker row of {@code w}'s fingerprint, else null. */
   static Outcome complete(Connection c, Workload w, String target) throws SQLException {
     String sql = "SELECT fingerprint, table_rows, load_millis, analyzed FROM " + MARKER_TABLE + " WHERE workload = ?";
