@@ -287,6 +287,21 @@ public final class RowCache {
         .register(registry);
   }
 
+  /**
+   * Removes the meters {@link #bindTo} registered, so a store reopened in this JVM binds its new cache instead
+   * of Micrometer keeping gauges of the closed one.
+   */
+  public void unbindFrom(MeterRegistry registry, Tags tags) {
+    for (io.micrometer.core.instrument.Meter meter : List.copyOf(registry.getMeters())) {
+      io.micrometer.core.instrument.Meter.Id id = meter.getId();
+      boolean ours = id.getName().startsWith("accel.row.cache.") || "accel.row".equals(id.getTag("cache"));
+      boolean sameTags = tags.stream().allMatch(t -> t.getValue().equals(id.getTag(t.getKey())));
+      if (ours && sameTags) {
+        registry.remove(meter);
+      }
+    }
+  }
+
   public long maxBytes() {
     return maxBytes;
   }

@@ -165,6 +165,9 @@ public final class Database implements AutoCloseable {
   @Override
   public void close() {
     statistics.close();
+    if (rowCache != null) {
+      rowCache.unbindFrom(meters, meterTags());
+    }
     store.close();
   }
 }

@@ -162,6 +162,19 @@ class RowCacheTest extends JdbcTestSupport {
   }
 
   @Test
+  void aStoreReopenedInTheSameJvmShowsItsNewCachesMeters() throws SQLException {
+    String store = "mem:" + getClass().getSimpleName() + "_reopen";
+    try (Connection first = java.sql.DriverManager.getConnection("jdbc:accel:" + store + "?rowCacheSize=1MB")) {
+      assertThat(meters.get("accel.row.cache.max.bytes").tags("store", store).gauge().value()).isEqualTo(1 << 20);
+    }
+    assertThat(meters.find("accel.row.cache.max.bytes").tags("store", store).gauge()).as("closed store").isNull();
+    assertThat(meters.find("cache.gets").tags("cache", "accel.row", "store", store).meters()).isEmpty();
+    try (Connection second = java.sql.DriverManager.getConnection("jdbc:accel:" + store + "?rowCacheSize=2MB")) {
+      assertThat(meters.get("accel.row.cache.max.bytes").tags("store", store).gauge().value()).isEqualTo(2 << 20);
+    }
+  }
+
+  @Test
   void droppingATableEmptiesItsEntries() throws SQLException {
     texts(c, "SELECT name FROM item WHERE kind = 0");
     texts(c, "SELECT name FROM item WHERE kind = 0");
