@@ -131,17 +131,40 @@ public class AccelPrepare extends CalcitePrepareImpl {
       .toRule();
 
   /**
-   * Calcite's decorrelation, or the plan as it was when decorrelation fails on one of its own consistency
+   * Calcite's decorrelation, or the plan as it was when decorrelation fails: on one of its own consistency
    * checks ("Decorrelation produced a relation with a different type", seen with DISTINCT over constants
-   * and an IN sub-query): correlated sub-queries then run as nested loops, slower but right.
+   * and an IN sub-query), or inside it (an IndexOutOfBoundsException in {@code RelDecorrelator} for DISTINCT
+   * over constants with an EXISTS sub-query). Decorrelation is an optimisation: the correlated sub-queries
+   * then run as nested loops, slower but right.
    */
   private static RelNode decorrelate(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    RelNode decorrelated;
     try {
-      return Programs.decorrelate().run(planner, rel, requiredOutputTraits, materializations, lattices);
-    } catch (AssertionError e) {
+      decorrelated = Programs.decorrelate().run(planner, rel, requiredOutputTraits, materializations, lattices);
+    } catch (AssertionError | IndexOutOfBoundsException e) {
       return rel;
     }
+    // Calcite's decorrelator can also lose a relation: with an uncorrelated IN and a correlated EXISTS in one
+    // WHERE, it replaced the IN's aggregate by a constant TRUE and the table it read vanished from the plan
+    // (rows were returned, and updated, that PostgreSQL excludes). Rewriting correlation never needs to drop a
+    // table, so a plan that reads fewer tables than the correlated one is not trusted.
+    return tables(decorrelated).containsAll(tables(rel)) ? decorrelated : rel;
+  }
+
+  /** The tables a plan reads (Accel's scans are not Calcite TableScans, so RelOptUtil.findAllTables misses them). */
+  private static java.util.Set<List<String>> tables(RelNode rel) {
+    java.util.Set<List<String>> names = new java.util.HashSet<>();
+    new org.apache.calcite.rel.RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        if (node.getTable() != null) {
+          names.add(node.getTable().getQualifiedName());
+        }
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+    return names;
   }
 
   /**
