@@ -73,12 +73,25 @@ public final class RowCache {
   private final ReentrantLock sweeping = new ReentrantLock();
   private final Stats stats = new Stats();
   private final Doorkeeper doorkeeper;
+  /**
+   * At most this many write marks are kept; past it (a snapshot left open while many rows are written, such as
+   * a JDBC statement never closed) they are replaced by one floor: no install from a snapshot older than it.
+   */
+  static final int MAX_WRITE_MARKS = 1 << 20;
+  private final int maxWriteMarks;
+  /** Installs from snapshots older than this are refused (see {@link #MAX_WRITE_MARKS}). */
+  private volatile long installFloor = Long.MIN_VALUE;
 
   /**
    * @param maxBytes the bound on the entries' estimated heap bytes
    * @param latestSequence the store's latest sequence number (RocksDB's {@code getLatestSequenceNumber})
    */
   public RowCache(long maxBytes, LongSupplier latestSequence) {
+    this(maxBytes, latestSequence, MAX_WRITE_MARKS);
+  }
+
+  RowCache(long maxBytes, LongSupplier latestSequence, int maxWriteMarks) {
+    this.maxWriteMarks = maxWriteMarks;
     if (maxBytes <= 0) {
       throw new IllegalArgumentException("row cache size must be positive: " + maxBytes);
     }
@@ -182,7 +195,7 @@ public final class RowCache {
     Key k = new Key(table, key);
     cache.asMap().compute(k, (kk, old) -> {
       WriteMark mark = writes.get(kk);
-      if (mark != null && mark.blocks(snapshot)) {
+      if (mark != null && mark.blocks(snapshot) || snapshot < installFloor) {
         return old;
       }
       if (old != null && old.row != null) {
@@ -242,8 +255,24 @@ public final class RowCache {
         writes.compute(k, (kk, m) -> new WriteMark(m.pending - 1, committed ? Math.max(m.upper, upper) : m.upper));
         retired.add(new Retired(k, upper));
       }
+      if (writes.size() > maxWriteMarks) {
+        compactMarks();
+      }
       sweep();
     }
+  }
+
+  /**
+   * Replaces the finished write marks by one floor, the latest sequence number (every finished write's upper
+   * bound is at most that): installs from older snapshots are refused, as any of those marks would have refused
+   * them. The floor is raised before the marks go, so a reader that finds a mark gone also sees the floor.
+   * Superseded versions then leave by eviction or expiry instead of by the sweep.
+   */
+  private synchronized void compactMarks() {
+    long floor = latestSequence.getAsLong();
+    installFloor = Math.max(installFloor, floor);
+    writes.entrySet().removeIf(e -> e.getValue().pending == 0 && e.getValue().upper <= floor);
+    retired.clear();
   }
 
   /**

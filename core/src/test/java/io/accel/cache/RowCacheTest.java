@@ -141,6 +141,26 @@ class RowCacheTest {
   }
 
   @Test
+  void tooManyWriteMarksForAnOldSnapshotBecomeOneFloor() {
+    RowCache capped = new RowCache(1 << 20, sequence::get, 10);
+    RowCache.Registration old = capped.register(); // at 100, never closed while the writes go on
+    for (int k = 0; k < 25; k++) {
+      RowCache.Commit c = capped.beginCommit(List.of(RowCache.key(1, key(k))));
+      sequence.incrementAndGet();
+      c.end(true);
+    }
+    assertThat(capped.writeMarks()).isLessThanOrEqualTo(10);
+    // a row read at the old snapshot may be stale (key 3 was written since): refused, mark or no mark
+    capped.install(1, key(3), 100, row("stale"));
+    assertThat(capped.get(1, key(3), sequence.get())).isNull();
+    try (RowCache.Registration now = capped.register()) {
+      capped.install(1, key(3), sequence.get(), row("fresh"));
+      assertThat(capped.get(1, key(3), sequence.get())).isEqualTo(row("fresh"));
+    }
+    old.close();
+  }
+
+  @Test
   void aRowIsInstalledOnItsSecondMissOnly() {
     try (RowCache.Registration r = cache.register()) {
       cache.offer(1, key(1), 100, row("v"));
