@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
@@ -203,11 +204,10 @@ public final class RowCache {
           return old;
         }
         // nothing was written between the snapshot and now: the same row, valid from the older snapshot on
-        return old.withCurrent(old.row, snapshot, old.rowWeight);
+        return old.withCurrent(old.row, snapshot);
       }
       stats.installs.increment();
-      return old == null ? new Versions(kk, row, snapshot, weigh(row), Versions.NONE)
-          : old.withCurrent(row, snapshot, weigh(row));
+      return old == null ? new Versions(kk, row, snapshot, Versions.NONE) : old.withCurrent(row, snapshot);
     });
   }
 
@@ -321,8 +321,8 @@ public final class RowCache {
    * of Micrometer keeping gauges of the closed one.
    */
   public void unbindFrom(MeterRegistry registry, Tags tags) {
-    for (io.micrometer.core.instrument.Meter meter : List.copyOf(registry.getMeters())) {
-      io.micrometer.core.instrument.Meter.Id id = meter.getId();
+    for (Meter meter : List.copyOf(registry.getMeters())) {
+      Meter.Id id = meter.getId();
       boolean ours = id.getName().startsWith("accel.row.cache.") || "accel.row".equals(id.getTag("cache"));
       boolean sameTags = tags.stream().allMatch(t -> t.getValue().equals(id.getTag(t.getKey())));
       if (ours && sameTags) {
@@ -430,7 +430,7 @@ public final class RowCache {
     private final long[] bits;
     private final int mask;
     private final long resetAfter;
-    private final java.util.concurrent.atomic.AtomicLong marked = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong marked = new AtomicLong();
 
     Doorkeeper(long entries) {
       // eight bits per entry, cleared after one mark per entry: at most an eighth of the bits are set, so a
@@ -460,7 +460,7 @@ public final class RowCache {
   }
 
   /** A superseded row version, valid for snapshots {@code from <= S < to}. */
-  record Version(byte[] row, long from, long to, long weight) {
+  record Version(byte[] row, long from, long to) {
     boolean validAt(long snapshot) {
       return from <= snapshot && snapshot < to;
     }
@@ -478,23 +478,21 @@ public final class RowCache {
     /** The current row, valid for snapshots from {@link #from} on; null when there is none. */
     final byte[] row;
     final long from;
-    final long rowWeight;
     final Version[] superseded;
     final int weight;
     private final Key key;
 
-    Versions(Key key, byte[] row, long from, long rowWeight, Version[] superseded) {
+    Versions(Key key, byte[] row, long from, Version[] superseded) {
       this.key = key;
       this.row = row;
       this.from = from;
-      this.rowWeight = rowWeight;
       this.superseded = superseded;
       long w = OVERHEAD + 40 + key.rowKey.length + 4L * superseded.length;
       if (row != null) {
-        w += rowWeight;
+        w += weigh(row);
       }
       for (Version v : superseded) {
-        w += v.weight;
+        w += weigh(v.row);
       }
       this.weight = (int) Math.min(Integer.MAX_VALUE, w);
     }
@@ -511,8 +509,8 @@ public final class RowCache {
       return null;
     }
 
-    Versions withCurrent(byte[] newRow, long newFrom, long newWeight) {
-      return new Versions(key, newRow, newFrom, newWeight, superseded);
+    Versions withCurrent(byte[] newRow, long newFrom) {
+      return new Versions(key, newRow, newFrom, superseded);
     }
 
     /** The current version stops being current at {@code to}; null when nothing is left to keep. */
@@ -523,9 +521,9 @@ public final class RowCache {
       Version[] kept = superseded;
       if (from < to) {
         kept = Arrays.copyOf(superseded, superseded.length + 1);
-        kept[superseded.length] = new Version(row, from, to, rowWeight);
+        kept[superseded.length] = new Version(row, from, to);
       }
-      return kept.length == 0 ? null : new Versions(key, null, 0, 0, kept);
+      return kept.length == 0 ? null : new Versions(key, null, 0, kept);
     }
 
     /** Drops the superseded versions no snapshot at or after {@code oldest} can see; null when empty. */
@@ -547,7 +545,7 @@ public final class RowCache {
       if (kept.isEmpty() && row == null) {
         return null;
       }
-      return new Versions(key, row, from, rowWeight, kept.toArray(NONE));
+      return new Versions(key, row, from, kept.toArray(NONE));
     }
   }
 

@@ -7,6 +7,7 @@ import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import io.accel.storage.RowCodec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -160,7 +161,7 @@ public final class TxnContext implements AutoCloseable {
     for (int i = 0; i < values.length; i++) {
       rows[i] = values[i] == null ? null : RowCodec.decode(types, values[i], wanted);
     }
-    return java.util.Arrays.asList(rows);
+    return Arrays.asList(rows);
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {

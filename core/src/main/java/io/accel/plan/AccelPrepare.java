@@ -16,6 +16,7 @@ import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -30,7 +31,9 @@ import org.apache.calcite.rel.rules.SemiJoinRule;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.plan.RelOptPlanner;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.tools.Program;
@@ -153,9 +156,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
   }
 
   /** The tables a plan reads (Accel's scans are not Calcite TableScans, so RelOptUtil.findAllTables misses them). */
-  private static java.util.Set<List<String>> tables(RelNode rel) {
-    java.util.Set<List<String>> names = new java.util.HashSet<>();
-    new org.apache.calcite.rel.RelVisitor() {
+  private static Set<List<String>> tables(RelNode rel) {
+    Set<List<String>> names = new HashSet<>();
+    new RelVisitor() {
       @Override
       public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
         if (node.getTable() != null) {
