@@ -1,5 +1,7 @@
 package io.accel.plan;
 
+import io.accel.sql.CastPrecedence;
+import io.accel.sql.IntervalLiterals;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -29,13 +31,21 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToCorrelateRule;
 import org.apache.calcite.rel.rules.SemiJoinRule;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSimplify;
+import org.apache.calcite.plan.RelOptPredicateList;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.plan.RelOptPlanner;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
@@ -54,8 +64,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
         holder.set(program());
       }
     })) {
-      return super.prepareSql(withConformance(context), query, elementType, maxRowCount);
+      // PostgreSQL's interval literals ('7 days') and precedence for :: (which Calcite's Babel parser binds
+      // looser than comparisons), rewritten into what Calcite reads
+      Query<T> pgQuery = query.sql == null ? query
+          : Query.of(CastPrecedence.parenthesize(IntervalLiterals.rewrite(query.sql)));
+      return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
+  }
+
+  @Override
+  protected SqlRexConvertletTable createConvertletTable() {
+    return PgExpressions.convertlets(super.createConvertletTable());
   }
 
   /**
@@ -66,8 +85,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelMetadataProvider metadata = AccelRelMetadata.PROVIDER;
     // Calcite's standard program (sub-query removal, decorrelation, measures, field trimming, Volcano,
     // Calc), with Accel's heuristic phases: OrRestrictionRule first, and after decorrelation the scalar
-    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE), and at the end Accel's
-    // one-key sorts in place of Calcite's (AccelSort: Calcite compares numbers through BigDecimal).
+    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE), and first and last PostgreSQL's
+    // division, casts to integer and casts to text (PgExpressions), and at the end Accel's one-key sorts in place
+    // of Calcite's (AccelSort: Calcite compares numbers through BigDecimal).
     Program volcano = (planner, rel, requiredOutputTraits, materializations, lattices) -> {
       for (RelOptMaterialization materialization : materializations) {
         planner.addMaterialization(materialization);
@@ -82,14 +102,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
       return planner.chooseDelegate().findBestExp();
     };
     return Programs.sequence(
+        PgExpressions::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         Programs.subQuery(metadata),
         AccelPrepare::decorrelate,
+        AccelPrepare::foldNullComparisons,
         Programs.measure(metadata),
         Programs.trim(),
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
         volcano,
         Programs.calc(metadata),
+        PgExpressions::rewrite,
         AccelSort::replaceSorts);
   }
 
@@ -152,22 +175,67 @@ public class AccelPrepare extends CalcitePrepareImpl {
     // WHERE, it replaced the IN's aggregate by a constant TRUE and the table it read vanished from the plan
     // (rows were returned, and updated, that PostgreSQL excludes). Rewriting correlation never needs to drop a
     // table, so a plan that reads fewer tables than the correlated one is not trusted.
-    return tables(decorrelated).containsAll(tables(rel)) ? decorrelated : rel;
+    // Counted per table: the lost relation may read a table that another part of the query reads too
+    // (SELECT EXISTS (SELECT 1 FROM t z WHERE ...) ... FROM t a WHERE EXISTS (correlated) lost z).
+    Map<List<String>, Integer> before = tableScans(rel);
+    Map<List<String>, Integer> after = tableScans(decorrelated);
+    boolean lostOne = before.entrySet().stream().anyMatch(e -> after.getOrDefault(e.getKey(), 0) < e.getValue());
+    return lostOne ? rel : decorrelated;
   }
 
-  /** The tables a plan reads (Accel's scans are not Calcite TableScans, so RelOptUtil.findAllTables misses them). */
-  private static Set<List<String>> tables(RelNode rel) {
-    Set<List<String>> names = new HashSet<>();
+  /**
+   * Comparisons with a NULL constant ({@code x >= NULL}) folded to a NULL boolean. Sub-query removal can
+   * leave one behind when it simplifies an operand to NULL but not the comparison around it ({@code 'a' >=
+   * CASE DATE '2024-03-02' WHEN DATE '2024-03-03' THEN v END}), and Calcite's predicate metadata then fails
+   * on it ("Comparison with NULL in pulledUpPredicates") while trimming fields or planning.
+   */
+  private static RelNode foldNullComparisons(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+    RexShuttle fold = new RexShuttle() {
+      @Override
+      public RexNode visitCall(RexCall call) {
+        RexCall visited = (RexCall) super.visitCall(call);
+        if (visited.getKind().belongsTo(SqlKind.COMPARISON)
+            && visited.getOperands().stream().anyMatch(operand -> RexUtil.isNullLiteral(operand, true))) {
+          return rexBuilder.makeNullLiteral(visited.getType());
+        }
+        return visited;
+      }
+    };
+    // A condition is simplified first, as the field trimmer's RelBuilder would simplify it, so that the
+    // comparison such a simplification leaves is folded here.
+    RexSimplify simplify = new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
+    return rel.accept(new RelHomogeneousShuttle() {
+      @Override
+      public RelNode visit(RelNode other) {
+        RelNode visited = super.visit(other);
+        if (visited instanceof Filter filter) {
+          RexNode condition = simplify.simplifyUnknownAsFalse(filter.getCondition()).accept(fold);
+          return condition.equals(filter.getCondition()) ? filter
+              : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
+        }
+        return visited.accept(fold);
+      }
+    });
+  }
+
+  /**
+   * How many times a plan reads each table (Accel's scans are not Calcite TableScans, so
+   * RelOptUtil.findAllTables misses them).
+   */
+  private static Map<List<String>, Integer> tableScans(RelNode rel) {
+    Map<List<String>, Integer> scans = new HashMap<>();
     new RelVisitor() {
       @Override
       public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
         if (node.getTable() != null) {
-          names.add(node.getTable().getQualifiedName());
+          scans.merge(node.getTable().getQualifiedName(), 1, Integer::sum);
         }
         super.visit(node, ordinal, parent);
       }
     }.go(rel);
-    return names;
+    return scans;
   }
 
   /**

@@ -37,7 +37,11 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
       // PostgreSQL sums BIGINT into NUMERIC; Calcite cannot add a long into a DECIMAL accumulator, so the
       // sum stays BIGINT and overflow is reported (22003) by checked arithmetic instead.
       case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
-      case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, argumentType.getScale());
+      // PostgreSQL's sum of NUMERIC is unconstrained; ten more integer digits than the argument is room for
+      // ten billion rows of its largest value while leaving digits for the scale of whatever the sum feeds
+      // (a sum at 38 digits left a quotient sum(n) / 2 no decimals beyond n's: 4.25 / 2 gave 2.13).
+      case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL,
+          Math.min(getMaxPrecision(SqlTypeName.DECIMAL), argumentType.getPrecision() + 10), argumentType.getScale());
       default -> super.deriveSumType(factory, argumentType);
     };
     return factory.createTypeWithNullability(t, argumentType.isNullable());
@@ -53,10 +57,11 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
   }
 
   /**
-   * NUMERIC division keeps 16 decimals (more when an operand has more), as far as 38 digits allow once the
-   * quotient's integer digits are counted: PostgreSQL's scale for quotients of 1 and more (7.0 / 2 =
-   * 3.5000000000000000; below 1 it gives 20). Calcite divides to 16 significant digits; its default type kept
-   * 6 decimals when the dividend is wide, as the NUMERIC(38,16) of an AVG is (AVG(i) / -6 gave -0.333333).
+   * NUMERIC division keeps 16 decimals (more when an operand has more): PostgreSQL's scale for quotients of 1
+   * and more (7.0 / 2 = 3.5000000000000000; below 1 it gives 20). The scale comes first and the integer digits
+   * get what is left of 38, so a quotient of a wide dividend keeps its decimals (a quotient beyond 10^22 is an
+   * overflow, 22003, rather than a silently rounded value). Calcite's default type kept 6 decimals when the
+   * dividend is wide, as the NUMERIC(38,16) of an AVG is (AVG(i) / -6 gave -0.333333).
    */
   @Override
   public RelDataType deriveDecimalDivideType(RelDataTypeFactory factory, RelDataType type1, RelDataType type2) {
@@ -67,8 +72,8 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
     int max = getMaxPrecision(SqlTypeName.DECIMAL);
     int s1 = Math.max(type1.getScale(), 0);
     int s2 = Math.max(type2.getScale(), 0);
-    int integerDigits = Math.min(max, type1.getPrecision() - s1 + s2);
-    int scale = Math.max(0, Math.min(max - integerDigits, Math.max(16, Math.max(s1, s2))));
+    int scale = Math.min(max - 1, Math.max(16, Math.max(s1, s2)));
+    int integerDigits = Math.min(max - scale, type1.getPrecision() - s1 + s2);
     RelDataType t = factory.createSqlType(SqlTypeName.DECIMAL, Math.max(1, Math.min(max, integerDigits + scale)),
         scale);
     return factory.createTypeWithNullability(t, type1.isNullable() || type2.isNullable());

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Run: {@code mvn -o -f src/test/pom.xml test -Dtest=DifferentialTest} (after installing the engine modules).
  * Options: {@code -Dseed=N} first seed (or {@code -Dseed=4,9}), {@code -Ddiff.seeds=K} number of seeds (default 3),
  * {@code -Ddiff.queries=N} queries per seed (default 300), {@code -Ddiff.dml=N} DML statements per seed
- * (default 80), {@code -Ddiff.features=all} to switch the known engine gaps back on, {@code -Ddiff.accelTimeout=S}
+ * (default 80), {@code -Ddiff.features=all} to switch the known engine gaps back on (or a comma list of the
+ * {@link Features} to switch on), {@code -Ddiff.accelTimeout=S}
  * seconds before an Accel statement counts as hung (default 20). When a seed fails, every statement sent to Accel is
  * written to {@code target/diff-repro/<test>-seed-N.sql}; {@link DiffCheck} replays such a script on both systems.
  *
@@ -63,7 +64,7 @@ class DifferentialTest {
     DiffRunner runner;
     try (Connection pg = Services.postgres()) {
       Connection accel = DriverManager.getConnection(DiffRunner.accelUrl(seed));
-      Features features = "all".equals(System.getProperty("diff.features")) ? Features.all() : Features.forAccel();
+      Features features = Features.fromProperty(System.getProperty("diff.features"));
       runner = new DiffRunner(seed, features, pg, accel);
       try {
         if (runner.setup()) {

@@ -174,27 +174,38 @@ public final class Features {
     return new Features();
   }
 
+  /**
+   * The features named by {@code -Ddiff.features}: {@code all}, or a comma list of gaps to switch back on
+   * over {@link #forAccel()} ({@code negativeZeroDoubles,limitOnSetOps}), or nothing for {@link #forAccel()}.
+   */
+  public static Features fromProperty(String value) {
+    if (value == null || value.isBlank()) {
+      return forAccel();
+    }
+    if (value.equals("all")) {
+      return all();
+    }
+    Features f = forAccel();
+    for (String name : value.split(",")) {
+      try {
+        Features.class.getField(name.strip()).setBoolean(f, true);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalArgumentException("diff.features: no feature " + name.strip(), e);
+      }
+    }
+    return f;
+  }
+
   /** The feature set of the differential test: everything minus the known Accel gaps. */
   public static Features forAccel() {
     Features f = all();
-    f.plainDecimalDoubleLiterals = false; // accel gap: INSERT INTO t(f DOUBLE) VALUES (1, NULL), (2, 0.125) fails (ClassCastException BigDecimal -> Double)
-    f.castDoubleToInteger = false; // accel gap: CAST(-3.5::float8 AS INTEGER) gives -3, PostgreSQL rounds half-even to -4
-    f.assignmentCasts = false; // accel gap: UPDATE t SET int_col = 5.75::float8 / numeric stores 5, PostgreSQL rounds to 6
-    f.sumAvgOfBigint = false; // accel gap: avg(bigint_col) loses digits (computed through DOUBLE: -5.9782608695652170 vs -5.9782608695652174)
-    f.castBooleanToVarchar = false; // accel gap: CAST(TRUE AS VARCHAR) gives 'TRUE', PostgreSQL 'true'
-    f.castNumericToVarchar = false; // accel gap: CAST(0.25 AS VARCHAR(20)) gives '.25', PostgreSQL '0.25'
     f.pgCastAsOperand = false; // accel gap: '::' binds looser than = / IS DISTINCT FROM / IN / BETWEEN (i = (n)::INTEGER is rejected)
     f.distinctOverConstants = false; // accel gap: SELECT DISTINCT 1 FROM t WHERE EXISTS (correlated, no match) returns a row
     f.subqueryInInOperand = false; // accel gap: (SELECT min(1) FROM u WHERE u.k = t.i) [NOT] IN (SELECT k FROM u) -> "$cor0 must not be used by left input to correlation"
-    f.limitOnSetOps = false; // accel gap: SELECT v FROM t UNION SELECT v FROM u ORDER BY 1 LIMIT 3 returns 2 rows (LIMIT pushed below the distinct UNION)
-    f.selfComparisons = false; // accel gap: WHERE (i IN (SELECT k FROM u WHERE k < k)) OR i = 1 returns no rows
-    f.castDoubleToVarchar = false; // accel gap: CAST(0E0 AS VARCHAR(20)) gives '0E0' (PostgreSQL '0'); 1e20 gives '1.0E20'
     f.correlatedSubqueriesInSelectList = false; // accel gap: planner crashes (type mismatch, IndexOutOfBounds, NoElementException) for correlated subqueries in SELECT lists, see report
     f.correlatedSubqueriesWithOuterJoins = false; // accel gap: correlated EXISTS / scalar subqueries over LEFT/RIGHT/FULL joins crash the decorrelator (type mismatch, pulledUpPredicates)
-    f.uncorrelatedExists = false; // accel gap: SELECT EXISTS (SELECT 1 FROM t z WHERE z.i > 100), a.i FROM t a WHERE EXISTS (SELECT 1 FROM u WHERE u.v = a.v) gives true (PostgreSQL false)
     f.nestedSubqueries = false; // accel gap: WHERE EXISTS (SELECT 1 FROM t b WHERE EXISTS (SELECT 1 FROM u WHERE u.v = b.tx)) returns every row (PostgreSQL none)
     f.negativeZeroDoubles = false; // accel gap: -0.0 and 0.0 are distinct in IN (subquery), UNION, DISTINCT, count(DISTINCT) (PostgreSQL: equal)
-    f.nullInInList = false; // accel gap: i IN (SELECT k FROM u WHERE u.v NOT IN ('a', NULL)) OR i = 2 returns no rows (same bug as selfComparisons)
     f.correlatedNotIn = false; // accel gap: i NOT IN (SELECT k FROM u WHERE t.v IS NOT NULL) -> CompileException (mergeJoin)
     return f;
   }

@@ -1,0 +1,186 @@
+package io.accel.sql;
+
+import io.accel.sql.SqlLexer.Kind;
+import io.accel.sql.SqlLexer.Token;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * PostgreSQL's precedence for the {@code ::} cast, which binds tighter than any operator: {@code i = 2::int}
+ * is {@code i = (2::int)} and {@code -2::int} is {@code -(2::int)}. Calcite's Babel parser binds {@code ::}
+ * looser than comparisons, so it read {@code (i = 2)::int} and reported 42804. {@link #parenthesize} puts
+ * each cast in parentheses, {@code operand::type}, before the statement reaches Calcite; the text is
+ * otherwise unchanged.
+ *
+ * <p>The operand is what PostgreSQL binds to {@code ::}: a literal (with its type keyword: {@code DATE
+ * '2024-01-01'}), a parameter, a possibly qualified name, a parenthesized expression, a function call (any
+ * name followed by parentheses, {@code CAST(...)} included), {@code CASE ... END}, or an earlier cast
+ * ({@code x::float8::text}). The type is a name of one or more words ({@code double precision},
+ * {@code timestamp with time zone}) with optional modifiers in parentheses.
+ */
+public final class CastPrecedence {
+  private CastPrecedence() {
+  }
+
+  /** Words before a parenthesized expression that are not function names. */
+  private static final Set<String> NOT_FUNCTIONS = Set.of("select", "where", "and", "or", "not", "on", "in",
+      "exists", "values", "from", "by", "having", "when", "then", "else", "case", "is", "like", "ilike",
+      "between", "as", "set", "return", "returning", "limit", "offset", "any", "all", "some", "join", "using",
+      "union", "intersect", "except", "distinct", "with", "lateral", "into", "array", "row");
+  /** Type keywords that may prefix a string literal. */
+  private static final Set<String> LITERAL_TYPES = Set.of("date", "time", "timestamp", "interval");
+
+  /** The statement with every {@code ::} cast in parentheses; the statement itself when it has none. */
+  public static String parenthesize(String sql) {
+    if (!sql.contains("::")) {
+      return sql;
+    }
+    List<Token> tokens;
+    try {
+      tokens = SqlLexer.tokenizeExtended(sql);
+    } catch (AccelException e) {
+      return sql; // Calcite reports the malformed text
+    }
+    // offset -> text to insert there; closing parentheses go before opening ones at the same offset
+    TreeMap<Integer, StringBuilder[]> inserts = new TreeMap<>();
+    // for each cast: the token index where its type ends -> the token index where its operand starts
+    Map<Integer, Integer> castsEndingAt = new HashMap<>();
+    for (int k = 0; k < tokens.size(); k++) {
+      if (!tokens.get(k).isSymbol("::")) {
+        continue;
+      }
+      int operandStart = operandStart(tokens, k - 1, castsEndingAt);
+      int typeEnd = typeEnd(tokens, k + 1);
+      if (operandStart < 0 || typeEnd < 0) {
+        return sql; // not a cast PostgreSQL would accept: let Calcite report it
+      }
+      castsEndingAt.put(typeEnd, operandStart);
+      insert(inserts, tokens.get(operandStart).start(), 1, "(");
+      insert(inserts, tokens.get(typeEnd).end(), 0, ")");
+    }
+    StringBuilder out = new StringBuilder(sql.length() + 2 * castsEndingAt.size());
+    int at = 0;
+    for (Map.Entry<Integer, StringBuilder[]> insert : inserts.entrySet()) {
+      out.append(sql, at, insert.getKey()).append(insert.getValue()[0]).append(insert.getValue()[1]);
+      at = insert.getKey();
+    }
+    return out.append(sql, at, sql.length()).toString();
+  }
+
+  private static void insert(TreeMap<Integer, StringBuilder[]> inserts, int offset, int slot, String text) {
+    inserts.computeIfAbsent(offset, o -> new StringBuilder[] {new StringBuilder(), new StringBuilder()})[slot]
+        .append(text);
+  }
+
+  /** The index of the first token of the operand that ends at token {@code last}, or -1. */
+  private static int operandStart(List<Token> tokens, int last, Map<Integer, Integer> castsEndingAt) {
+    if (last < 0) {
+      return -1;
+    }
+    Integer earlierCast = castsEndingAt.get(last);
+    if (earlierCast != null) {
+      return earlierCast;
+    }
+    Token t = tokens.get(last);
+    if (t.isSymbol(")")) {
+      int open = matchBackwards(tokens, last, "(", ")");
+      if (open < 0) {
+        return -1;
+      }
+      if (open > 0 && tokens.get(open - 1).isName() && !(tokens.get(open - 1).kind() == Kind.WORD
+          && NOT_FUNCTIONS.contains(tokens.get(open - 1).text()))) {
+        return qualifiedNameStart(tokens, open - 1);
+      }
+      return open;
+    }
+    if (t.is("end")) {
+      return matchBackwards(tokens, last, "case", "end");
+    }
+    if (t.kind() == Kind.STRING) {
+      return last > 0 && tokens.get(last - 1).kind() == Kind.WORD
+          && LITERAL_TYPES.contains(tokens.get(last - 1).text()) ? last - 1 : last;
+    }
+    if (t.kind() == Kind.NUMBER || t.kind() == Kind.PARAM) {
+      return last;
+    }
+    if (t.kind() == Kind.QUOTED || t.kind() == Kind.WORD && !NOT_FUNCTIONS.contains(t.text())) {
+      return qualifiedNameStart(tokens, last);
+    }
+    return -1;
+  }
+
+  /** The start of a dotted name ({@code s.t.c}) that ends at token {@code last}. */
+  private static int qualifiedNameStart(List<Token> tokens, int last) {
+    int start = last;
+    while (start >= 2 && tokens.get(start - 1).isSymbol(".") && tokens.get(start - 2).isName()) {
+      start -= 2;
+    }
+    return start;
+  }
+
+  /** The index of the token opening the group that token {@code close} closes, or -1. */
+  private static int matchBackwards(List<Token> tokens, int close, String open, String closing) {
+    int depth = 0;
+    for (int i = close; i >= 0; i--) {
+      Token t = tokens.get(i);
+      if (matches(t, closing)) {
+        depth++;
+      } else if (matches(t, open) && --depth == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean matches(Token t, String text) {
+    return Character.isLetter(text.charAt(0)) ? t.is(text) : t.isSymbol(text);
+  }
+
+  /** The index of the last token of the type name starting at token {@code first}, or -1. */
+  private static int typeEnd(List<Token> tokens, int first) {
+    if (first >= tokens.size() || !tokens.get(first).isName()) {
+      return -1;
+    }
+    int end = first;
+    while (end + 2 < tokens.size() && tokens.get(end + 1).isSymbol(".") && tokens.get(end + 2).isName()) {
+      end += 2;
+    }
+    String word = tokens.get(end).text();
+    if (word.equals("double") && is(tokens, end + 1, "precision")
+        || (word.equals("character") || word.equals("char") || word.equals("bit")) && is(tokens, end + 1, "varying")) {
+      end++;
+    }
+    end = modifiers(tokens, end);
+    if ((word.equals("timestamp") || word.equals("time")) && (is(tokens, end + 1, "with")
+        || is(tokens, end + 1, "without")) && is(tokens, end + 2, "time") && is(tokens, end + 3, "zone")) {
+      end += 3;
+    }
+    if (end + 2 < tokens.size() && tokens.get(end + 1).isSymbol("[") && tokens.get(end + 2).isSymbol("]")) {
+      end += 2;
+    }
+    return end;
+  }
+
+  /** Past the {@code (n, m)} after token {@code end}, if there is one. */
+  private static int modifiers(List<Token> tokens, int end) {
+    if (end + 1 >= tokens.size() || !tokens.get(end + 1).isSymbol("(")) {
+      return end;
+    }
+    int depth = 0;
+    for (int i = end + 1; i < tokens.size(); i++) {
+      if (tokens.get(i).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(i).isSymbol(")") && --depth == 0) {
+        return i;
+      }
+    }
+    return end;
+  }
+
+  private static boolean is(List<Token> tokens, int index, String word) {
+    return index < tokens.size() && tokens.get(index).is(word);
+  }
+}

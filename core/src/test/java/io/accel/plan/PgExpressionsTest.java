@@ -1,0 +1,79 @@
+package io.accel.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.accel.sql.AccelException;
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+/** The runtime functions behind the rewritten expressions; planning through them is covered by the slt files. */
+class PgExpressionsTest {
+  @Test
+  void divisionIsExactToTheScaleAndRoundsHalfAwayFromZero() {
+    assertThat(PgExpressions.divide(new BigDecimal("12.50"), 3L, 16)).isEqualTo(new BigDecimal("4.1666666666666667"));
+    assertThat(PgExpressions.divide(new BigDecimal("-12.50"), 3, 16)).isEqualTo(new BigDecimal("-4.1666666666666667"));
+    assertThat(PgExpressions.divide(new BigDecimal("0.5"), new BigDecimal("4"), 2)).isEqualTo(new BigDecimal("0.13"));
+    assertThat(PgExpressions.divide(new BigDecimal("-0.5"), 4, 2)).isEqualTo(new BigDecimal("-0.13"));
+    assertThat(PgExpressions.divide(null, 3, 16)).isNull();
+    assertThat(PgExpressions.divide(BigDecimal.ONE, null, 16)).isNull();
+    assertThatThrownBy(() -> PgExpressions.divide(BigDecimal.ONE, BigDecimal.ZERO, 2))
+        .isInstanceOf(ArithmeticException.class).hasMessage("Division by zero");
+  }
+
+  @Test
+  void floatsRoundHalfToEvenIntoTheRange() {
+    assertThat(PgExpressions.roundToInteger(2.5, Integer.MIN_VALUE, Integer.MAX_VALUE)).isEqualTo(2L);
+    assertThat(PgExpressions.roundToInteger(3.5, Integer.MIN_VALUE, Integer.MAX_VALUE)).isEqualTo(4L);
+    assertThat(PgExpressions.roundToInteger(-3.5, Integer.MIN_VALUE, Integer.MAX_VALUE)).isEqualTo(-4L);
+    assertThat(PgExpressions.roundToInteger(2.75f, Short.MIN_VALUE, Short.MAX_VALUE)).isEqualTo(3L);
+    assertThat(PgExpressions.roundToInteger(2147483647.4, Integer.MIN_VALUE, Integer.MAX_VALUE))
+        .isEqualTo(2147483647L);
+    assertThat(PgExpressions.roundToInteger(null, 0, 1)).isNull();
+    assertThatThrownBy(() -> PgExpressions.roundToInteger(2147483647.5, Integer.MIN_VALUE, Integer.MAX_VALUE))
+        .hasMessage("integer out of range");
+    assertThatThrownBy(() -> PgExpressions.roundToInteger(9.3e18, Long.MIN_VALUE, Long.MAX_VALUE))
+        .hasMessage("bigint out of range");
+    assertThatThrownBy(() -> PgExpressions.roundToInteger(Double.NaN, Short.MIN_VALUE, Short.MAX_VALUE))
+        .hasMessage("smallint out of range");
+    assertThatThrownBy(() -> PgExpressions.roundToInteger(Double.NEGATIVE_INFINITY, Long.MIN_VALUE,
+        Long.MAX_VALUE)).isInstanceOf(ArithmeticException.class);
+  }
+
+  @Test
+  void textAsPostgresqlPrintsIt() {
+    assertThat(PgExpressions.toText(true)).isEqualTo("true");
+    assertThat(PgExpressions.toText(false)).isEqualTo("false");
+    assertThat(PgExpressions.toText(new BigDecimal("0.25"))).isEqualTo("0.25");
+    assertThat(PgExpressions.toText(new BigDecimal("1E+3"))).isEqualTo("1000");
+    assertThat(PgExpressions.toText(0.0)).isEqualTo("0");
+    assertThat(PgExpressions.toText(-0.0)).isEqualTo("-0");
+    assertThat(PgExpressions.toText(2.0)).isEqualTo("2");
+    assertThat(PgExpressions.toText(0.1)).isEqualTo("0.1");
+    assertThat(PgExpressions.toText(1e20)).isEqualTo("1e+20");
+    assertThat(PgExpressions.toText(1.25e-7)).isEqualTo("1.25e-07");
+    assertThat(PgExpressions.toText(0.0001)).isEqualTo("0.0001");
+    assertThat(PgExpressions.toText(123456789012345.0)).isEqualTo("123456789012345");
+    assertThat(PgExpressions.toText(1234567890123456.0)).isEqualTo("1.234567890123456e+15");
+    assertThat(PgExpressions.toText(1e300)).isEqualTo("1e+300");
+    assertThat(PgExpressions.toText(Double.NaN)).isEqualTo("NaN");
+    assertThat(PgExpressions.toText(Double.NEGATIVE_INFINITY)).isEqualTo("-Infinity");
+    assertThat(PgExpressions.toText(1.5f)).isEqualTo("1.5");
+    assertThat(PgExpressions.toText(null)).isNull();
+  }
+
+  @Test
+  void booleansFromPostgresqlSpellings() {
+    for (String t : new String[] {"t", "TRUE", "tr", " yes ", "y", "on", "ON", "1"}) {
+      assertThat(PgExpressions.toBoolean(t)).as(t).isTrue();
+    }
+    for (String f : new String[] {"f", "false", "FALS", "no", "n", "off", "of", "0", "\tfalse\n"}) {
+      assertThat(PgExpressions.toBoolean(f)).as(f).isFalse();
+    }
+    assertThat(PgExpressions.toBoolean(null)).isNull();
+    for (String bad : new String[] {"", "o", "maybe", "2", "truee", "yess"}) {
+      assertThatThrownBy(() -> PgExpressions.toBoolean(bad)).as(bad).isInstanceOf(AccelException.class)
+          .hasMessage("invalid input syntax for type boolean: \"" + bad + "\"");
+    }
+  }
+}
