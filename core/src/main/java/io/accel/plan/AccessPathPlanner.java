@@ -721,7 +721,7 @@ final class AccessPathPlanner {
   /** A Sarg endpoint in the engine's value representation, or null when it has no key form here. */
   private static Object sargValue(Object v) {
     if (v instanceof BigDecimal || v instanceof Boolean || v instanceof ByteString || v instanceof Long
-        || v instanceof Integer || v instanceof Short) {
+        || v instanceof Integer || v instanceof Short || v instanceof java.util.UUID) {
       return v;
     }
     if (v instanceof Double || v instanceof Float) {
@@ -785,6 +785,8 @@ final class AccessPathPlanner {
       case BINARY:
       case VARBINARY:
         return lit.getValueAs(ByteString.class);
+      case UUID:
+        return lit.getValue() instanceof java.util.UUID u ? u : null;
       default:
         return null;
     }

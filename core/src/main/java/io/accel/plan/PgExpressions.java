@@ -21,6 +21,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -51,6 +52,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       character, as in PostgreSQL (Calcite rejected it).
  *   <li><b>Text to BOOLEAN</b> accepts PostgreSQL's spellings ({@code 't'}, {@code 'yes'}, {@code 'off'}, ...);
  *       Calcite took only {@code 'true'} and {@code 'false'}.
+ *   <li><b>UUID compared with text</b> reads the text as a UUID (Calcite compared the UUID's text, and its
+ *       generated cast did not compile); UUID to text, which did not compile either, prints it.
  *   <li><b>BOOLEAN, NUMERIC, DOUBLE and REAL to text</b> as PostgreSQL prints them: {@code true},
  *       {@code 0.25} (Calcite printed {@code TRUE} and {@code .25}), {@code 0}, {@code 1e+20} and
  *       {@code 1.5e-05} (Calcite printed {@code 0E0}, {@code 1.0E20}).
@@ -147,6 +150,15 @@ public final class PgExpressions {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
             visited.getOperands().get(1), integer(type.getScale())));
       }
+      if (visited.getKind() == SqlKind.SEARCH && uuidAsText(visited.getOperands().get(0)) != null) {
+        return RexUtil.expandSearch(rexBuilder, null, visited).accept(this);
+      }
+      if (visited.getKind().belongsTo(SqlKind.COMPARISON) && visited.getOperands().size() == 2) {
+        RexNode uuidComparison = uuidComparison(visited);
+        if (uuidComparison != null) {
+          return uuidComparison;
+        }
+      }
       if (visited.getKind() == SqlKind.LIKE && visited.getOperands().size() <= 3) {
         return like(visited);
       }
@@ -155,6 +167,37 @@ public final class PgExpressions {
         return cast != null ? cast : visited;
       }
       return visited;
+    }
+
+    /** The UUID operand of {@code CAST(uuid AS VARCHAR)} (or of this class's rewrite of it), or null. */
+    private static @Nullable RexNode uuidAsText(RexNode node) {
+      RexNode inner = node;
+      if (inner.getKind() == SqlKind.CAST && inner instanceof RexCall cast
+          && SqlTypeName.CHAR_TYPES.contains(cast.getType().getSqlTypeName())) {
+        inner = cast.getOperands().get(0);
+      }
+      if (inner instanceof RexCall call && call.getOperator() == TO_TEXT) {
+        inner = call.getOperands().get(0);
+      }
+      return inner != node && inner.getType().getSqlTypeName() == SqlTypeName.UUID ? inner : null;
+    }
+
+    /**
+     * A UUID compared with text as PostgreSQL compares them, the text read as a UUID ({@code id = 'A0EE...'}
+     * matches whatever the case); Calcite compared the UUID's text, and could not generate the cast.
+     */
+    private @Nullable RexNode uuidComparison(RexCall call) {
+      for (int side = 0; side < 2; side++) {
+        RexNode uuid = uuidAsText(call.getOperands().get(side));
+        RexNode other = call.getOperands().get(1 - side);
+        if (uuid != null && SqlTypeName.CHAR_TYPES.contains(other.getType().getSqlTypeName())) {
+          RexNode asUuid = rexBuilder.makeCast(types.createTypeWithNullability(
+              types.createSqlType(SqlTypeName.UUID), other.getType().isNullable()), other, false, false);
+          List<RexNode> operands = side == 0 ? List.of(uuid, asUuid) : List.of(asUuid, uuid);
+          return rexBuilder.makeCall(call.getType(), call.getOperator(), operands);
+        }
+      }
+      return null;
     }
 
     /**
@@ -216,7 +259,8 @@ public final class PgExpressions {
     }
 
     private static boolean printsAsText(SqlTypeName from, SqlTypeName to) {
-      return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL)
+      return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL
+          || from == SqlTypeName.UUID)
           && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 

@@ -68,6 +68,10 @@ public final class ErrorTranslator {
       if (m.contains("Value out of range") || m.contains("out of range") || m.contains("overflow")) {
         return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, clean(m), t);
       }
+      if (m.startsWith("Invalid UUID string: ")) {
+        return new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type uuid: \""
+            + m.substring("Invalid UUID string: ".length()) + "\"", t);
+      }
       if (m.startsWith("Invalid escape sequence")) {
         return new AccelException(SqlState.INVALID_ESCAPE_SEQUENCE,
             "invalid escape sequence in LIKE pattern: " + clean(m).replaceFirst("^Invalid escape sequence ", ""), t);

@@ -88,6 +88,33 @@ class AccessPathExplainTest extends JdbcTestSupport {
   // ------------------------------------------------------------------------------------------ plan choices
 
   @Test
+  void aUuidKeyComparedWithTextIsAPointLookup() throws SQLException {
+    update(c, "CREATE TABLE session (id UUID PRIMARY KEY, n INTEGER)");
+    update(c, "INSERT INTO session VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1), "
+        + "('00000000-0000-0000-0000-000000000000', 2)");
+    List<String> values = new ArrayList<>();
+    for (int i = 1; i <= 200; i++) {
+      values.add(String.format("('%08x-0000-4000-8000-%012x', %d)", i * 7919, i, 100 + i));
+    }
+    update(c, "INSERT INTO session VALUES " + String.join(", ", values));
+    update(c, "ANALYZE session");
+    String byText = "SELECT n FROM session WHERE id = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'";
+    assertThat(explain(c, byText)).contains("access=[primary key]", "keys=[id = a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11]")
+        .doesNotContain("residual");
+    assertThat(ids(c, byText)).containsExactly(1);
+    assertThat(explain(c, "SELECT n FROM session WHERE id IN ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', "
+        + "'00000000-0000-0000-0000-000000000000')")).contains("access=[primary key]").doesNotContain("full scan");
+    try (PreparedStatement ps = c.prepareStatement("SELECT n FROM session WHERE id = ?")) {
+      ps.setObject(1, java.util.UUID.fromString("00000000-0000-0000-0000-000000000000"));
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(2);
+        assertThat(rs.next()).isFalse();
+      }
+    }
+  }
+
+  @Test
   void theMoreSelectiveOfTwoIndexesAfterAnalyze() throws SQLException {
     // kind = 13: 5 rows; cat = 3: 100 rows
     String plan = explain(c, "SELECT id, note FROM item WHERE cat = 3 AND kind = 13");
