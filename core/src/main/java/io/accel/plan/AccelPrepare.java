@@ -1,7 +1,7 @@
 package io.accel.plan;
 
 import io.accel.sql.CastPrecedence;
-import io.accel.sql.IntervalLiterals;
+import io.accel.sql.PgLiterals;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -67,7 +67,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
       // PostgreSQL's interval literals ('7 days') and precedence for :: (which Calcite's Babel parser binds
       // looser than comparisons), rewritten into what Calcite reads
       Query<T> pgQuery = query.sql == null ? query
-          : Query.of(CastPrecedence.parenthesize(IntervalLiterals.rewrite(query.sql)));
+          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(query.sql)));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
   }

@@ -6,8 +6,18 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.List;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Locale;
+import java.util.TimeZone;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import static java.util.Objects.requireNonNull;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -31,6 +41,7 @@ import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
@@ -50,10 +61,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li><b>LIKE</b> without ESCAPE escapes with a backslash, as PostgreSQL's does ({@code 'a%c' LIKE 'a\%c'});
  *       Calcite's had no escape character. In a constant pattern an escaped ordinary character is that
  *       character, as in PostgreSQL (Calcite rejected it).
+ *   <li><b>Text to TIMESTAMP WITH TIME ZONE</b> reads PostgreSQL's forms, with an offset or zone name or in
+ *       the session's zone; Calcite accepted none of them ("not in format 'yyyy-MM-dd HH:mm:ss zone'").
+ *   <li><b>Text to BYTEA</b> decodes PostgreSQL's hex ({@code '\\xcafe'}) and escape formats; Calcite stored
+ *       the text's own bytes.
  *   <li><b>Text to BOOLEAN</b> accepts PostgreSQL's spellings ({@code 't'}, {@code 'yes'}, {@code 'off'}, ...);
  *       Calcite took only {@code 'true'} and {@code 'false'}.
- *   <li><b>UUID compared with text</b> reads the text as a UUID (Calcite compared the UUID's text, and its
- *       generated cast did not compile); UUID to text, which did not compile either, prints it.
+ *   <li><b>UUID or BYTEA compared with text</b> reads the text as a UUID or BYTEA (Calcite compared the
+ *       value's text, and its generated cast of a UUID did not compile); UUID to text, which did not compile
+ *       either, prints it, BYTEA to text prints PostgreSQL's hex form, and the length of a BYTEA counts bytes.
  *   <li><b>BOOLEAN, NUMERIC, DOUBLE and REAL to text</b> as PostgreSQL prints them: {@code true},
  *       {@code 0.25} (Calcite printed {@code TRUE} and {@code .25}), {@code 0}, {@code 1e+20} and
  *       {@code 1.5e-05} (Calcite printed {@code 0E0}, {@code 1.0E20}).
@@ -86,6 +102,20 @@ public final class PgExpressions {
       binding -> binding.getTypeFactory().createTypeWithNullability(
           binding.getTypeFactory().createSqlType(SqlTypeName.BOOLEAN), binding.getOperandType(0).isNullable()),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
+
+  static final SqlUserDefinedFunction TO_TIMESTAMPTZ = function("accel_to_timestamptz", "toTimestampTz",
+      binding -> binding.getTypeFactory().createTypeWithNullability(
+          binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+          binding.getOperandType(0).isNullable()),
+      List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
+
+  static final SqlUserDefinedFunction TO_BYTEA = function("accel_to_bytea", "toBytea",
+      binding -> binding.getTypeFactory().createTypeWithNullability(
+          binding.getTypeFactory().createSqlType(SqlTypeName.VARBINARY), binding.getOperandType(0).isNullable()),
+      List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
+
+  /** Names of the one-argument length functions; of a BYTEA, each counts bytes in PostgreSQL. */
+  private static final java.util.Set<String> LENGTHS = java.util.Set.of("CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH");
 
   private static SqlUserDefinedFunction function(String name, String method, SqlReturnTypeInference returnType,
       List<SqlTypeFamily> families, List<SqlTypeName> types) {
@@ -150,13 +180,19 @@ public final class PgExpressions {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
             visited.getOperands().get(1), integer(type.getScale())));
       }
-      if (visited.getKind() == SqlKind.SEARCH && uuidAsText(visited.getOperands().get(0)) != null) {
+      if (visited.getKind() == SqlKind.SEARCH && typedAsText(visited.getOperands().get(0)) != null) {
         return RexUtil.expandSearch(rexBuilder, null, visited).accept(this);
       }
       if (visited.getKind().belongsTo(SqlKind.COMPARISON) && visited.getOperands().size() == 2) {
-        RexNode uuidComparison = uuidComparison(visited);
-        if (uuidComparison != null) {
-          return uuidComparison;
+        RexNode typedComparison = typedComparison(visited);
+        if (typedComparison != null) {
+          return typedComparison;
+        }
+      }
+      if (visited.getOperands().size() == 1 && LENGTHS.contains(visited.getOperator().getName())) {
+        RexNode bytes = typedAsText(visited.getOperands().get(0));
+        if (bytes != null && SqlTypeName.BINARY_TYPES.contains(bytes.getType().getSqlTypeName())) {
+          return rexBuilder.makeCall(type, SqlStdOperatorTable.OCTET_LENGTH, List.of(bytes));
         }
       }
       if (visited.getKind() == SqlKind.LIKE && visited.getOperands().size() <= 3) {
@@ -169,8 +205,11 @@ public final class PgExpressions {
       return visited;
     }
 
-    /** The UUID operand of {@code CAST(uuid AS VARCHAR)} (or of this class's rewrite of it), or null. */
-    private static @Nullable RexNode uuidAsText(RexNode node) {
+    /**
+     * The UUID or BYTEA operand of {@code CAST(x AS VARCHAR)} (or of this class's rewrite of it), or null:
+     * Calcite's way of comparing such a value with text, which PostgreSQL does the other way round.
+     */
+    private static @Nullable RexNode typedAsText(RexNode node) {
       RexNode inner = node;
       if (inner.getKind() == SqlKind.CAST && inner instanceof RexCall cast
           && SqlTypeName.CHAR_TYPES.contains(cast.getType().getSqlTypeName())) {
@@ -179,21 +218,25 @@ public final class PgExpressions {
       if (inner instanceof RexCall call && call.getOperator() == TO_TEXT) {
         inner = call.getOperands().get(0);
       }
-      return inner != node && inner.getType().getSqlTypeName() == SqlTypeName.UUID ? inner : null;
+      SqlTypeName type = inner.getType().getSqlTypeName();
+      return inner != node && (type == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(type)) ? inner : null;
     }
 
     /**
-     * A UUID compared with text as PostgreSQL compares them, the text read as a UUID ({@code id = 'A0EE...'}
-     * matches whatever the case); Calcite compared the UUID's text, and could not generate the cast.
+     * A UUID or BYTEA compared with text as PostgreSQL compares them, the text read as a value of that type
+     * ({@code id = 'A0EE...'} matches whatever the case, {@code b = '\\x6162'} compares bytes); Calcite
+     * compared the value's text, and its generated cast of a UUID did not compile.
      */
-    private @Nullable RexNode uuidComparison(RexCall call) {
+    private @Nullable RexNode typedComparison(RexCall call) {
       for (int side = 0; side < 2; side++) {
-        RexNode uuid = uuidAsText(call.getOperands().get(side));
+        RexNode typed = typedAsText(call.getOperands().get(side));
         RexNode other = call.getOperands().get(1 - side);
-        if (uuid != null && SqlTypeName.CHAR_TYPES.contains(other.getType().getSqlTypeName())) {
-          RexNode asUuid = rexBuilder.makeCast(types.createTypeWithNullability(
-              types.createSqlType(SqlTypeName.UUID), other.getType().isNullable()), other, false, false);
-          List<RexNode> operands = side == 0 ? List.of(uuid, asUuid) : List.of(asUuid, uuid);
+        if (typed != null && SqlTypeName.CHAR_TYPES.contains(other.getType().getSqlTypeName())) {
+          RelDataType target = types.createTypeWithNullability(typed.getType(), other.getType().isNullable());
+          RexNode converted = typed.getType().getSqlTypeName() == SqlTypeName.UUID
+              ? rexBuilder.makeCast(target, other, false, false)
+              : rexBuilder.makeCall(target, TO_BYTEA, List.of(other));
+          List<RexNode> operands = side == 0 ? List.of(typed, converted) : List.of(converted, typed);
           return rexBuilder.makeCall(call.getType(), call.getOperator(), operands);
         }
       }
@@ -242,7 +285,19 @@ public final class PgExpressions {
     boolean rewritesCast(RelDataType from, RelDataType to) {
       return roundsToInteger(from.getSqlTypeName(), to.getSqlTypeName())
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
-          || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName());
+          || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
+          || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
+          || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName());
+    }
+
+    private static boolean parsesBytea(SqlTypeName from, SqlTypeName to) {
+      return (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR)
+          && (to == SqlTypeName.BINARY || to == SqlTypeName.VARBINARY);
+    }
+
+    private static boolean parsesTimestampTz(SqlTypeName from, SqlTypeName to) {
+      return (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR)
+          && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     private static boolean parsesBoolean(SqlTypeName from, SqlTypeName to) {
@@ -260,7 +315,7 @@ public final class PgExpressions {
 
     private static boolean printsAsText(SqlTypeName from, SqlTypeName to) {
       return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL
-          || from == SqlTypeName.UUID)
+          || from == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(from))
           && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
@@ -283,6 +338,15 @@ public final class PgExpressions {
       }
       if (parsesBoolean(from, to)) {
         return rexBuilder.makeCall(type, TO_BOOLEAN, List.of(operand));
+      }
+      if (parsesTimestampTz(from, to)) {
+        return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand));
+      }
+      if (parsesBytea(from, to)) {
+        RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
+            type.isNullable());
+        RexNode bytes = rexBuilder.makeCall(varbinary, TO_BYTEA, List.of(operand));
+        return type.equals(varbinary) ? bytes : rexBuilder.makeCast(type, bytes, true, false);
       }
       if (printsAsText(from, to)) {
         RelDataType varchar = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR),
@@ -360,6 +424,9 @@ public final class PgExpressions {
     if (value instanceof BigDecimal b) {
       return b.toPlainString();
     }
+    if (value instanceof ByteString b) {
+      return "\\x" + b.toString(16);
+    }
     if (value instanceof Float f) {
       return floatText(f.doubleValue(), Float.toString(f));
     }
@@ -391,6 +458,111 @@ public final class PgExpressions {
     }
     throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION,
         "invalid input syntax for type boolean: \"" + text + "\"");
+  }
+
+  /**
+   * Text as a BYTEA, as PostgreSQL reads it: {@code \\x0102ff} (hex, blanks between pairs allowed), or the
+   * escape format, in which {@code \\\\} is a backslash, {@code \\nnn} an octal byte and any other
+   * character its UTF-8 bytes; NULL for NULL. Called by generated code.
+   *
+   * @throws AccelException 22023 for a bad hex digit (as PostgreSQL), 22P02 for a bad escape
+   */
+  public static @Nullable ByteString toBytea(@Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(text.length());
+    if (text.startsWith("\\x")) {
+      int high = -1;
+      for (int i = 2; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (high < 0 && Character.isWhitespace(c)) {
+          continue;
+        }
+        int digit = Character.digit(c, 16);
+        if (digit < 0) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+              "invalid hexadecimal digit: \"" + c + "\"");
+        }
+        if (high < 0) {
+          high = digit;
+        } else {
+          out.write(high << 4 | digit);
+          high = -1;
+        }
+      }
+      if (high >= 0) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid hexadecimal data: odd number of digits");
+      }
+      return new ByteString(out.toByteArray());
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c != '\\') {
+        byte[] bytes = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.write(bytes, 0, bytes.length);
+      } else if (i + 1 < text.length() && text.charAt(i + 1) == '\\') {
+        out.write('\\');
+        i++;
+      } else if (i + 3 < text.length() && text.substring(i + 1, i + 4).matches("[0-3][0-7][0-7]")) {
+        out.write(Integer.parseInt(text.substring(i + 1, i + 4), 8));
+        i += 3;
+      } else {
+        throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type bytea");
+      }
+    }
+    return new ByteString(out.toByteArray());
+  }
+
+  private static final Pattern TIMESTAMPTZ = Pattern.compile("\\s*(\\d{4,}-\\d{1,2}-\\d{1,2})"
+      + "(?:[ T](\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?))?"
+      + "\\s*(Z|UTC|GMT|[+-]\\d{1,2}(?::?\\d{2}(?::?\\d{2})?)?|[A-Za-z_]+(?:/[A-Za-z_+-]+)+)?\\s*",
+      Pattern.CASE_INSENSITIVE);
+
+  /**
+   * Text as a TIMESTAMP WITH TIME ZONE, as PostgreSQL reads it: {@code 2024-01-15 10:30:00+02},
+   * {@code 2024-01-15T10:30:00.5Z}, {@code 2024-01-15 10:30 UTC}, {@code 2024-01-15 10:30 Europe/Paris},
+   * {@code 2024-01-15}; without a zone in the session's (the JVM's) zone. Returns the instant in milliseconds
+   * (Calcite's representation, so microseconds are dropped); NULL for NULL. Called by generated code.
+   *
+   * @throws AccelException 22007 for text that is not a timestamp, 22008 for a field out of range
+   */
+  public static @Nullable Long toTimestampTz(@Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    Matcher m = TIMESTAMPTZ.matcher(text);
+    if (!m.matches()) {
+      throw new AccelException(SqlState.INVALID_DATETIME_FORMAT,
+          "invalid input syntax for type timestamp with time zone: \"" + text + "\"");
+    }
+    try {
+      String[] date = m.group(1).split("-");
+      LocalDate day = LocalDate.of(Integer.parseInt(date[0]), Integer.parseInt(date[1]), Integer.parseInt(date[2]));
+      LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
+          : LocalTime.parse(m.group(2).indexOf(':') == 1 ? "0" + m.group(2) : m.group(2));
+      String zone = m.group(3);
+      ZoneId zoneId;
+      if (zone == null) {
+        zoneId = TimeZone.getDefault().toZoneId();
+      } else if (zone.equalsIgnoreCase("Z") || zone.equalsIgnoreCase("UTC") || zone.equalsIgnoreCase("GMT")) {
+        zoneId = ZoneOffset.UTC;
+      } else if (zone.charAt(0) == '+' || zone.charAt(0) == '-') {
+        String digits = zone.substring(1).replace(":", "");
+        digits = digits.length() % 2 == 1 ? "0" + digits : digits; // +5 is +05, +530 is +0530
+        int hours = Integer.parseInt(digits.substring(0, 2));
+        int rest = digits.length() >= 4 ? Integer.parseInt(digits.substring(2, 4)) : 0;
+        int seconds = digits.length() >= 6 ? Integer.parseInt(digits.substring(4, 6)) : 0;
+        int sign = zone.charAt(0) == '-' ? -1 : 1;
+        zoneId = ZoneOffset.ofHoursMinutesSeconds(sign * hours, sign * rest, sign * seconds);
+      } else {
+        zoneId = ZoneId.of(zone);
+      }
+      return LocalDateTime.of(day, time).atZone(zoneId).toInstant().toEpochMilli();
+    } catch (DateTimeException | NumberFormatException e) {
+      throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW,
+          "date/time field value out of range: \"" + text + "\"", e);
+    }
   }
 
   /**

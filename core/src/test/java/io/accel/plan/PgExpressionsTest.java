@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.accel.sql.AccelException;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.TimeZone;
+import org.apache.calcite.avatica.util.ByteString;
 import org.junit.jupiter.api.Test;
 
 /** The runtime functions behind the rewritten expressions; planning through them is covered by the slt files. */
@@ -60,6 +65,47 @@ class PgExpressionsTest {
     assertThat(PgExpressions.toText(Double.NEGATIVE_INFINITY)).isEqualTo("-Infinity");
     assertThat(PgExpressions.toText(1.5f)).isEqualTo("1.5");
     assertThat(PgExpressions.toText(null)).isNull();
+  }
+
+  @Test
+  void byteaFromHexAndEscapeFormats() {
+    assertThat(PgExpressions.toBytea("\\x0102ff")).isEqualTo(new ByteString(new byte[] {1, 2, (byte) 0xff}));
+    assertThat(PgExpressions.toBytea("\\xCA FE")).isEqualTo(new ByteString(new byte[] {(byte) 0xca, (byte) 0xfe}));
+    assertThat(PgExpressions.toBytea("\\x")).isEqualTo(ByteString.EMPTY);
+    assertThat(PgExpressions.toBytea("a\\\\b\\001é")).isEqualTo(new ByteString(
+        new byte[] {'a', '\\', 'b', 1, (byte) 0xc3, (byte) 0xa9}));
+    assertThat(PgExpressions.toBytea(null)).isNull();
+    assertThatThrownBy(() -> PgExpressions.toBytea("\\xzz")).isInstanceOf(AccelException.class)
+        .hasMessage("invalid hexadecimal digit: \"z\"");
+    assertThatThrownBy(() -> PgExpressions.toBytea("\\x012")).hasMessageContaining("odd number of digits");
+    assertThatThrownBy(() -> PgExpressions.toBytea("a\\q")).hasMessage("invalid input syntax for type bytea");
+    assertThat(PgExpressions.toText(new ByteString(new byte[] {0, (byte) 0xab}))).isEqualTo("\\x00ab");
+  }
+
+  @Test
+  void timestampsWithTimeZoneFromPostgresqlForms() {
+    long utc1030 = Instant.parse("2024-01-15T10:30:00Z").toEpochMilli();
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00+00")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 12:30:00+02")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 16:00:00+05:30")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 05:30:00-0500")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15T10:30:00Z")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz(" 2024-01-15 10:30 UTC ")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 11:30:00 Europe/Paris")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00.25+00")).isEqualTo(utc1030 + 250);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 9:30:00-01")).isEqualTo(utc1030);
+    ZoneId session = TimeZone.getDefault().toZoneId();
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00"))
+        .isEqualTo(LocalDateTime.of(2024, 1, 15, 10, 30).atZone(session).toInstant().toEpochMilli());
+    assertThat(PgExpressions.toTimestampTz("2024-01-15"))
+        .isEqualTo(LocalDateTime.of(2024, 1, 15, 0, 0).atZone(session).toInstant().toEpochMilli());
+    assertThat(PgExpressions.toTimestampTz(null)).isNull();
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("yesterday")).isInstanceOf(AccelException.class)
+        .hasMessageContaining("invalid input syntax for type timestamp with time zone");
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-13-01 00:00:00"))
+        .hasMessageContaining("date/time field value out of range");
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-01-15 10:30:00 Mars/Olympus"))
+        .hasMessageContaining("date/time field value out of range");
   }
 
   @Test

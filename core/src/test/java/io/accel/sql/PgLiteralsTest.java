@@ -4,9 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class IntervalLiteralsTest {
+class PgLiteralsTest {
+  @Test
+  void timestampsWithTimeZone() {
+    assertThat(PgLiterals.rewrite("INSERT INTO z VALUES (1, TIMESTAMP WITH TIME ZONE '2024-01-15 10:30:00+02')"))
+        .isEqualTo("INSERT INTO z VALUES (1, CAST('2024-01-15 10:30:00+02' AS timestamptz))");
+    assertThat(PgLiterals.rewrite("SELECT * FROM z WHERE tz > timestamptz '2024-03-01 00:00:00Z'"))
+        .isEqualTo("SELECT * FROM z WHERE tz > CAST('2024-03-01 00:00:00Z' AS timestamptz)");
+    String withoutZone = "SELECT TIMESTAMP '2024-01-15 10:30:00', CAST(x AS TIMESTAMP WITH TIME ZONE) FROM z";
+    assertThat(PgLiterals.rewrite(withoutZone)).isEqualTo(withoutZone);
+  }
+
   private static String standard(String text) {
-    return IntervalLiterals.standard(text).orElse(null);
+    return PgLiterals.standard(text).orElse(null);
   }
 
   @Test
@@ -49,15 +59,15 @@ class IntervalLiteralsTest {
 
   @Test
   void statements() {
-    assertThat(IntervalLiterals.rewrite("SELECT * FROM t WHERE d > current_date - INTERVAL '7 days'"))
+    assertThat(PgLiterals.rewrite("SELECT * FROM t WHERE d > current_date - INTERVAL '7 days'"))
         .isEqualTo("SELECT * FROM t WHERE d > current_date - INTERVAL '7' DAY(2)");
-    assertThat(IntervalLiterals.rewrite("SELECT ts + '45 minutes'::interval, ts - interval '1 day 2 hours' FROM t"))
+    assertThat(PgLiterals.rewrite("SELECT ts + '45 minutes'::interval, ts - interval '1 day 2 hours' FROM t"))
         .isEqualTo("SELECT ts + INTERVAL '45' MINUTE(2), ts - INTERVAL '26' HOUR(2) FROM t");
     String standard = "SELECT d + INTERVAL '7' DAY, 'interval' FROM t";
-    assertThat(IntervalLiterals.rewrite(standard)).isSameAs(standard);
+    assertThat(PgLiterals.rewrite(standard)).isSameAs(standard);
     String unreadable = "SELECT d + INTERVAL '1 month 2 days' FROM t";
-    assertThat(IntervalLiterals.rewrite(unreadable)).isEqualTo(unreadable);
+    assertThat(PgLiterals.rewrite(unreadable)).isEqualTo(unreadable);
     String noInterval = "SELECT 1";
-    assertThat(IntervalLiterals.rewrite(noInterval)).isSameAs(noInterval);
+    assertThat(PgLiterals.rewrite(noInterval)).isSameAs(noInterval);
   }
 }

@@ -11,7 +11,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * PostgreSQL's interval literals, with the unit inside the string: {@code INTERVAL '7 days'},
+ * PostgreSQL's typed literals that Calcite's parser reads differently or not at all, rewritten before the
+ * statement reaches Calcite. {@code TIMESTAMP WITH TIME ZONE '2024-01-15 10:30:00+02'} and
+ * {@code TIMESTAMPTZ '...'} become {@code CAST('...' AS timestamptz)}, which
+ * {@link io.accel.plan.PgExpressions} reads as PostgreSQL does (Calcite's literal took no offset).
+ *
+ * <p>Interval literals, with the unit inside the string: {@code INTERVAL '7 days'},
  * {@code INTERVAL '1 day 2 hours'}, {@code '45 minutes'::interval}, {@code INTERVAL '2 weeks ago'}. Calcite
  * reads only the SQL standard's {@code INTERVAL '7' DAY}, so {@link #rewrite} turns each such literal into that
  * form before the statement reaches Calcite: the quantities are added up in their smallest unit
@@ -21,8 +26,8 @@ import java.util.regex.Pattern;
  * msec). A literal that mixes years or months with days or smaller units, or that this class does not read,
  * is left as it is (Calcite then reports it).
  */
-public final class IntervalLiterals {
-  private IntervalLiterals() {
+public final class PgLiterals {
+  private PgLiterals() {
   }
 
   private enum Unit {
@@ -63,9 +68,10 @@ public final class IntervalLiterals {
   private static final Pattern QUANTITY = Pattern.compile("\\s*([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+))\\s*([a-zA-Z]+)");
   private static final Pattern AGO_SUFFIX = Pattern.compile("\\s+ago$", Pattern.CASE_INSENSITIVE);
 
-  /** The statement with PostgreSQL's interval literals in Calcite's form; the statement itself when it has none. */
+  /** The statement with PostgreSQL's typed literals in Calcite's form; the statement itself when it has none. */
   public static String rewrite(String sql) {
-    if (!sql.toLowerCase(Locale.ROOT).contains("interval")) {
+    String lower = sql.toLowerCase(Locale.ROOT);
+    if (!lower.contains("interval") && !lower.contains("zone") && !lower.contains("timestamptz")) {
       return sql;
     }
     List<Token> tokens;
@@ -82,6 +88,23 @@ public final class IntervalLiterals {
       int start;
       int end;
       String text;
+      Token third = k + 2 < tokens.size() ? tokens.get(k + 2) : null;
+      Token fifth = k + 4 < tokens.size() ? tokens.get(k + 4) : null;
+      if (t.is("timestamp") && next.is("with") && third != null && third.is("time") && k + 3 < tokens.size()
+          && tokens.get(k + 3).is("zone") && fifth != null && fifth.kind() == Kind.STRING) {
+        out.append(sql, at, t.start()).append("CAST(").append(sql, fifth.start(), fifth.end())
+            .append(" AS timestamptz)");
+        at = fifth.end();
+        k += 4;
+        continue;
+      }
+      if (t.is("timestamptz") && next.kind() == Kind.STRING) {
+        out.append(sql, at, t.start()).append("CAST(").append(sql, next.start(), next.end())
+            .append(" AS timestamptz)");
+        at = next.end();
+        k += 1;
+        continue;
+      }
       if (t.is("interval") && next.kind() == Kind.STRING && !(k + 2 < tokens.size() && isUnit(tokens.get(k + 2)))) {
         // INTERVAL '7 days' (not INTERVAL '7' DAY)
         start = t.start();
