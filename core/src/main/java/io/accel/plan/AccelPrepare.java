@@ -44,6 +44,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.sql.validate.SqlValidator;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
@@ -70,6 +77,28 @@ public class AccelPrepare extends CalcitePrepareImpl {
           : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(query.sql)));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
+  }
+
+  /**
+   * Calcite's preparing statement with Accel's type coercion ({@link PgTypeCoercion}: PostgreSQL's date
+   * arithmetic) in its validator. Built as Calcite builds it (Accel plans to Enumerable, not Bindable).
+   */
+  @Override
+  protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context, Type elementType,
+      CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+    JavaTypeFactory typeFactory = context.getTypeFactory();
+    EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
+        : EnumerableRel.Prefer.CUSTOM;
+    return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
+        createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE,
+        createConvertletTable()) {
+      @Override
+      protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
+          UnaryOperator<SqlValidator.Config> configTransform) {
+        return super.createSqlValidator(reader,
+            config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
+      }
+    };
   }
 
   @Override
