@@ -80,8 +80,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * Calcite's preparing statement with Accel's type coercion ({@link PgTypeCoercion}: PostgreSQL's date
-   * arithmetic) in its validator. Built as Calcite builds it (Accel plans to Enumerable, not Bindable).
+   * Calcite's preparing statement with Accel's validator ({@link PgSqlValidator}: PostgreSQL's typing of
+   * INSERT's VALUES rows) and type coercion ({@link PgTypeCoercion}: PostgreSQL's date arithmetic). Built as Calcite builds it (Accel plans to Enumerable, not Bindable).
    */
   @Override
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context, Type elementType,
@@ -95,8 +95,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
       @Override
       protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
-        return super.createSqlValidator(reader,
+        SqlValidator calcite = super.createSqlValidator(reader,
             config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
+        return new PgSqlValidator(calcite.getOperatorTable(), (CalciteCatalogReader) reader,
+            (JavaTypeFactory) calcite.getTypeFactory(), calcite.config());
       }
     };
   }
