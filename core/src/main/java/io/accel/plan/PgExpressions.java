@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import static java.util.Objects.requireNonNull;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -61,6 +62,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li><b>LIKE</b> without ESCAPE escapes with a backslash, as PostgreSQL's does ({@code 'a%c' LIKE 'a\%c'});
  *       Calcite's had no escape character. In a constant pattern an escaped ordinary character is that
  *       character, as in PostgreSQL (Calcite rejected it).
+ *   <li><b>EXTRACT(DOW ...)</b> numbers Sunday 0, as PostgreSQL (Calcite: 1 to 7).
  *   <li><b>Text to TIMESTAMP WITH TIME ZONE</b> reads PostgreSQL's forms, with an offset or zone name or in
  *       the session's zone; Calcite accepted none of them ("not in format 'yyyy-MM-dd HH:mm:ss zone'").
  *   <li><b>Text to BYTEA</b> decodes PostgreSQL's hex ({@code '\\xcafe'}) and escape formats; Calcite stored
@@ -194,6 +196,12 @@ public final class PgExpressions {
         if (bytes != null && SqlTypeName.BINARY_TYPES.contains(bytes.getType().getSqlTypeName())) {
           return rexBuilder.makeCall(type, SqlStdOperatorTable.OCTET_LENGTH, List.of(bytes));
         }
+      }
+      if (visited.getKind() == SqlKind.EXTRACT && visited.getOperands().get(0) instanceof RexLiteral unit
+          && unit.getValue() == TimeUnitRange.DOW) {
+        // Calcite numbers the days of the week 1 (Sunday) to 7; PostgreSQL 0 (Sunday) to 6
+        return rexBuilder.makeCall(type, SqlStdOperatorTable.MINUS, List.of(visited,
+            rexBuilder.makeExactLiteral(BigDecimal.ONE, type)));
       }
       if (visited.getKind() == SqlKind.LIKE && visited.getOperands().size() <= 3) {
         return like(visited);
