@@ -53,6 +53,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
@@ -89,9 +90,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
     JavaTypeFactory typeFactory = context.getTypeFactory();
     EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
         : EnumerableRel.Prefer.CUSTOM;
+    RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
+    SqlRexConvertletTable convertlets = createConvertletTable();
     return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
-        createCluster(planner, new RexBuilder(typeFactory)), EnumerableConvention.INSTANCE,
-        createConvertletTable()) {
+        cluster, EnumerableConvention.INSTANCE, convertlets) {
+      @Override
+      protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
+          SqlToRelConverter.Config config) {
+        SqlToRelConverter calcite = super.getSqlToRelConverter(validator, reader, config);
+        return new PgSqlToRelConverter(this, validator, reader, cluster, convertlets, calcite.config);
+      }
+
       @Override
       protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
@@ -138,6 +147,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.subQuery(metadata),
         AccelPrepare::decorrelate,
         AccelPrepare::foldNullComparisons,
+        // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
+        Programs.hep(List.of(CoreRules.JOIN_PUSH_EXPRESSIONS), true, metadata),
         Programs.measure(metadata),
         Programs.trim(),
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
