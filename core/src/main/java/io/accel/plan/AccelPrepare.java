@@ -35,6 +35,8 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSimplify;
+import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -141,11 +143,18 @@ public class AccelPrepare extends CalcitePrepareImpl {
       planner.setRoot(root);
       return planner.chooseDelegate().findBestExp();
     };
+    // whether the statement has both uncorrelated and correlated sub-queries (see mixesSubQueries)
+    boolean[] mixedSubQueries = {false};
     return Programs.sequence(
         PgExpressions::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
+        (planner, rel, traits, materializations, lattices) -> {
+          mixedSubQueries[0] = mixesSubQueries(rel);
+          return rel;
+        },
         Programs.subQuery(metadata),
-        AccelPrepare::decorrelate,
+        (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
+            : decorrelate(planner, rel, traits, materializations, lattices),
         AccelPrepare::foldNullComparisons,
         // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
         Programs.hep(List.of(CoreRules.JOIN_PUSH_EXPRESSIONS), true, metadata),
@@ -197,6 +206,37 @@ public class AccelPrepare extends CalcitePrepareImpl {
           b3 -> b3.operand(LogicalAggregate.class).predicate(a -> !a.getGroupSet().isEmpty()).anyInputs()))
       .as(SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.class)
       .toRule();
+
+  /**
+   * Whether a plan has both an uncorrelated and a correlated sub-query, at any depth. Calcite's decorrelator
+   * loses uncorrelated sub-queries next to correlated ones: it replaced an uncorrelated IN, and an
+   * uncorrelated EXISTS inside a CASE, by TRUE (rows PostgreSQL excludes were returned and updated; a CASE
+   * took the wrong branch), and a per-table count of the scans cannot catch it once decorrelation reads the
+   * outer table again. Such statements keep their correlated sub-queries as nested loops.
+   */
+  static boolean mixesSubQueries(RelNode rel) {
+    boolean[] seen = new boolean[2]; // uncorrelated, correlated
+    collectSubQueries(rel, seen);
+    return seen[0] && seen[1];
+  }
+
+  private static void collectSubQueries(RelNode rel, boolean[] seen) {
+    RexShuttle subQueries = new RexShuttle() {
+      @Override
+      public RexNode visitSubQuery(RexSubQuery subQuery) {
+        seen[RelOptUtil.getVariablesUsed(subQuery.rel).isEmpty() ? 0 : 1] = true;
+        collectSubQueries(subQuery.rel, seen);
+        return super.visitSubQuery(subQuery);
+      }
+    };
+    new RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        node.accept(subQueries);
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+  }
 
   /**
    * Calcite's decorrelation, or the plan as it was when decorrelation fails: on one of its own consistency
