@@ -27,6 +27,7 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinToCorrelateRule;
 import org.apache.calcite.rel.rules.SemiJoinRule;
@@ -355,6 +356,20 @@ public class AccelPrepare extends CalcitePrepareImpl {
     return cluster;
   }
 
+  private static final RelOptRule EXPAND_DISTINCT_GROUPED = AggregateExpandDistinctAggregatesRule.Config.DEFAULT
+      .withOperandSupplier(b -> b.operand(LogicalAggregate.class)
+          .predicate(a -> a.containsDistinctCall() && !a.getGroupSet().isEmpty()).anyInputs())
+      .withDescription("AggregateExpandDistinctAggregatesRule:grouped")
+      .as(AggregateExpandDistinctAggregatesRule.Config.class)
+      .toRule();
+
+  private static final RelOptRule EXPAND_DISTINCT_GLOBAL = AggregateExpandDistinctAggregatesRule.Config.JOIN
+      .withOperandSupplier(b -> b.operand(LogicalAggregate.class)
+          .predicate(a -> a.containsDistinctCall() && a.getGroupSet().isEmpty()).anyInputs())
+      .withDescription("AggregateExpandDistinctAggregatesRule:global")
+      .as(AggregateExpandDistinctAggregatesRule.Config.class)
+      .toRule();
+
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {
@@ -368,6 +383,14 @@ public class AccelPrepare extends CalcitePrepareImpl {
     planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
     planner.addRule(PROJECT_TO_SEMI_JOIN);
     planner.addRule(JOIN_TO_SEMI_JOIN);
+    // Calcite expands DISTINCT aggregates through GROUPING SETS ((v), ()), but its grouping-sets aggregate
+    // emits no row for () over an empty input, so a COUNT(*) beside a COUNT(DISTINCT v) without GROUP BY
+    // became NULL instead of 0. Aggregates without GROUP BY are expanded into joins of one-row aggregates.
+    if (planner.getRules().contains(CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES)) {
+      planner.removeRule(CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES);
+      planner.addRule(EXPAND_DISTINCT_GROUPED);
+      planner.addRule(EXPAND_DISTINCT_GLOBAL);
+    }
     // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
     // where Volcano finds them cheaper than the hash and merge joins.
     return planner;
