@@ -127,10 +127,12 @@ public class AccelPrepare extends CalcitePrepareImpl {
   public static Program program() {
     RelMetadataProvider metadata = AccelRelMetadata.PROVIDER;
     // Calcite's standard program (sub-query removal, decorrelation, measures, field trimming, Volcano,
-    // Calc), with Accel's heuristic phases: OrRestrictionRule first, and after decorrelation the scalar
-    // sub-queries back into nested loops (see SCALAR_SUBQUERY_TO_CORRELATE), and first and last PostgreSQL's
-    // division, casts to integer and casts to text (PgExpressions), and at the end Accel's one-key sorts in place
-    // of Calcite's (AccelSort: Calcite compares numbers through BigDecimal).
+    // Calc), with Accel's phases: PostgreSQL's expression semantics first (PgExpressions), OrRestrictionRule,
+    // decorrelation skipped for statements mixing uncorrelated and correlated sub-queries, comparisons with
+    // NULL folded, join-condition expressions pushed into projections (see PgSqlToRelConverter), the scalar
+    // sub-queries back into nested loops (SCALAR_SUBQUERY_TO_CORRELATE), and at the end the divisions
+    // planning created (PgExpressions) and Accel's one-key sorts (AccelSort: Calcite compares numbers
+    // through BigDecimal).
     Program volcano = (planner, rel, requiredOutputTraits, materializations, lattices) -> {
       for (RelOptMaterialization materialization : materializations) {
         planner.addMaterialization(materialization);
@@ -164,7 +166,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
         volcano,
         Programs.calc(metadata),
-        PgExpressions::rewrite,
+        PgExpressions::rewriteDivisions,
         AccelSort::replaceSorts);
   }
 

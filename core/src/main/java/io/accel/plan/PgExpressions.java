@@ -50,8 +50,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Expressions whose PostgreSQL value differs from what Calcite computes, rewritten into calls of Accel's own
- * functions. Run as the first planning phase (before Calcite folds constants with its own semantics) and as
- * the last (for expressions planning creates: an AVG is planned as SUM / COUNT).
+ * functions. Run as the first planning phase (before Calcite folds constants with its own semantics), and
+ * for divisions again as the last (planning creates them: an AVG is planned as SUM / COUNT).
  * <ul>
  *   <li><b>NUMERIC division</b> to the scale of the result type. Calcite divides two decimals to 16
  *       significant digits and pads the quotient, so {@code 12.50 / 3} was 4.1666666666666670 where
@@ -90,34 +90,34 @@ public final class PgExpressions {
       List.of(SqlTypeName.DECIMAL, SqlTypeName.DECIMAL, SqlTypeName.INTEGER));
 
   static final SqlUserDefinedFunction ROUND_TO_INTEGER = function("accel_round_to_integer", "roundToInteger",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.BIGINT), binding.getOperandType(0).isNullable()),
+      returning(SqlTypeName.BIGINT),
       List.of(SqlTypeFamily.APPROXIMATE_NUMERIC, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
       List.of(SqlTypeName.DOUBLE, SqlTypeName.BIGINT, SqlTypeName.BIGINT));
 
   static final SqlUserDefinedFunction TO_TEXT = function("accel_to_text", "toText",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.VARCHAR), binding.getOperandType(0).isNullable()),
+      returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
 
   static final SqlUserDefinedFunction TO_BOOLEAN = function("accel_to_boolean", "toBoolean",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.BOOLEAN), binding.getOperandType(0).isNullable()),
+      returning(SqlTypeName.BOOLEAN),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
 
   static final SqlUserDefinedFunction TO_TIMESTAMPTZ = function("accel_to_timestamptz", "toTimestampTz",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
-          binding.getOperandType(0).isNullable()),
+      returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
 
   static final SqlUserDefinedFunction TO_BYTEA = function("accel_to_bytea", "toBytea",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.VARBINARY), binding.getOperandType(0).isNullable()),
+      returning(SqlTypeName.VARBINARY),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
 
   /** Names of the one-argument length functions; of a BYTEA, each counts bytes in PostgreSQL. */
   private static final java.util.Set<String> LENGTHS = java.util.Set.of("CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH");
+
+  /** A result of {@code type}, nullable when the first operand is. */
+  private static SqlReturnTypeInference returning(SqlTypeName type) {
+    return binding -> binding.getTypeFactory().createTypeWithNullability(
+        binding.getTypeFactory().createSqlType(type), binding.getOperandType(0).isNullable());
+  }
 
   private static SqlUserDefinedFunction function(String name, String method, SqlReturnTypeInference returnType,
       List<SqlTypeFamily> families, List<SqlTypeName> types) {
@@ -128,10 +128,22 @@ public final class PgExpressions {
         ScalarFunctionImpl.create(PgExpressions.class, method));
   }
 
-  /** The planning phase: every expression of the plan rewritten. */
+  /** The first planning phase: every expression of the plan rewritten. */
   public static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    RexShuttle shuttle = new Rewriter(rel.getCluster().getRexBuilder());
+    return rewrite(rel, new Rewriter(rel.getCluster().getRexBuilder(), false));
+  }
+
+  /**
+   * The last planning phase: the divisions planning created (an AVG becomes SUM / COUNT); everything else was
+   * rewritten by the first phase.
+   */
+  public static RelNode rewriteDivisions(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    return rewrite(rel, new Rewriter(rel.getCluster().getRexBuilder(), true));
+  }
+
+  private static RelNode rewrite(RelNode rel, RexShuttle shuttle) {
     return rel.accept(new RelHomogeneousShuttle() {
       @Override
       public RelNode visit(RelNode other) {
@@ -155,7 +167,7 @@ public final class PgExpressions {
         // casts the validator inserted (implicit coercions) have no validated type: Calcite's then
         RelDataType type = cx.getValidator().getValidatedNodeTypeIfKnown(cast);
         RelDataType from = cx.getValidator().getValidatedNodeTypeIfKnown(cast.operand(0));
-        Rewriter rewriter = new Rewriter(cx.getRexBuilder());
+        Rewriter rewriter = new Rewriter(cx.getRexBuilder(), false);
         if (type == null || from == null || !rewriter.rewritesCast(from, type)) {
           return convertlet.convertCall(cx, cast);
         }
@@ -167,10 +179,13 @@ public final class PgExpressions {
   private static final class Rewriter extends RexShuttle {
     private final RexBuilder rexBuilder;
     private final RelDataTypeFactory types;
+    /** Only NUMERIC divisions are rewritten (the last phase). */
+    private final boolean divisionsOnly;
 
-    Rewriter(RexBuilder rexBuilder) {
+    Rewriter(RexBuilder rexBuilder, boolean divisionsOnly) {
       this.rexBuilder = rexBuilder;
       this.types = rexBuilder.getTypeFactory();
+      this.divisionsOnly = divisionsOnly;
     }
 
     @Override
@@ -181,6 +196,9 @@ public final class PgExpressions {
           && visited.getOperands().size() == 2) {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
             visited.getOperands().get(1), integer(type.getScale())));
+      }
+      if (divisionsOnly) {
+        return visited;
       }
       if (visited.getKind() == SqlKind.SEARCH && typedAsText(visited.getOperands().get(0)) != null) {
         return RexUtil.expandSearch(rexBuilder, null, visited).accept(this);
