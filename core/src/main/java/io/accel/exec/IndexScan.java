@@ -276,6 +276,16 @@ public final class IndexScan {
       if (done) {
         return false;
       }
+      // one use of the context for the whole step: it cannot end (and free the iterator) in between
+      ctx.enter();
+      try {
+        return step();
+      } finally {
+        ctx.exit();
+      }
+    }
+
+    private boolean step() {
       if (pointGets) {
         return nextPoint();
       }

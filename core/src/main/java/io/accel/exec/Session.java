@@ -206,6 +206,14 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /**
+   * The transaction block's transaction, or null outside a block: its end (COMMIT, ROLLBACK) closes the
+   * result sets read from it.
+   */
+  public synchronized TxnContext blockContext() {
+    return block;
+  }
+
   /** The transaction of the statement whose execution uses {@code dataContext}. */
   public TxnContext contextFor(Object dataContext) {
     TxnContext ctx = byDataContext.get(dataContext);

@@ -258,6 +258,7 @@ public final class Statistics {
     TableReader reader = new TableReader(database, table);
     long n = 0;
     RocksIterator it = ctx.iterator(database.tableFamily(table));
+    ctx.enter();
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         collector.row(it.key(), reader.decode(it.value()));
@@ -266,6 +267,7 @@ public final class Statistics {
         }
       }
     } finally {
+      ctx.exit();
       ctx.release(it);
     }
     for (IndexDef index : table.indexes()) {
@@ -278,6 +280,7 @@ public final class Statistics {
     ColumnFamilyHandle family = database.indexFamily(index.id());
     RocksIterator it = ctx.iterator(family);
     long n = 0;
+    ctx.enter();
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         collector.indexEntry(index, it.key());
@@ -286,6 +289,7 @@ public final class Statistics {
         }
       }
     } finally {
+      ctx.exit();
       ctx.release(it);
     }
   }

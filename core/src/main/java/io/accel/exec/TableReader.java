@@ -29,11 +29,13 @@ public final class TableReader {
   /** Visits every row with its storage key. */
   public void forEach(TxnContext ctx, RowVisitor visitor) {
     RocksIterator it = ctx.iterator(database.tableFamily(table));
+    ctx.enter();
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         visitor.visit(it.key(), decode(it.value()));
       }
     } finally {
+      ctx.exit();
       ctx.release(it);
     }
   }

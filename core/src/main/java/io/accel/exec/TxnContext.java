@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -33,6 +34,12 @@ import org.rocksdb.Transaction;
  * {@link RowCache} when it is on, except rows of tables this transaction wrote (its own writes are only in
  * the transaction). The context registers its snapshot with the cache before taking it, and tells the cache
  * which rows a commit writes around the RocksDB commit.
+ *
+ * <p>No native object is touched after it is freed: every read and write runs under the shared side of
+ * {@link #guard} and fails with 55000 once the context has ended (commit, rollback or close), and ending it
+ * takes the exclusive side, so it waits for a read in flight on another thread (a scan's step, a fetch)
+ * instead of freeing the iterator or snapshot under it. Scans hold the shared side for a whole step
+ * ({@link #enter}/{@link #exit}) so the per-entry iterator calls cost one lock acquisition together.
  */
 public final class TxnContext implements AutoCloseable {
   private final Transaction txn;
@@ -53,6 +60,9 @@ public final class TxnContext implements AutoCloseable {
   private final Set<Long> writtenTables = new HashSet<>();
   private boolean wrote;
   private boolean closed;
+  private final ReentrantReadWriteLock guard = new ReentrantReadWriteLock();
+  /** How the context ended (null while it is live): what a read attempted afterwards is told. */
+  private volatile String ended;
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -165,10 +175,13 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
+    enter();
     try {
       return txn == null ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      exit();
     }
   }
 
@@ -189,31 +202,40 @@ public final class TxnContext implements AutoCloseable {
       return values;
     }
     List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
+    enter();
     try {
       return txn == null ? db.multiGetAsList(readOptions, families, keys)
           : txn.multiGetAsList(readOptions, families, keys);
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      exit();
     }
   }
 
   /** Reads a key and makes the commit fail if another transaction writes it after this snapshot. */
   public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
     checkWritable();
+    enter();
     try {
       return txn.getForUpdate(readOptions, family, key, true);
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      exit();
     }
   }
 
   public void put(ColumnFamilyHandle family, byte[] key, byte[] value) {
     checkWritable();
+    enter();
     try {
       txn.put(family, key, value);
       wrote = true;
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      exit();
     }
   }
 
@@ -238,20 +260,80 @@ public final class TxnContext implements AutoCloseable {
 
   public void delete(ColumnFamilyHandle family, byte[] key) {
     checkWritable();
+    enter();
     try {
       txn.delete(family, key);
       wrote = true;
     } catch (RocksDBException e) {
       throw storageFailure(e);
+    } finally {
+      exit();
     }
   }
 
-  /** An iterator over the snapshot merged with this transaction's writes; closed with this context. */
-  public synchronized RocksIterator iterator(ColumnFamilyHandle family) {
-    checkOpen();
-    RocksIterator it = txn == null ? db.newIterator(family, readOptions) : txn.getIterator(readOptions, family);
-    iterators.add(it);
-    return it;
+  /**
+   * An iterator over the snapshot merged with this transaction's writes; closed with this context. Its
+   * caller uses it only between {@link #enter} and {@link #exit}: the context may end between two steps.
+   */
+  public RocksIterator iterator(ColumnFamilyHandle family) {
+    enter();
+    try {
+      synchronized (this) {
+        RocksIterator it = txn == null ? db.newIterator(family, readOptions) : txn.getIterator(readOptions, family);
+        iterators.add(it);
+        return it;
+      }
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * Begins a use of this context's native objects (its iterators, snapshot, transaction): it cannot end
+   * until the matching {@link #exit}. Fails with 55000 once it has ended. Uses nest.
+   */
+  public void enter() {
+    ReentrantReadWriteLock.ReadLock lock = guard.readLock();
+    lock.lock();
+    String how = ended;
+    if (how != null) {
+      lock.unlock();
+      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, how);
+    }
+  }
+
+  /** Ends a use begun by {@link #enter}. */
+  public void exit() {
+    guard.readLock().unlock();
+  }
+
+  /** Whether the context has ended (committed, rolled back or closed): nothing can be read through it any more. */
+  public boolean ended() {
+    return ended != null;
+  }
+
+  /** Fails with 55000 if the context has ended: a cursor over it was closed by its transaction's end. */
+  public void checkLive() {
+    String how = ended;
+    if (how != null) {
+      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, how);
+    }
+  }
+
+  /** Ends the context for readers (under the exclusive guard: no read is in flight) and runs {@code body}. */
+  private void end(String how, Runnable body) {
+    ReentrantReadWriteLock.WriteLock lock = guard.writeLock();
+    lock.lock();
+    try {
+      synchronized (this) {
+        if (ended == null) {
+          ended = how;
+        }
+        body.run();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Closes an iterator early; the context forgets it. */
@@ -266,7 +348,14 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
-  synchronized void commit() {
+  void commit() {
+    end(COMMITTED, this::commitNow);
+  }
+
+  private void commitNow() {
+    if (closed) {
+      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the transaction has already ended");
+    }
     closeIterators();
     if (txn == null) {
       return;
@@ -292,7 +381,14 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
-  synchronized void rollback() {
+  void rollback() {
+    end(ROLLED_BACK, this::rollbackNow);
+  }
+
+  private void rollbackNow() {
+    if (closed) {
+      return;
+    }
     closeIterators();
     changes.clear();
     writtenRows.clear();
@@ -313,12 +409,6 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the statement's snapshot is closed");
-    }
-  }
-
   private void closeIterators() {
     for (RocksIterator it : iterators) {
       it.close();
@@ -326,8 +416,17 @@ public final class TxnContext implements AutoCloseable {
     iterators.clear();
   }
 
+  /** What a read through a context that ended is told (pgJDBC's SQLSTATE for a closed result set, 55000). */
+  static final String COMMITTED = "the result set was closed: its transaction was committed";
+  static final String ROLLED_BACK = "the result set was closed: its transaction was rolled back";
+  static final String CLOSED = "the result set was closed: its statement or connection was closed";
+
   @Override
-  public synchronized void close() {
+  public void close() {
+    end(CLOSED, this::closeNow);
+  }
+
+  private void closeNow() {
     if (closed) {
       return;
     }

@@ -183,6 +183,54 @@ final class AccelMeta extends AccelMetaBase {
     }
   }
 
+  /**
+   * The rows of a statement run in a transaction block, readable only while the block lasts: after COMMIT
+   * or ROLLBACK the next read fails with 55000, as a closed JDBC result set does, even for rows already
+   * evaluated. (Outside a block a statement's snapshot ends only with the statement, which closes its
+   * result set; the scans themselves never touch an ended transaction's iterators.)
+   */
+  @Override
+  public Iterable<Object> createIterable(StatementHandle h, org.apache.calcite.avatica.QueryState state,
+      Signature signature, List<TypedValue> parameterValues, Frame firstFrame) {
+    io.accel.exec.TxnContext ctx = session.blockContext();
+    Iterable<Object> rows = super.createIterable(h, state, signature, parameterValues, firstFrame);
+    if (ctx == null) {
+      return rows;
+    }
+    java.util.Iterator<Object> all = new LiveRows(rows.iterator(), ctx);
+    return () -> all;
+  }
+
+  /** Rows that may be read only while the transaction they come from is live. */
+  private static final class LiveRows implements java.util.Iterator<Object>, AutoCloseable {
+    private final java.util.Iterator<Object> rows;
+    private final io.accel.exec.TxnContext ctx;
+
+    LiveRows(java.util.Iterator<Object> rows, io.accel.exec.TxnContext ctx) {
+      this.rows = rows;
+      this.ctx = ctx;
+    }
+
+    @Override
+    public boolean hasNext() {
+      ctx.checkLive();
+      return rows.hasNext();
+    }
+
+    @Override
+    public Object next() {
+      ctx.checkLive();
+      return rows.next();
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (rows instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+  }
+
   @Override
   public void closeStatement(StatementHandle h) {
     preparedCommands.remove(h.id);
