@@ -377,6 +377,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
       @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
+    planner.addRule(AccelValues.RULE);
     // Calcite's semi-join rules turn a join with an Aggregate into a semi-join with the Aggregate's input
     // even when the Aggregate has no GROUP BY: a global aggregate returns one row over an empty input (COUNT
     // 0), so the semi-join with that empty input lost every row (SELECT DISTINCT v, CASE WHEN i IN (SELECT

@@ -28,7 +28,8 @@ import java.util.Set;
  * 'string'. Never replaced: typed literals ({@code DATE '...'}, {@code INTERVAL '1' DAY}), prefixed
  * strings ({@code E'..'}, {@code X'..'}, {@code U&'..'}), operands of {@code ::} or COLLATE, anything
  * within a type ({@code DECIMAL(10,2)}) or a CAST, NULL, TRUE and FALSE. A statement that has parameters
- * of its own ({@code ?}, {@code $1}) or is not a query or DML is not normalisable.
+ * of its own ({@code ?}, {@code $1}) or is not a query or DML is not normalisable, nor is one with an IN list
+ * of more than {@value #MAX_IN_LIST} literals or an INSERT of more than {@value #MAX_VALUES_ROWS} rows.
  *
  * <p>Normalising does not decide alone: the caller must check that each literal converts to the type the
  * planner infers for its parameter without changing value (an INTEGER parameter cannot take 1.5), and
@@ -96,6 +97,8 @@ public final class LiteralNormalizer {
   private static final class Frame {
     FrameType type;
     String clause;
+    /** The literals replaced in this frame (an IN list's elements). */
+    int replaced;
 
     Frame(FrameType type, String clause) {
       this.type = type;
@@ -141,7 +144,17 @@ public final class LiteralNormalizer {
     return new LiteralNormalizer(sql, tokens).run();
   }
 
+  /**
+   * IN lists longer than this keep their literals: Calcite plans a longer list as a join with a VALUES
+   * relation, which for parameters is a union of one-row projections (a plan growing with the list and
+   * code past the JVM's 64 KB method limit), and for literals a constant relation read without generated code.
+   */
+  static final int MAX_IN_LIST = 20;
+  /** INSERT ... VALUES with more rows than this keeps its literals, for the same reason. */
+  static final int MAX_VALUES_ROWS = 64;
+
   private Optional<Normalized> run() {
+    int valuesRows = 0;
     Deque<Frame> frames = new ArrayDeque<>();
     frames.push(new Frame(FrameType.TOP, null));
     List<int[]> spans = new ArrayList<>();
@@ -151,7 +164,11 @@ public final class LiteralNormalizer {
       Token t = tokens.get(i);
       Frame frame = frames.peek();
       if (t.isSymbol("(")) {
-        frames.push(openFrame(i, frame));
+        Frame opened = openFrame(i, frame);
+        if (opened.type == FrameType.VALUES_ROW && ++valuesRows > MAX_VALUES_ROWS) {
+          return Optional.empty();
+        }
+        frames.push(opened);
         i++;
         continue;
       }
@@ -159,7 +176,9 @@ public final class LiteralNormalizer {
         if (frames.size() == 1) {
           return Optional.empty();
         }
-        frames.pop();
+        if (frames.pop().replaced > MAX_IN_LIST) {
+          return Optional.empty();
+        }
         i++;
         continue;
       }
@@ -173,6 +192,7 @@ public final class LiteralNormalizer {
         if (replaceable(i, end, frame)) {
           spans.add(new int[] {tokens.get(i).start(), tokens.get(end).end()});
           literals.add(literal(i, end));
+          frame.replaced++;
         }
         i = end + 1;
         continue;

@@ -157,6 +157,18 @@ class LiteralNormalizerTest {
     assertThat(n("SELECT * FROM t WHERE a = 1;")).isEqualTo("SELECT * FROM t WHERE a = ?;");
   }
 
+  /** Longer lists keep their literals: Calcite plans them as a constant VALUES relation, not a union of parameters. */
+  @Test
+  void longInListsAndLargeInsertsKeepTheirLiterals() {
+    String twenty = String.join(", ", java.util.Collections.nCopies(20, "7"));
+    assertThat(normalize("SELECT * FROM t WHERE a IN (" + twenty + ") AND b = 1").literals()).hasSize(21);
+    assertThat(LiteralNormalizer.normalize("SELECT * FROM t WHERE a IN (" + twenty + ", 8) AND b = 1")).isEmpty();
+    String row = "(1, 'x')";
+    String rows64 = String.join(", ", java.util.Collections.nCopies(64, row));
+    assertThat(normalize("INSERT INTO t VALUES " + rows64).literals()).hasSize(128);
+    assertThat(LiteralNormalizer.normalize("INSERT INTO t VALUES " + rows64 + ", " + row)).isEmpty();
+  }
+
   @Test
   void notNormalisable() {
     assertThat(LiteralNormalizer.normalize("SELECT * FROM t WHERE a = ? AND b = 1")).isEmpty();
