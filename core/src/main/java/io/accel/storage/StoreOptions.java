@@ -25,6 +25,33 @@ public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCa
     }
   }
 
+  /**
+   * What a connection asked for that the open store does not have: store-wide settings are fixed by the
+   * connection that opens the store, so each setting {@code given} explicitly that differs from this
+   * store's yields one message (for an SQLWarning).
+   *
+   * @param given the names of the settings the connection set ({@code blockCacheSize}, {@code syncCommits},
+   *     {@code rowCacheSize})
+   */
+  public java.util.List<String> conflicts(StoreOptions asked, java.util.Set<String> given) {
+    java.util.List<String> messages = new java.util.ArrayList<>();
+    if (given.contains("blockCacheSize") && asked.blockCacheBytes != blockCacheBytes) {
+      messages.add(conflict("blockCacheSize", asked.blockCacheBytes, blockCacheBytes));
+    }
+    if (given.contains("rowCacheSize") && asked.rowCacheBytes != rowCacheBytes) {
+      messages.add(conflict("rowCacheSize", asked.rowCacheBytes, rowCacheBytes));
+    }
+    if (given.contains("syncCommits") && asked.syncCommits != syncCommits) {
+      messages.add(conflict("syncCommits", asked.syncCommits, syncCommits));
+    }
+    return messages;
+  }
+
+  private static String conflict(String name, Object asked, Object actual) {
+    return name + "=" + asked + " was ignored: the store is already open with " + name + "=" + actual
+        + " (store-wide settings are fixed by the first connection; close every connection to change them)";
+  }
+
   /** The defaults' row cache with these block cache and commit settings. */
   public StoreOptions(long blockCacheBytes, boolean syncCommits) {
     this(blockCacheBytes, syncCommits, DEFAULT_ROW_CACHE_BYTES);

@@ -13,6 +13,8 @@ import io.accel.storage.StoreOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -121,6 +123,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     boolean icp = booleanProperty(props, "icp", true);
     boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
     Database database = StoreRegistry.acquire(location, options);
+    List<String> ignored = database.store().options().conflicts(options, props.stringPropertyNames());
     Session session = new Session(database);
     session.setIndexScans(indexScans);
     session.setIndexConditionPushdown(icp);
@@ -158,7 +161,16 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     calciteConnection.getRootSchema().add(AccelSchema.NAME, new AccelSchema(session));
     AccelSchema.TYPE_ALIASES.forEach((name, type) -> calciteConnection.getRootSchema().add(name, type));
     calciteConnection.setSchema(AccelSchema.NAME);
-    return JdbcErrors.wrap(connection);
+    SQLWarning warnings = null;
+    for (String message : ignored) {
+      SQLWarning w = new SQLWarning(message, SqlState.INVALID_PARAMETER_VALUE.code());
+      if (warnings == null) {
+        warnings = w;
+      } else {
+        warnings.setNextWarning(w);
+      }
+    }
+    return JdbcErrors.wrap(connection, warnings);
   }
 
   private static boolean booleanProperty(Properties props, String name, boolean defaultValue) {

@@ -76,6 +76,11 @@ final class JdbcErrors {
     }
     String message = t.getMessage() == null ? "" : t.getMessage();
     AccelException translated = ErrorTranslator.translate(t);
+    if (translated.state() == SqlState.INTERNAL_ERROR && t instanceof SQLException
+        && "Statement canceled".equals(message)) {
+      // Avatica's word for a result set whose statement Statement.cancel() stopped
+      return new SQLException("canceling statement due to user request", SqlState.QUERY_CANCELED.code());
+    }
     if (translated.state() == SqlState.INTERNAL_ERROR && t instanceof SQLException) {
       if (message.endsWith("Connection closed") || message.contains("connection is closed")) {
         return new SQLException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
@@ -206,8 +211,11 @@ final class JdbcErrors {
     }
   }
 
-  static Connection wrap(Connection connection) {
-    return new Handler(connection, null).proxy(Connection.class);
+  /** The connection's proxy; {@code warnings} (may be null) are what its getWarnings reports until cleared. */
+  static Connection wrap(Connection connection, java.sql.SQLWarning warnings) {
+    Handler handler = new Handler(connection, null);
+    handler.warnings = warnings;
+    return handler.proxy(Connection.class);
   }
 
   /** Calls {@code method} on {@code target}, turning what it throws into a translated SQLException. */
@@ -229,6 +237,8 @@ final class JdbcErrors {
     private long rowLimit;
     private long rowsRead;
     private Object proxy;
+    /** A connection's own warnings (the store settings it asked for and did not get). */
+    private volatile java.sql.SQLWarning warnings;
 
     Handler(Object delegate, Handler connection) {
       this.delegate = delegate;
@@ -385,6 +395,14 @@ final class JdbcErrors {
 
     private Object invokeConnection(Connection c, Method method, Object[] args) throws SQLException {
       switch (method.getName()) {
+        case "getWarnings":
+          if (c.isClosed()) {
+            throw new SQLException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
+          }
+          return warnings;
+        case "clearWarnings":
+          warnings = null;
+          return null;
         case "close":
           closeStatements();
           return call(method, args);

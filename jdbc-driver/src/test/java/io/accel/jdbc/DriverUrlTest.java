@@ -44,6 +44,29 @@ class DriverUrlTest extends JdbcTestSupport {
   }
 
   @Test
+  void storeSettingsTheOpenStoreDoesNotHaveAreReportedAsWarnings() throws SQLException {
+    Connection first = connect(url + "?blockCacheSize=64MB&rowCacheSize=8MB");
+    assertThat((Throwable) first.getWarnings()).isNull();
+    Connection same = connect(url + "?blockCacheSize=64MB");
+    assertThat((Throwable) same.getWarnings()).isNull();
+    Connection unset = connect(url);
+    assertThat((Throwable) unset.getWarnings()).isNull();
+    Connection other = connect(url + "?blockCacheSize=32MB&syncCommits=false&rowCacheSize=8MB");
+    java.sql.SQLWarning w = other.getWarnings();
+    assertThat((Throwable) w).isNotNull();
+    assertThat(w.getMessage()).contains("blockCacheSize=33554432 was ignored")
+        .contains("blockCacheSize=67108864");
+    assertThat(w.getSQLState()).isEqualTo("22023");
+    assertThat((Throwable) w.getNextWarning()).isNotNull();
+    assertThat(w.getNextWarning().getMessage()).contains("syncCommits=false was ignored");
+    assertThat((Throwable) w.getNextWarning().getNextWarning()).isNull();
+    // the connection works with the store's settings
+    assertThat(other.createStatement().executeQuery("SELECT 1").next()).isTrue();
+    other.clearWarnings();
+    assertThat((Throwable) other.getWarnings()).isNull();
+  }
+
+  @Test
   void connectReturnsNullForUrlsOfOtherDrivers() throws SQLException {
     assertThat(new AccelDriver().connect("jdbc:postgresql://localhost/db", new Properties())).isNull();
   }

@@ -140,6 +140,18 @@ class ResultSetLifetimeTest extends JdbcTestSupport {
   }
 
   @Test
+  void readingAfterCancelFailsWith57014() throws SQLException {
+    Statement s = c.createStatement();
+    ResultSet rs = openScan(s);
+    s.cancel();
+    SQLException e = sqlError(rs::next);
+    assertThat(e.getSQLState()).isEqualTo("57014");
+    assertThat(e.getMessage()).isEqualTo("canceling statement due to user request");
+    // the connection goes on working
+    assertThat(count(c, "item")).isEqualTo(ROWS);
+  }
+
+  @Test
   void commitFromAnotherThreadWhileAScanReadsNeverCrashes() throws Exception {
     c.setAutoCommit(false);
     ExecutorService reader = Executors.newSingleThreadExecutor();
