@@ -14,13 +14,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * Loads (or finds complete) the data of {@link StraddleBenchmark}, {@link ClicksBenchmark} and
- * {@link EmployeesBenchmark} ahead of a measurement run, through {@link WorkloadData}, and prints each
- * load's time; the benchmarks and reports would otherwise load what is missing in their first trial.
+ * Loads (or finds complete) the data of {@link StraddleBenchmark}, {@link ClicksBenchmark},
+ * {@link EventsBenchmark} and {@link EmployeesBenchmark} ahead of a measurement run, through
+ * {@link WorkloadData}, and prints each load's time; the benchmarks and reports would otherwise load what is
+ * missing in their first trial.
  *
  * <pre>
  * java -cp benchmarks/target/accel-benchmarks.jar io.accel.bench.jmh.BenchData straddle full
  * java -cp benchmarks/target/accel-benchmarks.jar io.accel.bench.jmh.BenchData clicks small
+ * java -cp benchmarks/target/accel-benchmarks.jar io.accel.bench.jmh.BenchData events full
  * java -cp benchmarks/target/accel-benchmarks.jar io.accel.bench.jmh.BenchData employees 300024 --targets accel
  * </pre>
  */
@@ -28,11 +30,11 @@ import picocli.CommandLine.Parameters;
     description = {"Loads a workload into its Accel store under target/bench-data and its PostgreSQL schema, "
         + "unless complete there already."})
 public final class BenchData implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "WORKLOAD", description = "straddle, clicks or employees")
+  @Parameters(index = "0", paramLabel = "WORKLOAD", description = "straddle, clicks, events or employees")
   String workload;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "SIZE",
-      description = "straddle: full, small or USERS_ORDERS; clicks: full, small or the number of rows; "
+      description = "straddle: full, small or USERS_ORDERS; clicks and events: full, small or the number of rows; "
           + "employees: the number of employees (default: full)")
   String size = "full";
 
@@ -52,10 +54,13 @@ public final class BenchData implements Callable<Integer> {
         return StraddleBenchmark.workload(size);
       case "clicks":
         return ClicksBenchmark.workload(size);
+      case "events":
+        return EventsBenchmark.workload(size);
       case "employees":
         return size.equalsIgnoreCase("full") ? new Employees() : new Employees(Integer.parseInt(size));
       default:
-        throw new IllegalArgumentException("unknown workload \"" + name + "\"; expected straddle, clicks or employees");
+        throw new IllegalArgumentException(
+            "unknown workload \"" + name + "\"; expected straddle, clicks, events or employees");
     }
   }
 

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The workloads of DATASETS.md by name: {@code straddle}, {@code lineitem}, {@code clicks} and
- * {@code employees} so far; events will be a sibling {@link Workload} class added here.
+ * The workloads of DATASETS.md by name: {@code straddle}, {@code lineitem}, {@code clicks},
+ * {@code events} and {@code employees}.
  */
 public final class Workloads {
   private Workloads() {
@@ -13,7 +13,7 @@ public final class Workloads {
 
   /** Names of the workloads this build can generate. */
   public static List<String> names() {
-    return List.of(Straddle.NAME, Lineitem.NAME, Clicks.NAME, Employees.NAME);
+    return List.of(Straddle.NAME, Lineitem.NAME, Clicks.NAME, Events.NAME, Employees.NAME);
   }
 
   /** The workload {@code name} at its DATASETS.md size and seed. */
@@ -22,6 +22,7 @@ public final class Workloads {
       case Straddle.NAME -> new Straddle();
       case Lineitem.NAME -> new Lineitem();
       case Clicks.NAME -> new Clicks();
+      case Events.NAME -> new Events();
       case Employees.NAME -> new Employees();
       default -> throw new IllegalArgumentException("unknown workload \"" + name + "\"; known: " + names());
     };
