@@ -241,7 +241,7 @@ public final class IndexScan {
      * Restarts the scan for other slot values, whose key ranges the caller may have computed already
      * ({@code ranges} null: computed here); the iterator stays open across restarts.
      */
-    void rebind(Object[] newSlots, List<byte[][]> newRanges) {
+    synchronized void rebind(Object[] newSlots, List<byte[][]> newRanges) {
       reusable = true;
       slots = newSlots;
       if (skipColumn >= 0) {
@@ -271,8 +271,10 @@ public final class IndexScan {
       return current;
     }
 
+    // Entry points are synchronized: two threads reading one JDBC result set share this enumerator, and one
+    // thread's finish() freed the iterator the other was stepping through (SIGSEGV in RocksIterator.next0Jni).
     @Override
-    public boolean moveNext() {
+    public synchronized boolean moveNext() {
       if (done) {
         return false;
       }
@@ -523,7 +525,7 @@ public final class IndexScan {
     }
 
     @Override
-    public void reset() {
+    public synchronized void reset() {
       close();
       range = -1;
       currentRange = null;
@@ -544,7 +546,7 @@ public final class IndexScan {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
       if (it != null) {
         ctx.release(it);
         it = null;
