@@ -29,6 +29,8 @@ public final class Catalog {
   private final Store store;
   private final AtomicLong nextId;
   private final AtomicLong version = new AtomicLong();
+  /** Per table id, the catalog version its last CREATE, ALTER, CREATE/DROP INDEX or DROP produced. */
+  private final Map<Long, Long> changedAt = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Map<String, TableDef> tables;
 
   private Catalog(Store store, Map<String, TableDef> tables, long nextId) {
@@ -93,6 +95,14 @@ public final class Catalog {
     return version.get();
   }
 
+  /**
+   * The catalog version at which the table with this id was last created, changed or dropped (0: not since the
+   * store opened). A transaction whose snapshot is older than that must not read or write the table.
+   */
+  public long changedAt(long tableId) {
+    return changedAt.getOrDefault(tableId, 0L);
+  }
+
   /** Reserves a new id for a table or index, durably, so ids are never reused. */
   public long allocateId() throws RocksDBException {
     long id = nextId.getAndIncrement();
@@ -108,7 +118,7 @@ public final class Catalog {
     copy.values().removeIf(t -> t.id() == table.id());
     copy.put(table.name(), table);
     tables = Map.copyOf(copy);
-    version.incrementAndGet();
+    changedAt.put(table.id(), version.incrementAndGet());
   }
 
   /** Removes a table's catalog entry durably; its column families are dropped by the caller afterwards. */
@@ -120,7 +130,7 @@ public final class Catalog {
     Map<String, TableDef> copy = new LinkedHashMap<>(tables);
     copy.remove(table.name());
     tables = Map.copyOf(copy);
-    version.incrementAndGet();
+    changedAt.put(table.id(), version.incrementAndGet());
   }
 
   private static byte[] key(long tableId) {

@@ -120,6 +120,16 @@ public final class CommandExecutor {
     }
     TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1);
     catalog.put(created);
+    TxnContext block = session.blockContext();
+    if (block != null) {
+      // the open block may use the table it created (its snapshot is older than the table)
+      List<ColumnFamilyHandle> families = new ArrayList<>();
+      families.add(database.tableFamily(created));
+      for (IndexDef index : indexes) {
+        families.add(database.indexFamily(index.id()));
+      }
+      block.adoptSchema(id, catalog.changedAt(id), families);
+    }
     database.statistics().tableCreated(created);
   }
 
@@ -155,18 +165,32 @@ public final class CommandExecutor {
     }
     IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include);
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
+    // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
+    TxnContext block = session.blockContext();
+    TxnContext own = block != null && block.schemaCurrent(table.id()) && committedEmpty(table) ? block : null;
     try {
-      backfill(table, index, family);
+      backfill(table, index, family, own);
     } catch (RuntimeException | RocksDBException e) {
       database.store().dropFamily(Catalog.indexFamily(index.id()));
       throw e;
     }
     catalog.put(table.withIndex(index));
+    if (own != null) {
+      own.adoptSchema(table.id(), catalog.changedAt(table.id()), List.of(family));
+    }
     database.statistics().indexCreated(table.withIndex(index), index);
   }
 
-  /** Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). */
-  private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family) throws RocksDBException {
+  /**
+   * Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). With {@code own},
+   * the rows are those that transaction sees and the entries are its writes; otherwise every committed row.
+   */
+  private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
+      throws RocksDBException {
+    if (own != null) {
+      backfillWithin(table, index, family, own);
+      return;
+    }
     TableReader reader = new TableReader(database, table);
     Set<ByteBuffer> seen = new HashSet<>();
     try (TxnContext ctx = database.begin()) {
@@ -179,12 +203,7 @@ public final class CommandExecutor {
           byte[] entry = RowKeys.indexKey(table, index, row, key);
           if (RowKeys.uniqueForm(index, row)) {
             if (!seen.add(ByteBuffer.wrap(entry))) {
-              String cols = index.columns().stream().map(ic -> table.columns().get(ic.column()).name())
-                  .collect(Collectors.joining(", "));
-              String vals = index.columns().stream().map(ic -> Values.toText(table.columns().get(ic.column()).type(),
-                  row[ic.column()])).collect(Collectors.joining(", "));
-              throw new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + index.name()
-                  + "\" (Key (" + cols + ")=(" + vals + ") is duplicated.)");
+              throw duplicate(table, index, row);
             }
             batch.put(family, entry, RowKeys.indexValue(table, index, row, key));
           } else {
@@ -201,6 +220,52 @@ public final class CommandExecutor {
         ctx.release(it);
       }
     }
+  }
+
+  /** Whether no committed row of the table exists (no writer commits meanwhile: the schema lock is held). */
+  private boolean committedEmpty(TableDef table) {
+    try (TxnContext ctx = database.beginReadOnly()) {
+      RocksIterator it = ctx.iterator(database.tableFamily(table));
+      try {
+        it.seekToFirst();
+        return !it.isValid();
+      } finally {
+        ctx.release(it);
+      }
+    }
+  }
+
+  private void backfillWithin(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext ctx) {
+    TableReader reader = new TableReader(database, table);
+    Set<ByteBuffer> seen = new HashSet<>();
+    List<byte[][]> entries = new ArrayList<>();
+    RocksIterator it = ctx.iterator(database.tableFamily(table));
+    try {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] key = it.key();
+        Object[] row = reader.decode(it.value());
+        byte[] entry = RowKeys.indexKey(table, index, row, key);
+        boolean unique = RowKeys.uniqueForm(index, row);
+        if (unique && !seen.add(ByteBuffer.wrap(entry))) {
+          throw duplicate(table, index, row);
+        }
+        entries.add(new byte[][] {entry, RowKeys.indexValue(table, index, row, unique ? key : null)});
+      }
+    } finally {
+      ctx.release(it);
+    }
+    for (byte[][] e : entries) {
+      ctx.putUntracked(family, e[0], e[1]);
+    }
+  }
+
+  private static AccelException duplicate(TableDef table, IndexDef index, Object[] row) {
+    String cols = index.columns().stream().map(ic -> table.columns().get(ic.column()).name())
+        .collect(Collectors.joining(", "));
+    String vals = index.columns().stream().map(ic -> Values.toText(table.columns().get(ic.column()).type(),
+        row[ic.column()])).collect(Collectors.joining(", "));
+    return new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + index.name()
+        + "\" (Key (" + cols + ")=(" + vals + ") is duplicated.)");
   }
 
   private void dropTables(Command.DropTable d) throws RocksDBException {

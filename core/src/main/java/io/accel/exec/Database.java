@@ -144,8 +144,11 @@ public final class Database implements AutoCloseable {
       throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
     }
     RowCache.Registration registration = rowCache == null ? null : rowCache.register();
+    long version = catalog.version();
     try {
-      return new TxnContext(store.begin(), statistics, rowCache, registration);
+      TxnContext ctx = new TxnContext(store.begin(), statistics, rowCache, registration);
+      ctx.schema(catalog, schemaLock.readLock(), version);
+      return ctx;
     } catch (RuntimeException e) {
       if (registration != null) {
         registration.close();
@@ -159,7 +162,10 @@ public final class Database implements AutoCloseable {
     if (store.isClosed()) {
       throw new AccelException(SqlState.CONNECTION_DOES_NOT_EXIST, "the store " + store.description() + " is closed");
     }
-    return new TxnContext(store.db(), rowCache);
+    long version = catalog.version();
+    TxnContext ctx = new TxnContext(store.db(), rowCache);
+    ctx.schema(catalog, schemaLock.readLock(), version);
+    return ctx;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.accel.exec;
 
 import io.accel.cache.RowCache;
+import io.accel.catalog.Catalog;
 import io.accel.catalog.DataType;
 import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
@@ -14,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
@@ -63,6 +65,17 @@ public final class TxnContext implements AutoCloseable {
   private final ReentrantReadWriteLock guard = new ReentrantReadWriteLock();
   /** How the context ended (null while it is live): what a read attempted afterwards is told. */
   private volatile String ended;
+  /** The catalog and its version before the snapshot was taken: DDL after that makes a table off limits. */
+  private Catalog catalog;
+  private Lock schemaLock;
+  private long catalogVersion = Long.MAX_VALUE;
+  /** Tables whose DDL this transaction's own session ran and this transaction sees whole, with its version. */
+  /** The tables this transaction wrote rows of: its commit fails if DDL changed one of them meanwhile. */
+  private final Set<Long> wroteTables = new HashSet<>();
+  /** Families created after this snapshot that its own session's DDL gave it: RocksDB cannot track them. */
+  private final Set<ColumnFamilyHandle> untracked = java.util.Collections.newSetFromMap(
+      new java.util.IdentityHashMap<>());
+  private final Map<Long, Long> adopted = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -100,6 +113,52 @@ public final class TxnContext implements AutoCloseable {
     long[] c = changes.computeIfAbsent(tableId, id -> new long[2]);
     c[0] += rowDelta;
     c[1] += changedRows;
+  }
+
+  /** Binds the catalog whose version {@code version} was read before this context's snapshot was taken. */
+  void schema(Catalog catalog, Lock schemaLock, long version) {
+    this.catalog = catalog;
+    this.schemaLock = schemaLock;
+    this.catalogVersion = version;
+  }
+
+  /**
+   * Records that DDL this transaction's session ran (at catalog version {@code version}) left the table whole for
+   * this transaction: a table it created, or indexed within this transaction while no other rows existed.
+   */
+  public synchronized void adoptSchema(long tableId, long version, List<ColumnFamilyHandle> newFamilies) {
+    adopted.put(tableId, version);
+    untracked.addAll(newFamilies);
+  }
+
+  /** Whether this transaction may read and write {@code tableId}: no DDL but its own changed it since it began. */
+  public boolean schemaCurrent(long tableId) {
+    if (catalog == null) {
+      return true;
+    }
+    long changed = catalog.changedAt(tableId);
+    Long own = adopted.get(tableId);
+    return changed <= catalogVersion || own != null && own == changed;
+  }
+
+  /**
+   * Fails with 40001 when DDL (CREATE or DROP INDEX, DROP TABLE) changed {@code table} after this transaction's
+   * snapshot: a new index holds no entries for what the snapshot sees, and writes made before the change miss it.
+   * PostgreSQL makes such DDL wait for open transactions; Accel's DDL is immediate, so the transaction retries.
+   */
+  public void checkSchema(TableDef table) {
+    checkSchema(table.id(), table.name());
+  }
+
+  private void checkSchema(long tableId, String name) {
+    if (catalog == null) {
+      return;
+    }
+    if (!schemaCurrent(tableId)) {
+      throw new AccelException(SqlState.SERIALIZATION_FAILURE, "could not serialize access: "
+          + (name == null ? "a table this transaction wrote" : "table \"" + name + "\"")
+          + " was changed by DDL after this transaction began; retry the transaction");
+    }
   }
 
   /** The sequence number of the snapshot this context reads. */
@@ -218,7 +277,8 @@ public final class TxnContext implements AutoCloseable {
     checkWritable();
     enter();
     try {
-      return txn.getForUpdate(readOptions, family, key, true);
+      return untracked.contains(family) ? txn.get(readOptions, family, key)
+          : txn.getForUpdate(readOptions, family, key, true);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
@@ -227,10 +287,26 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public void put(ColumnFamilyHandle family, byte[] key, byte[] value) {
+    put(family, key, value, true);
+  }
+
+  /**
+   * Writes without conflict tracking: for entries no other transaction can write (an index this transaction built
+   * on a table whose rows are all its own; the family may be newer than its snapshot, which tracking rejects).
+   */
+  public void putUntracked(ColumnFamilyHandle family, byte[] key, byte[] value) {
+    put(family, key, value, false);
+  }
+
+  private void put(ColumnFamilyHandle family, byte[] key, byte[] value, boolean tracked) {
     checkWritable();
     enter();
     try {
-      txn.put(family, key, value);
+      if (tracked && !untracked.contains(family)) {
+        txn.put(family, key, value);
+      } else {
+        txn.putUntracked(family, key, value);
+      }
       wrote = true;
     } catch (RocksDBException e) {
       throw storageFailure(e);
@@ -252,6 +328,7 @@ public final class TxnContext implements AutoCloseable {
   }
 
   private void rowWritten(TableDef table, byte[] key) {
+    wroteTables.add(table.id());
     if (rowCache != null) {
       writtenTables.add(table.id());
       writtenRows.add(RowCache.key(table.id(), key));
@@ -262,7 +339,11 @@ public final class TxnContext implements AutoCloseable {
     checkWritable();
     enter();
     try {
-      txn.delete(family, key);
+      if (untracked.contains(family)) {
+        txn.deleteUntracked(family, key);
+      } else {
+        txn.delete(family, key);
+      }
       wrote = true;
     } catch (RocksDBException e) {
       throw storageFailure(e);
@@ -360,6 +441,26 @@ public final class TxnContext implements AutoCloseable {
     if (txn == null) {
       return;
     }
+    Lock lock = schemaLock;
+    if (lock != null && !wroteTables.isEmpty()) {
+      // no DDL between the check and the commit: a change it made to a written table fails the commit instead
+      lock.lock();
+    } else {
+      lock = null;
+    }
+    try {
+      for (long tableId : wroteTables) {
+        checkSchema(tableId, null);
+      }
+      commitChecked();
+    } finally {
+      if (lock != null) {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void commitChecked() {
     RowCache.Commit cacheCommit = writtenRows.isEmpty() ? null : rowCache.beginCommit(List.copyOf(writtenRows));
     boolean committed = false;
     try {
@@ -378,6 +479,7 @@ public final class TxnContext implements AutoCloseable {
       }
       writtenRows.clear();
       writtenTables.clear();
+      wroteTables.clear();
     }
   }
 
@@ -393,6 +495,7 @@ public final class TxnContext implements AutoCloseable {
     changes.clear();
     writtenRows.clear();
     writtenTables.clear();
+    wroteTables.clear();
     if (txn == null) {
       return;
     }

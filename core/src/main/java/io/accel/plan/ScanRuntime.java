@@ -5,6 +5,7 @@ import io.accel.exec.IndexScan;
 import io.accel.exec.LookupJoin;
 import io.accel.exec.ScanPlan;
 import io.accel.exec.Session;
+import io.accel.exec.TxnContext;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import org.apache.calcite.DataContext;
@@ -22,7 +23,9 @@ public final class ScanRuntime {
   public static Enumerable<Object[]> rows(DataContext root, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
       Predicate1<Object[]> residual, ScanStats stats) {
     Session session = session(root);
-    return IndexScan.rows(session.database(), session.contextFor(root), plan, slots, icp, residual, stats);
+    TxnContext ctx = session.contextFor(root);
+    ctx.checkSchema(plan.table());
+    return IndexScan.rows(session.database(), ctx, plan, slots, icp, residual, stats);
   }
 
   /** The rows of a scan that returns one column, as that column's values. */
@@ -37,7 +40,9 @@ public final class ScanRuntime {
       Predicate2<Object[], Object[]> residual, Predicate2<Object[], Object[]> condition,
       Function1<Object[], Object[]> reshape, ScanStats stats) {
     Session session = session(root);
-    return LookupJoin.rows(session.database(), session.contextFor(root), outer, spec, keyOf, slots, icp, residual,
+    TxnContext ctx = session.contextFor(root);
+    ctx.checkSchema(spec.inner().table());
+    return LookupJoin.rows(session.database(), ctx, outer, spec, keyOf, slots, icp, residual,
         condition, reshape, stats);
   }
 

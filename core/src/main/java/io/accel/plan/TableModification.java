@@ -46,6 +46,7 @@ public final class TableModification {
     if (current.schemaVersion() != planned.schemaVersion()) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cached plan must not change result type");
     }
+    ctx.checkSchema(current);
     List<Object[]> rows = input.toList();
     TableWriter writer = new TableWriter(session.database(), ctx, current);
     int width = current.columns().size();

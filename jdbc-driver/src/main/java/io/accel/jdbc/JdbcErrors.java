@@ -76,10 +76,12 @@ final class JdbcErrors {
     }
     String message = t.getMessage() == null ? "" : t.getMessage();
     AccelException translated = ErrorTranslator.translate(t);
-    if (translated.state() == SqlState.INTERNAL_ERROR && t instanceof SQLException
-        && "Statement canceled".equals(message)) {
-      // Avatica's word for a result set whose statement Statement.cancel() stopped
-      return new SQLException("canceling statement due to user request", SqlState.QUERY_CANCELED.code());
+    for (Throwable c = t; c != null && translated.state() == SqlState.INTERNAL_ERROR; c = c.getCause() == c ? null
+        : c.getCause()) {
+      if (c instanceof SQLException && "Statement canceled".equals(c.getMessage())) {
+        // Avatica's word for a statement or result set that Statement.cancel() stopped
+        return new SQLException("canceling statement due to user request", SqlState.QUERY_CANCELED.code());
+      }
     }
     if (translated.state() == SqlState.INTERNAL_ERROR && t instanceof SQLException) {
       if (message.endsWith("Connection closed") || message.contains("connection is closed")) {
@@ -236,6 +238,8 @@ final class JdbcErrors {
     /** For a result set: the most rows it may return (its statement's maxRows when it ran), 0 for all. */
     private long rowLimit;
     private long rowsRead;
+    /** For a result set: next() has returned false. */
+    private boolean exhausted;
     private Object proxy;
     /** A connection's own warnings (the store settings it asked for and did not get). */
     private volatile java.sql.SQLWarning warnings;
@@ -244,6 +248,7 @@ final class JdbcErrors {
       this.delegate = delegate;
       this.connection = connection == null ? this : connection;
       this.statementProxies = connection == null ? Collections.synchronizedMap(new WeakHashMap<>()) : null;
+      this.lock = connection == null ? new java.util.concurrent.locks.ReentrantLock() : null;
     }
 
     <T> T proxy(Class<T> iface) {
@@ -252,9 +257,30 @@ final class JdbcErrors {
       return p;
     }
 
+    /** A connection's lock: calls on it and on its statements and result sets run one at a time. */
+    private final java.util.concurrent.locks.ReentrantLock lock;
+
     @Override
     public Object invoke(Object self, Method method, Object[] args) throws Throwable {
       String name = method.getName();
+      if (name.equals("cancel") || name.equals("isClosed") || name.equals("abort") || name.equals("hashCode")
+          || name.equals("equals") || name.equals("toString")) {
+        // cancel comes from another thread while the statement runs (holding the lock)
+        return invokeUnlocked(self, method, args, name);
+      }
+      java.util.concurrent.locks.ReentrantLock l = connection.lock;
+      l.lock();
+      try {
+        if (name.startsWith("execute") && delegate instanceof Statement s) {
+          AccelAvaticaAccess.clearCancel(s);
+        }
+        return invokeUnlocked(self, method, args, name);
+      } finally {
+        l.unlock();
+      }
+    }
+
+    private Object invokeUnlocked(Object self, Method method, Object[] args, String name) throws Throwable {
       int argc = args == null ? 0 : args.length;
       Object identity = identityMethod(self, name, args, (java.sql.Wrapper) delegate);
       if (identity != NOT_HANDLED) {
@@ -528,9 +554,15 @@ final class JdbcErrors {
               }
               return false;
             }
+            if (exhausted && !rs.isClosed()) {
+              // past the end stays past the end: the query's iterators are not stepped again
+              return false;
+            }
             boolean more = (Boolean) call(method, args);
             if (more) {
               rowsRead++;
+            } else {
+              exhausted = true;
             }
             return more;
           }

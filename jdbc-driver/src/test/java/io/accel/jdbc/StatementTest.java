@@ -88,6 +88,52 @@ class StatementTest extends JdbcTestSupport {
   }
 
   @Test
+  void nextAfterTheEndKeepsReturningFalse() throws SQLException {
+    createItems();
+    update(c, "CREATE TABLE other (id INTEGER PRIMARY KEY, val VARCHAR(20))");
+    update(c, "INSERT INTO other VALUES (1, 'x'), (3, 'y'), (5, 'z'), (7, 'w')");
+    for (String sql : List.of("SELECT a.name, b.qty FROM item a JOIN item b ON a.id = b.id WHERE a.id = 2",
+        "SELECT a.name, b.val FROM item a JOIN other b ON a.id = b.id",
+        "SELECT name FROM item WHERE id = 3", "SELECT name FROM item ORDER BY qty")) {
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          assertThat(rs.getString(1)).isNotNull();
+        }
+        for (int i = 0; i < 3; i++) {
+          assertThat(rs.next()).as(sql).isFalse();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aResultSetThatFailedKeepsFailingInsteadOfReturningRowsItSkipped() throws SQLException {
+    update(c, "CREATE TABLE n (id INTEGER PRIMARY KEY)");
+    StringBuilder values = new StringBuilder("INSERT INTO n VALUES (1)");
+    for (int i = 2; i <= 300; i++) {
+      values.append(", (").append(i).append(')');
+    }
+    update(c, values.toString());
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM n WHERE 10 / (id - 250) <> 7")) {
+      int read = 0;
+      SQLException first = null;
+      while (first == null) {
+        try {
+          assertThat(rs.next()).isTrue();
+          read++;
+        } catch (SQLException e) {
+          first = e;
+        }
+      }
+      assertThat(first.getSQLState()).isEqualTo("22012");
+      assertThat(read).isEqualTo(249);
+      // row 250 is where the filter failed: it must never come out as if it had passed
+      expectState("22012", rs::next);
+      expectState("22012", rs::next);
+    }
+  }
+
+  @Test
   void executeQueryOfAStatementWithoutRowsIsAnError() throws SQLException {
     createItems();
     try (Statement s = c.createStatement()) {

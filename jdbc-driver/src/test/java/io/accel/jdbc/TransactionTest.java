@@ -294,4 +294,78 @@ class TransactionTest extends JdbcTestSupport {
     a.commit();
     assertThat(count(b, "extra")).isEqualTo(1);
   }
+
+  @Test
+  void anIndexCreatedAfterABlockBeganNeverGivesItWrongRowsOrMissingEntries() throws SQLException {
+    a.setAutoCommit(false);
+    assertThat(count(a, "account")).isEqualTo(2);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 70)");
+    // b indexes balance while a's block is open: the index holds neither a's row nor what a's snapshot sees
+    update(b, "CREATE INDEX account_balance ON account (balance)");
+    SQLException read = expectState("40001", a, "SELECT id FROM account WHERE balance >= 60");
+    assertThat(read.getMessage()).contains("account").contains("DDL");
+    // the block is aborted; its row never lands, so the index stays complete
+    expectState("25P02", a, "SELECT 1");
+    a.rollback();
+    assertThat(rows(b, "SELECT id FROM account WHERE balance >= 60 ORDER BY id")).containsExactly(List.of(1));
+    assertThat(rows(a, "SELECT id FROM account WHERE balance >= 60 ORDER BY id")).containsExactly(List.of(1));
+  }
+
+  @Test
+  void aBlockThatWroteATableIndexedMeanwhileFailsToCommitAndChangesNothing() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "INSERT INTO account VALUES (3, 'cy', 70)");
+    update(b, "CREATE INDEX account_balance ON account (balance)");
+    SQLException commit = sqlError(() -> a.commit());
+    assertThat(commit.getSQLState()).isEqualTo("40001");
+    a.setAutoCommit(true);
+    assertThat(count(b, "account")).isEqualTo(2);
+    // with no entry missing, the index and the table agree: the retried write lands in both
+    update(a, "INSERT INTO account VALUES (3, 'cy', 70)");
+    assertThat(rows(b, "SELECT id FROM account WHERE balance = 70")).containsExactly(List.of(3));
+    assertThat(rows(b, "SELECT count(*) FROM account WHERE balance >= 0")).containsExactly(List.of(3L));
+  }
+
+  @Test
+  void aBlockThatWroteADroppedIndexOrTableFailsWithSerializationFailureNotAStorageError() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "UPDATE account SET owner = 'anna' WHERE id = 1");
+    update(b, "DROP INDEX account_owner");
+    assertThat(sqlError(() -> a.commit()).getSQLState()).isEqualTo("40001");
+    update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
+    update(b, "DROP TABLE account");
+    assertThat(sqlError(() -> a.commit()).getSQLState()).isEqualTo("40001");
+    assertUsable(a);
+  }
+
+  @Test
+  void aTableCreatedFilledAndIndexedInOneBlockIsComplete() throws SQLException {
+    a.setAutoCommit(false);
+    update(a, "CREATE TABLE item (id INTEGER PRIMARY KEY, tag VARCHAR(10))");
+    update(a, "INSERT INTO item VALUES (1, 'x'), (2, 'y'), (3, 'x')");
+    update(a, "CREATE INDEX item_tag ON item (tag)");
+    update(a, "INSERT INTO item VALUES (4, 'x')");
+    assertThat(rows(a, "SELECT id FROM item WHERE tag = 'x' ORDER BY id"))
+        .containsExactly(List.of(1), List.of(3), List.of(4));
+    a.commit();
+    assertThat(rows(b, "SELECT id FROM item WHERE tag = 'x' ORDER BY id"))
+        .containsExactly(List.of(1), List.of(3), List.of(4));
+  }
+
+  @Test
+  void aBlockAlreadyUnderWayCanCreateFillIndexAndCommitANewTable() throws SQLException {
+    a.setAutoCommit(false);
+    assertThat(count(a, "account")).isEqualTo(2);
+    update(a, "CREATE TABLE item (id INTEGER PRIMARY KEY, tag VARCHAR(10), UNIQUE (tag))");
+    update(a, "INSERT INTO item VALUES (1, 'x'), (2, 'y')");
+    update(a, "CREATE INDEX item_tag_id ON item (tag, id)");
+    expectState("23505", a, "INSERT INTO item VALUES (3, 'x')");
+    a.rollback();
+    assertThat(count(b, "item")).isZero();
+    update(a, "INSERT INTO item VALUES (1, 'x'), (2, 'y')");
+    update(a, "UPDATE item SET tag = 'z' WHERE id = 2");
+    a.commit();
+    assertThat(rows(b, "SELECT id FROM item WHERE tag = 'z'")).containsExactly(List.of(2));
+    assertThat(rows(b, "SELECT id FROM item WHERE tag >= 'a' ORDER BY tag")).containsExactly(List.of(1), List.of(2));
+  }
 }

@@ -22,6 +22,16 @@ public final class AccelAvaticaAccess {
     return connection.unwrap(AvaticaConnection.class).meta;
   }
 
+  /**
+   * Clears a cancel request left from an earlier execution: Avatica never resets the flag, so once cancelled a
+   * statement's later result sets would all fail; PostgreSQL's cancel reaches only the running statement.
+   */
+  public static void clearCancel(java.sql.Statement statement) throws SQLException {
+    if (statement.isWrapperFor(AvaticaStatement.class)) {
+      statement.unwrap(AvaticaStatement.class).cancelFlag.set(false);
+    }
+  }
+
   /** The Avatica statement behind {@code ps}, or null when it is not one. */
   private static AvaticaPreparedStatement avatica(PreparedStatement ps) throws SQLException {
     return ps.isWrapperFor(AvaticaPreparedStatement.class) ? ps.unwrap(AvaticaPreparedStatement.class) : null;

@@ -253,13 +253,51 @@ public abstract class AccelMetaBase extends CalciteMetaImpl {
   public Iterable<Object> createIterable(StatementHandle handle, org.apache.calcite.avatica.QueryState state,
       Signature signature, List<org.apache.calcite.avatica.remote.TypedValue> parameterValues, Frame firstFrame) {
     Iterable<Object> rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
-    java.util.Iterator<Object> source = rows.iterator();
+    java.util.Iterator<Object> source = rows instanceof org.apache.calcite.linq4j.Enumerable<?> e
+        ? new Stepper(e.enumerator()) : rows.iterator();
     java.util.ArrayList<Object> head = new java.util.ArrayList<>();
     while (head.size() < PREFETCH_ROWS && source.hasNext()) {
       head.add(source.next());
     }
     java.util.Iterator<Object> all = new PrefetchedIterator(head.iterator(), source);
     return () -> all;
+  }
+
+  /**
+   * A query's enumerator as an iterator that steps only when asked for the next row (linq4j's own iterator steps
+   * one row ahead, so a failure in the row after the last one read surfaced one row early, losing a row).
+   */
+  private static final class Stepper implements java.util.Iterator<Object>, AutoCloseable {
+    private final org.apache.calcite.linq4j.Enumerator<?> enumerator;
+    private boolean peeked;
+    private boolean has;
+
+    Stepper(org.apache.calcite.linq4j.Enumerator<?> enumerator) {
+      this.enumerator = enumerator;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (!peeked) {
+        has = enumerator.moveNext();
+        peeked = true;
+      }
+      return has;
+    }
+
+    @Override
+    public Object next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      peeked = false;
+      return enumerator.current();
+    }
+
+    @Override
+    public void close() {
+      enumerator.close();
+    }
   }
 
   /** The prefetched rows, then the rest; closing it closes the query's own iterator. */
@@ -272,14 +310,46 @@ public abstract class AccelMetaBase extends CalciteMetaImpl {
       this.rest = rest;
     }
 
-    @Override
-    public boolean hasNext() {
-      return head.hasNext() || rest.hasNext();
-    }
+    /** What a step of the query threw: the enumerators stopped half way, so every later step throws it again. */
+    private RuntimeException failed;
 
     @Override
-    public Object next() {
-      return head.hasNext() ? head.next() : rest.next();
+    public synchronized boolean hasNext() {
+      if (failed != null) {
+        throw failed;
+      }
+      try {
+        return head.hasNext() || rest.hasNext();
+      } catch (RuntimeException e) {
+        failed = e;
+        throw e;
+      }
+    }
+
+    /** Past the end is an error, not a step of the query's enumerators (which then read beyond their lists). */
+    @Override
+    public synchronized Object next() {
+      if (failed != null) {
+        throw failed;
+      }
+      if (head.hasNext()) {
+        return head.next();
+      }
+      try {
+        if (!rest.hasNext()) {
+          throw new io.accel.sql.AccelException(io.accel.sql.SqlState.INVALID_CURSOR_STATE,
+              "the result set has no more rows");
+        }
+        return rest.next();
+      } catch (io.accel.sql.AccelException e) {
+        if (e.state() != io.accel.sql.SqlState.INVALID_CURSOR_STATE) {
+          failed = e;
+        }
+        throw e;
+      } catch (RuntimeException e) {
+        failed = e;
+        throw e;
+      }
     }
 
     @Override
