@@ -188,37 +188,48 @@ public final class CommandExecutor {
   private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
       throws RocksDBException {
     if (own != null) {
-      backfillWithin(table, index, family, own);
+      List<byte[][]> entries = new ArrayList<>();
+      walkEntries(own, table, index, (entry, value) -> entries.add(new byte[][] {entry, value}));
+      for (byte[][] e : entries) {
+        own.putUntracked(family, e[0], e[1]);
+      }
       return;
     }
-    TableReader reader = new TableReader(database, table);
-    Set<ByteBuffer> seen = new HashSet<>();
-    try (TxnContext ctx = database.begin()) {
-      RocksIterator it = ctx.iterator(database.tableFamily(table));
-      WriteBatch batch = new WriteBatch();
-      try {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          byte[] key = it.key();
-          Object[] row = reader.decode(it.value());
-          byte[] entry = RowKeys.indexKey(table, index, row, key);
-          if (RowKeys.uniqueForm(index, row)) {
-            if (!seen.add(ByteBuffer.wrap(entry))) {
-              throw duplicate(table, index, row);
-            }
-            batch.put(family, entry, RowKeys.indexValue(table, index, row, key));
-          } else {
-            batch.put(family, entry, RowKeys.indexValue(table, index, row, null));
-          }
+    try (TxnContext ctx = database.begin(); WriteBatch batch = new WriteBatch()) {
+      walkEntries(ctx, table, index, (entry, value) -> {
+        try {
+          batch.put(family, entry, value);
           if (batch.count() >= BACKFILL_BATCH) {
             database.store().db().write(database.store().writeOptions(), batch);
             batch.clear();
           }
+        } catch (RocksDBException e) {
+          throw TxnContext.storageFailure(e);
         }
-        database.store().db().write(database.store().writeOptions(), batch);
-      } finally {
-        batch.close();
-        ctx.release(it);
+      });
+      database.store().db().write(database.store().writeOptions(), batch);
+    }
+  }
+
+  /** Hands {@code sink} the index entry (key, value) of every row {@code ctx} sees; a duplicate unique key is 23505. */
+  private void walkEntries(TxnContext ctx, TableDef table, IndexDef index,
+      java.util.function.BiConsumer<byte[], byte[]> sink) {
+    TableReader reader = new TableReader(database, table);
+    Set<ByteBuffer> seen = new HashSet<>();
+    RocksIterator it = ctx.iterator(database.tableFamily(table));
+    try {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] key = it.key();
+        Object[] row = reader.decode(it.value());
+        byte[] entry = RowKeys.indexKey(table, index, row, key);
+        boolean unique = RowKeys.uniqueForm(index, row);
+        if (unique && !seen.add(ByteBuffer.wrap(entry))) {
+          throw duplicate(table, index, row);
+        }
+        sink.accept(entry, RowKeys.indexValue(table, index, row, unique ? key : null));
       }
+    } finally {
+      ctx.release(it);
     }
   }
 
@@ -232,30 +243,6 @@ public final class CommandExecutor {
       } finally {
         ctx.release(it);
       }
-    }
-  }
-
-  private void backfillWithin(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext ctx) {
-    TableReader reader = new TableReader(database, table);
-    Set<ByteBuffer> seen = new HashSet<>();
-    List<byte[][]> entries = new ArrayList<>();
-    RocksIterator it = ctx.iterator(database.tableFamily(table));
-    try {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] key = it.key();
-        Object[] row = reader.decode(it.value());
-        byte[] entry = RowKeys.indexKey(table, index, row, key);
-        boolean unique = RowKeys.uniqueForm(index, row);
-        if (unique && !seen.add(ByteBuffer.wrap(entry))) {
-          throw duplicate(table, index, row);
-        }
-        entries.add(new byte[][] {entry, RowKeys.indexValue(table, index, row, unique ? key : null)});
-      }
-    } finally {
-      ctx.release(it);
-    }
-    for (byte[][] e : entries) {
-      ctx.putUntracked(family, e[0], e[1]);
     }
   }
 
