@@ -148,6 +148,7 @@ public final class Database implements AutoCloseable {
     try {
       TxnContext ctx = new TxnContext(store.begin(), statistics, rowCache, registration);
       ctx.schema(catalog, schemaLock.readLock(), version);
+      ctx.onCommit(this::committed);
       return ctx;
     } catch (RuntimeException e) {
       if (registration != null) {
@@ -168,8 +169,46 @@ public final class Database implements AutoCloseable {
     return ctx;
   }
 
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> tableCommits =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong commitSequence = new java.util.concurrent.atomic.AtomicLong();
+
+  /** Records a commit that wrote {@code tables} (after RocksDB made it durable and visible). */
+  private void committed(java.util.Set<Long> tables) {
+    long seq = commitSequence.incrementAndGet();
+    for (long t : tables) {
+      tableCommits.merge(t, seq, Math::max);
+    }
+  }
+
+  /** The sequence number of the last commit that wrote table {@code tableId} (0: none since the store opened). */
+  public long lastCommit(long tableId) {
+    return tableCommits.getOrDefault(tableId, 0L);
+  }
+
+  private volatile io.accel.cursor.CursorCache cursorCache;
+
+  /** The store's cache of suspended cursors (5 s to live, 64 MB), made on first use. */
+  public io.accel.cursor.CursorCache cursorCache() {
+    io.accel.cursor.CursorCache c = cursorCache;
+    if (c == null) {
+      synchronized (this) {
+        c = cursorCache;
+        if (c == null) {
+          c = new io.accel.cursor.CursorCache(java.time.Duration.ofSeconds(5), 64L << 20, meters, meterTags());
+          cursorCache = c;
+        }
+      }
+    }
+    return c;
+  }
+
   @Override
   public void close() {
+    io.accel.cursor.CursorCache c = cursorCache;
+    if (c != null) {
+      c.close();
+    }
     statistics.close();
     if (rowCache != null) {
       rowCache.unbindFrom(meters, meterTags());

@@ -2,10 +2,28 @@ package io.accel.exec;
 
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
-import java.util.Collections;
+import io.accel.cursor.Cursor;
+import io.accel.plan.PlanCache;
+import io.accel.plan.PlanExplainer;
+import io.accel.plan.StatementPlanner;
+import io.accel.sql.Command;
+import io.accel.sql.CommandParser;
+import io.accel.sql.ErrorTranslator;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.WeakHashMap;
+import java.util.Optional;
+import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.Enumerator;
 
 /**
  * One connection's view of a {@link Database}: autocommit or a transaction block, and the transaction
@@ -23,20 +41,70 @@ import java.util.WeakHashMap;
 public final class Session implements AutoCloseable {
   private final Database database;
   private final Map<Object, TxnContext> statementContexts = new HashMap<>();
-  private final Map<Object, TxnContext> byDataContext = Collections.synchronizedMap(new WeakHashMap<>());
   private boolean autoCommit = true;
   private TxnContext block;
   private boolean explicitBlock;
   private boolean aborted;
-  private TxnContext current;
   private boolean closed;
   private volatile boolean indexScans = true;
   private volatile boolean indexConditionPushdown = true;
   private volatile boolean lookupJoins = true;
 
+  /** A session with the default options. */
   public Session(Database database) {
-    this.database = database;
+    this(database, Options.DEFAULTS);
   }
+
+  public Session(Database database, Options options) {
+    this.database = database;
+    this.options = options;
+    this.settings = new Settings(options.timeZone() == null ? TimeZone.getDefault() : options.timeZone(),
+        options.user());
+  }
+
+  private final Settings settings;
+  /** Changes when a setting plans depend on changes (search_path). */
+  private long settingsVersion;
+  /** Settings changed in the open block, with their values before: undone at ROLLBACK (LOCAL ones at COMMIT too). */
+  private final Map<String, String> blockSettings = new HashMap<>();
+  private final java.util.Set<String> localSettings = new java.util.HashSet<>();
+
+  /** The session's run-time parameters (SET, SHOW, RESET). */
+  public Settings settings() {
+    return settings;
+  }
+
+  /**
+   * What a session is opened with: the most plans it caches ({@code planCacheSize}, 0 for none), its time
+   * zone (the JVM's by default) and user name.
+   */
+  public record Options(int planCacheSize, TimeZone timeZone, String user, int cursorCacheSize) {
+    public static final Options DEFAULTS = new Options(1000, null, null, 100);
+
+    public Options {
+      if (planCacheSize < 0) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+            "invalid planCacheSize " + planCacheSize + ": expected a number of plans, 0 or more");
+      }
+      if (cursorCacheSize < 0) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+            "invalid cursorCacheSize " + cursorCacheSize + ": expected a number of cursors, 0 or more");
+      }
+    }
+
+    public Options(int planCacheSize, TimeZone timeZone, String user) {
+      this(planCacheSize, timeZone, user, DEFAULTS == null ? 100 : DEFAULTS.cursorCacheSize());
+    }
+  }
+
+  /** Cursors this session keeps suspended in the store's cursor cache. */
+  private final java.util.concurrent.atomic.AtomicInteger suspended = new java.util.concurrent.atomic.AtomicInteger();
+
+  private final Options options;
+  private StatementPlanner planner;
+  private PlanCache plans;
+  /** The cancel flag of the statement running now, if any. */
+  private volatile AtomicBoolean running;
 
   /** Whether the planner may read through indexes (connection property {@code indexScans}, default true). */
   public boolean indexScans() {
@@ -105,6 +173,7 @@ public final class Session implements AutoCloseable {
       rollback();
       return;
     }
+    endBlockSettings(false);
     explicitBlock = false;
     TxnContext ctx = block;
     block = null;
@@ -119,6 +188,7 @@ public final class Session implements AutoCloseable {
 
   /** SQL ROLLBACK or JDBC rollback(). */
   public synchronized void rollback() {
+    endBlockSettings(true);
     explicitBlock = false;
     aborted = false;
     TxnContext ctx = block;
@@ -161,7 +231,6 @@ public final class Session implements AutoCloseable {
       ctx = readOnly ? database.beginReadOnly() : database.begin();
       statementContexts.put(statementKey, ctx);
     }
-    current = ctx;
     return ctx;
   }
 
@@ -199,9 +268,6 @@ public final class Session implements AutoCloseable {
   public synchronized void releaseStatement(Object statementKey) {
     TxnContext ctx = statementContexts.remove(statementKey);
     if (ctx != null) {
-      if (current == ctx) {
-        current = null;
-      }
       ctx.close();
     }
   }
@@ -216,19 +282,562 @@ public final class Session implements AutoCloseable {
 
   /** The transaction of the statement whose execution uses {@code dataContext}. */
   public TxnContext contextFor(Object dataContext) {
-    TxnContext ctx = byDataContext.get(dataContext);
-    if (ctx != null) {
-      return ctx;
+    if (dataContext instanceof StatementPlanner.ExecutionContext e && e.txn() != null) {
+      return e.txn();
     }
-    synchronized (this) {
-      checkOpen();
-      if (current == null) {
-        throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-            "no statement is running on this connection");
+    throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+        "the statement does not run in a transaction of this session");
+  }
+
+
+  // ---- statements: prepare, execute, cancel ----
+
+  /** How many rows a query evaluates as it executes, so errors such as 1/0 surface from execute. */
+  private static final int PREFETCH_ROWS = 100;
+
+  private synchronized StatementPlanner planner() {
+    checkOpen();
+    if (planner == null) {
+      planner = new StatementPlanner(this, settings.timeZone(), options.user());
+      plans = new PlanCache(planner, options.planCacheSize(), this::planVersion, database.meters(),
+          database.meterTags());
+    }
+    return planner;
+  }
+
+  /**
+   * The version plans are valid for: the catalog's (DDL) and the tables' statistics' (the planner's costs
+   * change with them). Both only increase, so the combination changes whenever either does.
+   */
+  private long planVersion() {
+    return (database.catalog().version() * 1_000_003L + database.statistics().version()) * 31 + settingsVersion;
+  }
+
+  /** The session's time zone. */
+  public TimeZone timeZone() {
+    return planner().timeZone();
+  }
+
+  /** Prepares one statement. */
+  public Prepared prepare(String sql) {
+    return prepare(sql, -1);
+  }
+
+  /**
+   * Prepares one statement: parses it (DDL and transaction control in core's own parser, the rest through
+   * Calcite), and for queries and DML plans and compiles it, or takes its plan from the plan cache.
+   *
+   * @param maxRowCount the most rows a query may return, -1 for all
+   */
+  public Prepared prepare(String sql, long maxRowCount) {
+    try {
+      return prepareText(sql, maxRowCount);
+    } catch (AccelException e) {
+      throw e.locatedIn(sql);
+    }
+  }
+
+  private Prepared prepareText(String sql, long maxRowCount) {
+    Optional<Command> command = parseCommand(sql);
+    if (command.isPresent()) {
+      if (command.get() instanceof Command.Explain) {
+        return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql), null, command.get());
       }
-      byDataContext.put(dataContext, current);
-      return current;
+      if (command.get() instanceof Command.Show show) {
+        return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
+      }
+      return new Prepared(sql, Prepared.Kind.COMMAND, commandSignature(sql), null, command.get());
     }
+    checkNotAborted();
+    planner();
+    // planning reads the catalog: no DDL may change it meanwhile
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      PlanCache.Plan plan = plans.plan(sql, maxRowCount);
+      CalcitePrepare.CalciteSignature<Object> signature = plan.signature();
+      Prepared.Kind kind = signature.statementType != null && signature.statementType.canUpdate()
+          ? Prepared.Kind.DML : Prepared.Kind.QUERY;
+      return new Prepared(sql, kind, declared(signature), plan, null);
+    } catch (RuntimeException | LinkageError | StackOverflowError e) {
+      throw ErrorTranslator.translate(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Prepares and runs one statement without parameters, as {@code statementKey}. */
+  public Result execute(Object statementKey, String sql) {
+    return execute(statementKey, prepare(sql), List.of(), new AtomicBoolean(), 0);
+  }
+
+  /**
+   * Runs a prepared statement as the session's statement {@code statementKey} (a frontend's statement or
+   * portal). Running a key again releases what its previous run held (its snapshot, outside a block).
+   * Outside a transaction block a writing statement commits when it succeeds, and a query keeps its
+   * snapshot until the key is run again or released ({@link #releaseStatement}), so its cursor reads one
+   * snapshot however slowly it is read. A statement that fails changes nothing (and aborts a block).
+   *
+   * @param parameters one value per parameter, in any representation Avatica's {@link TypedValue} has; each
+   *     is converted to the parameter's type (22P02, 22003, 22007, 22008, 42804 when it cannot be)
+   * @param cancel setting it stops the statement with 57014 ({@link #cancel} sets it too)
+   * @param timeoutMillis 0 for none
+   */
+  public Result execute(Object statementKey, Prepared prepared, List<TypedValue> parameters, AtomicBoolean cancel,
+      long timeoutMillis) {
+    if (prepared.command() instanceof Command.Explain explain) {
+      return inStatement(statementKey, false, prepared,
+          () -> explain(prepared, explain, cancel, currentContext(statementKey)));
+    }
+    if (prepared.command() instanceof Command.Show show) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      return Result.rows(prepared.signature(), new Cursor(
+          org.apache.calcite.linq4j.Linq4j.enumerator(showRows(show.name())), null, null));
+    }
+    if (prepared.command() instanceof Command.Set set) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      set(set.name(), set.value(), set.local());
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() instanceof Command.Reset reset) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      if (reset.name().equals("all")) {
+        for (String name : settings.all().keySet()) {
+          if (!name.contains(".")) {
+            try {
+              set(name, null, false);
+            } catch (AccelException readOnly) {
+              // read-only parameters keep their value
+            }
+          }
+        }
+      } else {
+        set(reset.name(), null, false);
+      }
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() != null) {
+      releaseStatement(statementKey);
+      new CommandExecutor(this).execute(prepared.command());
+      return Result.count(prepared.signature(), 0);
+    }
+    running = cancel;
+    if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0) {
+      Result paged = executePage(statementKey, prepared, parameters, cancel, timeoutMillis);
+      if (paged != null) {
+        return paged;
+      }
+    }
+    List<Object> values = parameterValues(prepared, parameters);
+    long limit = settings.statementTimeoutMillis();
+    long timeout = timeoutMillis > 0 && limit > 0 ? Math.min(timeoutMillis, limit) : Math.max(timeoutMillis, limit);
+    Cancellation cancellation = new Cancellation(cancel, timeout);
+    return inStatement(statementKey, prepared.kind() == Prepared.Kind.QUERY, prepared, () -> {
+      TxnContext ctx = currentContext(statementKey);
+      ctx.cancellation(cancellation);
+      CalcitePrepare.CalciteSignature<Object> signature = prepared.plan().signature();
+      Cursor cursor = null;
+      try {
+        Enumerator<Object> rows = planner.execute(signature, values, ctx, cancel, 0).enumerator();
+        cursor = new Cursor(rows, blockContext(), cancellation);
+        if (prepared.kind() == Prepared.Kind.DML) {
+          Object row = cursor.hasNext() ? cursor.next() : 0L;
+          cursor.close();
+          return Result.count(signature, ((Number) (row instanceof Object[] a ? a[0] : row)).longValue());
+        }
+        cursor.prefetch(PREFETCH_ROWS);
+        return Result.rows(signature, cursor);
+      } catch (RuntimeException | Error e) {
+        if (cursor != null) {
+          cursor.close();
+        }
+        cancellation.finish();
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * A page {@code LIMIT n OFFSET k} of a query whose rows stream in scan order, served through the store's
+   * cursor cache: the cursor the previous page suspended at k resumes; otherwise the query it pages runs and
+   * skips k rows, exactly what the LIMIT plan would do. After the page the cursor is suspended at k + n.
+   * Null when the statement cannot be paged so (inside a block, no plain LIMIT/OFFSET, a sort in the plan):
+   * it then runs as usual.
+   */
+  private Result executePage(Object statementKey, Prepared prepared, List<TypedValue> parameters,
+      AtomicBoolean cancel, long timeoutMillis) {
+    Prepared inner = prepared.pagedQuery(this);
+    if (inner == null || inTransactionBlock()) {
+      return null;
+    }
+    io.accel.sql.Paging paging = prepared.paging();
+    long offset = pagingBound(paging.offset(), prepared, parameters);
+    long fetch = pagingBound(paging.fetch(), prepared, parameters);
+    if (offset < 0 || fetch < 0 || parameters.size() < inner.parameters().size()) {
+      return null;
+    }
+    List<Object> values = parameterValues(inner, parameters.subList(0, inner.parameters().size()));
+    releaseStatement(statementKey);
+    checkOpen();
+    io.accel.cursor.CursorCache cache = database.cursorCache();
+    long limit = settings.statementTimeoutMillis();
+    long timeout = timeoutMillis > 0 && limit > 0 ? Math.min(timeoutMillis, limit) : Math.max(timeoutMillis, limit);
+    Cancellation cancellation = new Cancellation(cancel, timeout);
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    PagedCursor paged = null;
+    try {
+      paged = (PagedCursor) cache.take(new io.accel.cursor.CursorCache.Key(paging.inner(), values, offset));
+      if (paged == null) {
+        paged = PagedCursor.open(this, inner, values, cancel);
+        paged.cursor.cancellation(cancellation);
+        paged.ctx.cancellation(cancellation);
+        for (long skipped = 0; skipped < offset && paged.cursor.hasNext(); skipped++) {
+          paged.cursor.next();
+        }
+      }
+      paged.cursor.cancellation(cancellation);
+      paged.ctx.cancellation(cancellation);
+      List<Object> rows = paged.cursor.fetch((int) Math.min(fetch, Integer.MAX_VALUE));
+      if (paged.cursor.exhausted()) {
+        paged.close();
+      } else {
+        cache.suspend(new io.accel.cursor.CursorCache.Key(paging.inner(), values, offset + rows.size()), paged,
+            options.cursorCacheSize());
+      }
+      paged = null;
+      cancellation.finish();
+      return Result.rows(prepared.signature(), new Cursor(org.apache.calcite.linq4j.Linq4j.enumerator(rows), null,
+          null));
+    } catch (RuntimeException | LinkageError | StackOverflowError e) {
+      if (paged != null) {
+        paged.close();
+      }
+      cancellation.finish();
+      throw ErrorTranslator.translate(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static long pagingBound(io.accel.sql.Paging.Bound bound, Prepared prepared, List<TypedValue> parameters) {
+    if (!bound.isParameter()) {
+      return bound.literal();
+    }
+    if (bound.parameter() >= parameters.size() || parameters.get(bound.parameter()) == null
+        || parameters.get(bound.parameter()).value == null) {
+      return -1;
+    }
+    Object v = ParameterConversions.convert(parameters.get(bound.parameter()),
+        prepared.parameters().get(bound.parameter()), java.time.ZoneOffset.UTC).toLocal();
+    return v instanceof Number n ? n.longValue() : -1;
+  }
+
+  /** A query's cursor with its own read-only snapshot, suspended in the cursor cache between pages. */
+  private static final class PagedCursor implements io.accel.cursor.CursorCache.Entry {
+    final Cursor cursor;
+    final TxnContext ctx;
+    private final Database database;
+    private final long catalogVersion;
+    private final long[] tables;
+    private final long[] commits;
+    private final java.util.concurrent.atomic.AtomicInteger permits;
+
+    private PagedCursor(Cursor cursor, TxnContext ctx, Database database, long catalogVersion, long[] tables,
+        long[] commits, java.util.concurrent.atomic.AtomicInteger permits) {
+      this.cursor = cursor;
+      this.ctx = ctx;
+      this.database = database;
+      this.catalogVersion = catalogVersion;
+      this.tables = tables;
+      this.commits = commits;
+      this.permits = permits;
+    }
+
+    static PagedCursor open(Session session, Prepared inner, List<Object> values, AtomicBoolean cancel) {
+      Database db = session.database;
+      long[] tables = inner.plan().facts().tables().stream().mapToLong(Long::longValue).toArray();
+      long[] commits = new long[tables.length];
+      // read before the snapshot: a commit in between makes the entry look stale, never fresh
+      long version = db.catalog().version();
+      for (int i = 0; i < tables.length; i++) {
+        commits[i] = db.lastCommit(tables[i]);
+      }
+      TxnContext ctx = db.beginReadOnly();
+      try {
+        Enumerator<Object> rows = session.planner.execute(inner.plan().signature(), values, ctx, cancel, 0)
+            .enumerator();
+        return new PagedCursor(new Cursor(rows, null, null), ctx, db, version, tables, commits, session.suspended);
+      } catch (RuntimeException | Error e) {
+        ctx.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public boolean valid() {
+      if (database.catalog().version() != catalogVersion) {
+        return false;
+      }
+      for (int i = 0; i < tables.length; i++) {
+        if (database.lastCommit(tables[i]) != commits[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public void close() {
+      try {
+        cursor.close();
+      } finally {
+        ctx.close();
+      }
+    }
+
+    @Override
+    public java.util.concurrent.atomic.AtomicInteger permits() {
+      return permits;
+    }
+  }
+
+  /** Stops the statement running now, if any, with 57014 (from any thread). */
+  public void cancel() {
+    AtomicBoolean flag = running;
+    if (flag != null) {
+      flag.set(true);
+    }
+  }
+
+  private interface StatementBody {
+    Result run();
+  }
+
+  /** Runs a statement holding the schema lock shared, in its transaction; a failure undoes what it wrote. */
+  private Result inStatement(Object statementKey, boolean query, Prepared prepared, StatementBody body) {
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      beginStatement(statementKey, query);
+      Result result;
+      try {
+        result = body.run();
+      } catch (RuntimeException | LinkageError | StackOverflowError e) {
+        // LinkageError: generated code whose constant folding failed (1/0) in a static initializer; that plan
+        // stays broken, so it leaves the cache
+        statementFailed(statementKey);
+        if (prepared.plan() != null) {
+          plans.forget(prepared.plan());
+        }
+        throw ErrorTranslator.translate(e);
+      }
+      statementSucceeded(statementKey);
+      return result;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** In a failed block only COMMIT and ROLLBACK are accepted, as in PostgreSQL (parsing included). */
+  private synchronized void checkNotAborted() {
+    if (aborted && inTransactionBlock()) {
+      throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
+          "current transaction is aborted, commands ignored until end of transaction block");
+    }
+  }
+
+  private synchronized TxnContext currentContext(Object statementKey) {
+    TxnContext ctx = statementContexts.get(statementKey);
+    return ctx != null ? ctx : block;
+  }
+
+  /** The parameter values in the representation generated code reads, each converted to its parameter's type. */
+  private List<Object> parameterValues(Prepared prepared, List<TypedValue> parameters) {
+    var declared = prepared.parameters();
+    if (parameters.size() < declared.size()) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+          "no value specified for parameter " + (parameters.size() + 1));
+    }
+    List<Object> values = new ArrayList<>(declared.size());
+    java.time.ZoneId zone = timeZone().toZoneId();
+    for (int i = 0; i < declared.size(); i++) {
+      TypedValue v = parameters.get(i);
+      if (v == null) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "no value specified for parameter " + (i + 1));
+      }
+      values.add(v.value == null ? null : ParameterConversions.convert(v, declared.get(i), zone).toLocal());
+    }
+    return values;
+  }
+
+  /**
+   * EXPLAIN [ANALYZE]: the plan lines. The statement is planned afresh (never from the plan cache); with
+   * ANALYZE it runs to completion inside the caller's statement transaction, so DML takes effect, as in
+   * PostgreSQL.
+   */
+  private Result explain(Prepared prepared, Command.Explain explain, AtomicBoolean cancel, TxnContext ctx) {
+    PlanExplainer explainer = new PlanExplainer(explain.analyze());
+    StatementPlanner p = planner();
+    CalcitePrepare.CalciteSignature<Object> signature = p.prepare(explain.statement(), -1, explainer.program());
+    if (!explainer.planned()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+          "EXPLAIN is supported for queries and INSERT, UPDATE and DELETE");
+    }
+    List<Object> lines = new ArrayList<>();
+    if (explain.analyze()) {
+      long start = System.nanoTime();
+      long rows = 0;
+      Enumerator<Object> e = p.execute(signature, List.of(), ctx, cancel, 0).enumerator();
+      try {
+        while (e.moveNext()) {
+          rows++;
+        }
+      } finally {
+        e.close();
+      }
+      double millis = (System.nanoTime() - start) / 1e6;
+      lines.addAll(explainer.render());
+      AccessCounters.ScanStats t = explainer.scanTotals();
+      lines.add(String.format(Locale.ROOT,
+          "Index entries read: %d, ICP attempts: %d, ICP matches: %d, rows fetched from tables: %d",
+          t.entriesRead(), t.icpAttempts(), t.icpMatches(), t.rowsFetched()));
+      lines.add("Rows returned: " + rows);
+      lines.add(String.format(Locale.ROOT, "Execution time: %.3f ms", millis));
+    } else {
+      lines.addAll(explainer.render());
+    }
+    Cursor cursor = new Cursor(org.apache.calcite.linq4j.Linq4j.enumerator(lines), null, null);
+    return Result.rows(prepared.signature(), cursor);
+  }
+
+  /**
+   * The signature with CHAR(n) and VARCHAR(n) columns read straight from a table described as declared:
+   * Calcite sees them as unbounded VARCHAR (the table writer enforces lengths itself).
+   */
+  private Meta.Signature declared(CalcitePrepare.CalciteSignature<Object> signature) {
+    List<ColumnMetaData> columns = null;
+    for (int i = 0; i < signature.columns.size(); i++) {
+      ColumnMetaData c = signature.columns.get(i);
+      if (c.type.id != java.sql.Types.VARCHAR || c.tableName == null || c.columnName == null
+          || c.schemaName != null && !c.schemaName.equals(io.accel.plan.AccelSchema.NAME)) {
+        continue;
+      }
+      io.accel.catalog.DataType type = database.catalog().table(c.tableName)
+          .flatMap(t -> t.columnOrdinal(c.columnName).map(o -> t.columns().get(o).type())).orElse(null);
+      if (type == null || type.kind() != io.accel.catalog.ColumnType.CHAR
+          && (type.kind() != io.accel.catalog.ColumnType.VARCHAR || type.precision() < 0)) {
+        continue;
+      }
+      boolean fixed = type.kind() == io.accel.catalog.ColumnType.CHAR;
+      int length = fixed ? Math.max(type.precision(), 1) : type.precision();
+      if (columns == null) {
+        columns = new ArrayList<>(signature.columns);
+      }
+      columns.set(i, new ColumnMetaData(c.ordinal, c.autoIncrement, c.caseSensitive, c.searchable, c.currency,
+          c.nullable, c.signed, length, c.label, c.columnName, c.schemaName, length, c.scale, c.tableName,
+          c.catalogName, ColumnMetaData.scalar(fixed ? java.sql.Types.CHAR : java.sql.Types.VARCHAR,
+              fixed ? "CHAR" : "VARCHAR", ColumnMetaData.Rep.STRING), c.readOnly, c.writable,
+          c.definitelyWritable, c.columnClassName));
+    }
+    if (columns == null) {
+      return signature;
+    }
+    return Meta.Signature.create(columns, signature.sql, signature.parameters, signature.cursorFactory,
+        signature.statementType);
+  }
+
+  /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */
+  private synchronized void set(String name, String value, boolean local) {
+    if (name.equals("transaction")) {
+      return; // SET TRANSACTION ...: Accel always runs snapshot isolation
+    }
+    String key = name.toLowerCase(Locale.ROOT);
+    String before = settings.find(key);
+    String after = settings.set(key, value);
+    if (inTransactionBlock()) {
+      blockSettings.putIfAbsent(key, before);
+      if (local) {
+        localSettings.add(key);
+      }
+    }
+    if (key.equals("timezone") && planner != null) {
+      planner.timeZone(settings.timeZone());
+    }
+    if (key.equals("search_path")) {
+      settingsVersion++;
+      if (planner != null) {
+        planner.searchPublic(searchesPublic(after));
+      }
+    }
+  }
+
+  private static boolean searchesPublic(String searchPath) {
+    for (String schema : searchPath.split(",")) {
+      if (schema.trim().replace("\"", "").equalsIgnoreCase(io.accel.plan.AccelSchema.NAME)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** At COMMIT the LOCAL settings of the block end; at ROLLBACK all its settings are undone, as in PostgreSQL. */
+  private void endBlockSettings(boolean rollback) {
+    Map<String, String> changed = new HashMap<>(blockSettings);
+    java.util.Set<String> local = new java.util.HashSet<>(localSettings);
+    blockSettings.clear();
+    localSettings.clear();
+    for (Map.Entry<String, String> e : changed.entrySet()) {
+      if (rollback || local.contains(e.getKey())) {
+        set(e.getKey(), e.getValue(), false);
+      }
+    }
+    blockSettings.clear();
+  }
+
+  /** SHOW name: one row; SHOW ALL: name, setting, description. */
+  private List<Object> showRows(String name) {
+    if (name.equals("all")) {
+      List<Object> rows = new ArrayList<>();
+      settings.all().forEach((n, v) -> rows.add(new Object[] {n, v[0], v[1]}));
+      return rows;
+    }
+    return List.of(settings.get(name));
+  }
+
+  private static Meta.Signature showSignature(String sql, String name) {
+    if (name.equals("all")) {
+      List<ColumnMetaData> columns = List.of(MetaImpl.columnMetaData("name", 0, String.class, false),
+          MetaImpl.columnMetaData("setting", 1, String.class, false),
+          MetaImpl.columnMetaData("description", 2, String.class, false));
+      return Meta.Signature.create(columns, sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.SELECT);
+    }
+    List<ColumnMetaData> columns = List.of(MetaImpl.columnMetaData(Settings.displayName(name), 0, String.class,
+        false));
+    return Meta.Signature.create(columns, sql, List.of(), Meta.CursorFactory.OBJECT, Meta.StatementType.SELECT);
+  }
+
+  private static Optional<Command> parseCommand(String sql) {
+    try {
+      return CommandParser.parse(sql);
+    } catch (AccelException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ErrorTranslator.translate(e);
+    }
+  }
+
+  private static Meta.Signature commandSignature(String sql) {
+    return Meta.Signature.create(List.of(), sql, List.of(), Meta.CursorFactory.ARRAY, Meta.StatementType.OTHER_DDL);
+  }
+
+  /** One text column, {@code QUERY PLAN} as PostgreSQL names it. */
+  private static Meta.Signature explainSignature(String sql) {
+    List<ColumnMetaData> columns = List.of(MetaImpl.columnMetaData("QUERY PLAN", 0, String.class, false));
+    return Meta.Signature.create(columns, sql, List.of(), Meta.CursorFactory.OBJECT, Meta.StatementType.SELECT);
   }
 
   private void checkOpen() {
@@ -256,8 +865,9 @@ public final class Session implements AutoCloseable {
       block.close();
       block = null;
     }
-    byDataContext.clear();
-    current = null;
+    if (plans != null) {
+      plans.close();
+    }
     closed = true;
   }
 }

@@ -381,6 +381,22 @@ public final class TxnContext implements AutoCloseable {
       lock.unlock();
       throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, how);
     }
+    Cancellation c = cancellation;
+    if (c != null) {
+      try {
+        c.check();
+      } catch (AccelException e) {
+        lock.unlock();
+        throw e;
+      }
+    }
+  }
+
+  /** What stops the statement running in this context now (a block runs one statement at a time). */
+  private volatile Cancellation cancellation;
+
+  void cancellation(Cancellation c) {
+    cancellation = c;
   }
 
   /** Ends a use begun by {@link #enter}. */
@@ -433,6 +449,13 @@ public final class TxnContext implements AutoCloseable {
     end(COMMITTED, this::commitNow);
   }
 
+  /** Told the tables each successful commit wrote (the database's per-table commit sequence). */
+  private java.util.function.Consumer<Set<Long>> onCommit;
+
+  void onCommit(java.util.function.Consumer<Set<Long>> listener) {
+    onCommit = listener;
+  }
+
   private void commitNow() {
     if (closed) {
       throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the transaction has already ended");
@@ -471,6 +494,9 @@ public final class TxnContext implements AutoCloseable {
       }
       committed = true;
       changes.clear();
+      if (onCommit != null && !wroteTables.isEmpty()) {
+        onCommit.accept(Set.copyOf(wroteTables));
+      }
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {

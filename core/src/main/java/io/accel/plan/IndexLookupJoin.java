@@ -68,6 +68,11 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
   private final List<RexNode> innerProject;
   ScanStats analyzeStats;
 
+  /** The scan of the inner table each lookup runs. */
+  AccelScan innerScan() {
+    return innerScan;
+  }
+
   IndexLookupJoin(RelOptCluster cluster, RelTraitSet traits, RelNode outer, AccelScan innerScan, LookupJoin.Kind kind,
       boolean innerFirst, CorrelationId correlation, List<RexNode> keys, RexNode condition, RelDataType joinRowType,
       int[] mark, List<RexNode> innerProject) {

@@ -44,6 +44,21 @@ public sealed interface Command {
   record Explain(String statement, boolean analyze, boolean verbose) implements Command {
   }
 
+  /**
+   * {@code SET [SESSION | LOCAL] name {TO | =} value | DEFAULT} and {@code SET TIME ZONE value}: {@code value}
+   * null means DEFAULT; a list ({@code search_path}) is kept as written, comma separated.
+   */
+  record Set(String name, String value, boolean local) implements Command {
+  }
+
+  /** {@code SHOW name}, {@code SHOW ALL} (name "all"). */
+  record Show(String name) implements Command {
+  }
+
+  /** {@code RESET name}, {@code RESET ALL} (name "all"). */
+  record Reset(String name) implements Command {
+  }
+
   record Begin() implements Command {
   }
 

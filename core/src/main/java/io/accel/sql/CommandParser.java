@@ -42,9 +42,120 @@ public final class CommandParser {
       case "rollback", "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
       case "analyze", "analyse" -> p.analyze();
       case "explain" -> p.explain();
+      case "set" -> p.set();
+      case "show" -> p.show();
+      case "reset" -> p.reset();
       default -> null;
     };
     return Optional.ofNullable(c);
+  }
+
+  /**
+   * {@code SET [SESSION | LOCAL] name {TO | =} value [, ...] | DEFAULT}, {@code SET TIME ZONE value | LOCAL |
+   * DEFAULT}. Null when the statement is not a setting (Calcite's own SET forms are left to it).
+   */
+  private Command set() {
+    next();
+    boolean local = false;
+    if (peek().is("session") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")) {
+      next();
+    } else if (peek().is("local") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")) {
+      next();
+      local = true;
+    }
+    if (peek().is("time") && tokens.get(pos + 1).is("zone")) {
+      next();
+      next();
+      String value = peek().is("local") || peek().is("default") ? null : settingValue();
+      if (value == null) {
+        next();
+      }
+      finish();
+      return new Command.Set("timezone", value, local);
+    }
+    if (peek().is("transaction") || peek().is("session") && tokens.get(pos + 1).is("characteristics")) {
+      // SET TRANSACTION ISOLATION LEVEL ...: Accel always runs snapshot isolation
+      while (peek().kind() != Kind.END) {
+        next();
+      }
+      return new Command.Set("transaction", "", local);
+    }
+    String name = settingName();
+    if (!optionalWord("to") && !optionalSymbol("=")) {
+      throw error("syntax error at or near \"" + peek().text() + "\", expected TO or =");
+    }
+    if (peek().is("default")) {
+      next();
+      finish();
+      return new Command.Set(name, null, local);
+    }
+    StringBuilder value = new StringBuilder(settingValue());
+    while (optionalSymbol(",")) {
+      value.append(", ").append(settingValue());
+    }
+    finish();
+    return new Command.Set(name, value.toString(), local);
+  }
+
+  private Command show() {
+    next();
+    String name = peek().is("time") && tokens.get(pos + 1).is("zone") ? "timezone" : null;
+    if (name != null) {
+      next();
+      next();
+    } else if (peek().is("transaction") && tokens.get(pos + 1).is("isolation")) {
+      next();
+      next();
+      expectWord("level");
+      name = "transaction_isolation";
+    } else {
+      name = settingName();
+    }
+    finish();
+    return new Command.Show(name);
+  }
+
+  private Command reset() {
+    next();
+    String name = peek().is("time") && tokens.get(pos + 1).is("zone") ? "timezone" : null;
+    if (name != null) {
+      next();
+      next();
+    } else {
+      name = settingName();
+    }
+    finish();
+    return new Command.Reset(name);
+  }
+
+  /** A setting's name, folded to lower case (names may be qualified: {@code accel.x}). */
+  private String settingName() {
+    Token t = next();
+    if (!t.isName()) {
+      throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text()) + "\"");
+    }
+    StringBuilder name = new StringBuilder(t.text().toLowerCase(java.util.Locale.ROOT));
+    while (optionalSymbol(".")) {
+      name.append('.').append(next().text().toLowerCase(java.util.Locale.ROOT));
+    }
+    return name.toString();
+  }
+
+  /** One value of SET: a word, a quoted name, a string or a (signed) number. */
+  private String settingValue() {
+    Token t = next();
+    if (t.isSymbol("-") || t.isSymbol("+")) {
+      Token n = next();
+      if (n.kind() != Kind.NUMBER) {
+        throw error(n, "syntax error at or near \"" + n.text() + "\"");
+      }
+      return (t.text().equals("-") ? "-" : "") + n.text();
+    }
+    return switch (t.kind()) {
+      case WORD, QUOTED, STRING, NUMBER -> t.text();
+      default -> throw error(t, "syntax error at or near \""
+          + (t.kind() == Kind.END ? "end of input" : t.text()) + "\"");
+    };
   }
 
   private Command begin() {

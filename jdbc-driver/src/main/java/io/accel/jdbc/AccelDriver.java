@@ -3,9 +3,6 @@ package io.accel.jdbc;
 import io.accel.exec.Database;
 import io.accel.exec.Session;
 import io.accel.exec.StoreRegistry;
-import io.accel.plan.AccelPrepare;
-import io.accel.plan.AccelSchema;
-import io.accel.plan.AccelTypeSystem;
 import io.accel.sql.AccelException;
 import io.accel.sql.ErrorTranslator;
 import io.accel.sql.SqlState;
@@ -20,8 +17,7 @@ import java.util.Properties;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.avatica.UnregisteredDriver;
 
 /**
  * The {@code jdbc:accel:} driver. {@code jdbc:accel:mem:NAME} is a store in memory that lives while a
@@ -29,28 +25,25 @@ import org.apache.calcite.jdbc.CalcitePrepare;
  * may follow the location after {@code ?} or {@code ;} ({@code jdbc:accel:file:/data/db?syncCommits=false})
  * or come in the {@link Properties}.
  *
- * <p>Built on Calcite's own JDBC driver (Avatica): Calcite parses, validates and plans; Accel adds the
- * schema over its store, its planner rules, DDL and transactions (in {@link AccelMeta}), and PostgreSQL
- * SQLSTATEs on every error (in {@link JdbcErrors}). A fronting connection
+ * <p>A thin adapter over core's engine API: each connection is a core {@link Session}, which prepares and
+ * runs every statement; Avatica supplies the JDBC objects ({@link AccelJdbcFactory}) over {@link AccelMeta},
+ * and {@link JdbcErrors} gives every failure a PostgreSQL SQLSTATE. A fronting connection
  * ({@code jdbc:accel:postgresql://...}) slots in as another Meta that routes statements upstream.
  */
-public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
+public final class AccelDriver extends UnregisteredDriver {
   public static final String PREFIX = "jdbc:accel:";
   private static final ThreadLocal<Session> CONNECTING = new ThreadLocal<>();
-  /** The {@code planCacheSize} of the connection being opened (see {@link AccelMeta}). */
-  private static final ThreadLocal<Integer> CONNECTING_PLAN_CACHE_SIZE = new ThreadLocal<>();
 
   static {
     new AccelDriver().register();
   }
 
   public AccelDriver() {
-    super(AccelPrepare::new);
   }
 
   @Override
-  protected String getFactoryClassName(org.apache.calcite.avatica.UnregisteredDriver.JdbcVersion jdbcVersion) {
-    return "org.apache.calcite.jdbc.AccelJdbcFactory";
+  protected String getFactoryClassName(UnregisteredDriver.JdbcVersion jdbcVersion) {
+    return AccelJdbcFactory.class.getName();
   }
 
   @Override
@@ -64,19 +57,12 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
   }
 
   @Override
-  public CalcitePrepare createPrepare() {
-    return new AccelPrepare();
-  }
-
-  @Override
   public Meta createMeta(AvaticaConnection connection) {
     Session session = CONNECTING.get();
     if (session == null) {
       throw new IllegalStateException("Accel connections are opened through AccelDriver.connect");
     }
-    Integer planCacheSize = CONNECTING_PLAN_CACHE_SIZE.get();
-    return new AccelMeta(connection, session,
-        planCacheSize == null ? AccelMeta.DEFAULT_PLAN_CACHE_SIZE : planCacheSize);
+    return new AccelMeta(connection, session);
   }
 
   @Override
@@ -124,30 +110,37 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
     Database database = StoreRegistry.acquire(location, options);
     List<String> ignored = database.store().options().conflicts(options, props.stringPropertyNames());
-    Session session = new Session(database);
+    java.util.TimeZone timeZone = null;
+    String zone = props.getProperty("timeZone");
+    if (zone != null && !zone.isBlank()) {
+      timeZone = java.util.TimeZone.getTimeZone(zone.trim());
+      if (!timeZone.getID().equals(zone.trim()) && timeZone.getID().equals("GMT") && !zone.trim().equals("GMT")) {
+        StoreRegistry.release(database);
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid timeZone \"" + zone + "\"");
+      }
+    }
+    Session session;
+    try {
+      session = new Session(database, new Session.Options(planCacheSize(props.getProperty("planCacheSize")),
+          timeZone, props.getProperty("user"), cursorCacheSize(props.getProperty("cursorCacheSize"))));
+    } catch (RuntimeException e) {
+      StoreRegistry.release(database);
+      throw e;
+    }
     session.setIndexScans(indexScans);
     session.setIndexConditionPushdown(icp);
     session.setLookupJoins(lookupJoins);
-    Properties calcite = new Properties();
-    calcite.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
-    calcite.setProperty("conformance", "BABEL");
-    calcite.setProperty("fun", "standard,postgresql");
-    calcite.setProperty("unquotedCasing", "TO_LOWER");
-    calcite.setProperty("quotedCasing", "UNCHANGED");
-    calcite.setProperty("caseSensitive", "false");
-    calcite.setProperty("defaultNullCollation", "HIGH");
-    calcite.setProperty("typeSystem", AccelTypeSystem.class.getName() + "#INSTANCE");
-    if (props.getProperty("timeZone") != null) {
-      calcite.setProperty("timeZone", props.getProperty("timeZone"));
+    Properties avatica = new Properties();
+    if (timeZone != null) {
+      avatica.setProperty("timeZone", timeZone.getID());
     }
     if (props.getProperty("user") != null) {
-      calcite.setProperty("user", props.getProperty("user"));
+      avatica.setProperty("user", props.getProperty("user"));
     }
     AvaticaConnection connection;
     CONNECTING.set(session);
     try {
-      CONNECTING_PLAN_CACHE_SIZE.set(planCacheSize(props.getProperty("planCacheSize")));
-      connection = factory.newConnection(this, factory, url, calcite);
+      connection = factory.newConnection(this, factory, url, avatica);
       handler.onConnectionInit(connection);
     } catch (SQLException | RuntimeException e) {
       session.close();
@@ -155,12 +148,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
       throw e;
     } finally {
       CONNECTING.remove();
-      CONNECTING_PLAN_CACHE_SIZE.remove();
     }
-    CalciteConnection calciteConnection = (CalciteConnection) connection;
-    calciteConnection.getRootSchema().add(AccelSchema.NAME, new AccelSchema(session));
-    AccelSchema.TYPE_ALIASES.forEach((name, type) -> calciteConnection.getRootSchema().add(name, type));
-    calciteConnection.setSchema(AccelSchema.NAME);
     SQLWarning warnings = null;
     for (String message : ignored) {
       SQLWarning w = new SQLWarning(message, SqlState.INVALID_PARAMETER_VALUE.code());
@@ -198,7 +186,7 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
   /** The {@code planCacheSize} property: how many plans a connection keeps; 0 plans every statement afresh. */
   static int planCacheSize(String text) {
     if (text == null || text.isBlank()) {
-      return AccelMeta.DEFAULT_PLAN_CACHE_SIZE;
+      return Session.Options.DEFAULTS.planCacheSize();
     }
     try {
       int size = Integer.parseInt(text.trim());
@@ -210,6 +198,23 @@ public final class AccelDriver extends org.apache.calcite.jdbc.Driver {
     }
     throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
         "invalid planCacheSize \"" + text + "\": expected a number of plans, 0 or more");
+  }
+
+  /** The {@code cursorCacheSize} property: how many paged cursors a connection keeps suspended; 0 for none. */
+  static int cursorCacheSize(String text) {
+    if (text == null || text.isBlank()) {
+      return Session.Options.DEFAULTS.cursorCacheSize();
+    }
+    try {
+      int size = Integer.parseInt(text.trim());
+      if (size >= 0) {
+        return size;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+        "invalid cursorCacheSize \"" + text + "\": expected a number of cursors, 0 or more");
   }
 
   /**

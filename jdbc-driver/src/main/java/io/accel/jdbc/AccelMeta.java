@@ -6,125 +6,164 @@ import io.accel.catalog.DataType;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
-import io.accel.exec.CommandExecutor;
+import io.accel.cursor.Cursor;
+import io.accel.exec.Prepared;
+import io.accel.exec.Result;
 import io.accel.exec.Session;
 import io.accel.exec.StoreRegistry;
 import io.accel.plan.AccelSchema;
 import io.accel.sql.AccelException;
-import io.accel.sql.Command;
-import io.accel.sql.CommandParser;
-import io.accel.sql.ErrorTranslator;
 import io.accel.sql.SqlState;
+import java.lang.reflect.Field;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.calcite.avatica.Meta.StatementType;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Lock;
-import org.apache.calcite.avatica.NoSuchStatementException;
-import org.apache.calcite.avatica.remote.TypedValue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.AvaticaConnection;
-import org.apache.calcite.jdbc.AccelMetaBase;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.AvaticaUtils;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.remote.TypedValue;
 
 /**
- * The statement lifecycle of an Accel connection, on top of Calcite's: DDL and transaction control run
- * here; queries and DML run through Calcite inside the transaction the {@link Session} gives each
- * statement, holding the schema lock shared so no DDL runs under them; failures roll back what the
- * statement wrote. Also answers the DatabaseMetaData calls Calcite leaves empty (primary keys, indexes).
+ * Avatica's Meta over core's engine API: every statement is prepared and run by the connection's
+ * {@link Session} (plan cache, parameter conversion, transactions, DDL, EXPLAIN, error translation all
+ * live there); this class maps Avatica's statement handles onto the session's statement keys and its result
+ * sets onto core's cursors, and answers DatabaseMetaData from the catalog.
  */
-final class AccelMeta extends AccelMetaBase {
+final class AccelMeta extends MetaImpl {
   private final Session session;
-  private final Map<Integer, Command> preparedCommands = new ConcurrentHashMap<>();
+  private final Map<Integer, Prepared> prepared = new ConcurrentHashMap<>();
+  /** The cursor of each statement's last execution, until Avatica's result set asks for it. */
+  private final Map<Integer, Cursor> cursors = new ConcurrentHashMap<>();
 
-  /** The plan cache's size when the connection does not set {@code planCacheSize}. */
-  static final int DEFAULT_PLAN_CACHE_SIZE = 1000;
-
-  AccelMeta(AvaticaConnection connection, Session session, int planCacheSize) {
-    super(connection, planCacheSize, session.database().meters(), session.database().meterTags());
+  AccelMeta(AvaticaConnection connection, Session session) {
+    super(connection);
     this.session = session;
     this.connProps.setAutoCommit(true)
         .setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
     this.connProps.setDirty(false);
   }
 
-  @Override
-  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
-      PrepareCallback callback) throws NoSuchStatementException {
-    Optional<Command> command = parseCommand(sql);
-    if (command.isPresent() && command.get() instanceof Command.Explain explain) {
-      return inStatement(h, () -> explainResult(h, explain, callback));
-    }
-    if (command.isPresent()) {
-      runCommand(h, command.get());
-      try {
-        synchronized (callback.getMonitor()) {
-          callback.clear();
-          callback.assign(commandSignature(sql), null, 0);
-        }
-        callback.execute();
-      } catch (java.sql.SQLException e) {
-        throw new RuntimeException(e);
-      }
-      return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
-    }
-    return inStatement(h, isQuery(sql), () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
-        callback));
+  Session session() {
+    return session;
   }
 
   @Override
   public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    Optional<Command> command = parseCommand(sql);
-    if (command.isPresent() && command.get() instanceof Command.Explain) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-          "EXPLAIN cannot be prepared; run it with Statement.executeQuery");
-    }
-    if (command.isPresent()) {
-      StatementHandle h = createStatement(ch);
-      h.signature = commandSignature(sql);
-      preparedCommands.put(h.id, command.get());
-      return h;
-    }
-    // planning reads the catalog: no DDL may change it meanwhile
-    Lock lock = session.database().schemaLock().readLock();
-    lock.lock();
+    Prepared p = session.prepare(sql, maxRowCount);
+    StatementHandle h = createStatement(ch);
+    h.signature = p.signature();
+    prepared.put(h.id, p);
+    return h;
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      PrepareCallback callback) throws NoSuchStatementException {
+    return prepareAndExecute(h, sql, maxRowCount, -1, callback);
+  }
+
+  @Override
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
+      PrepareCallback callback) throws NoSuchStatementException {
+    Prepared p = session.prepare(sql, maxRowCount);
+    prepared.put(h.id, p);
+    h.signature = p.signature();
+    MetaResultSet result = run(h, p, List.of());
     try {
-      return super.prepare(ch, sql, maxRowCount);
-    } catch (RuntimeException e) {
-      throw ErrorTranslator.translate(e);
-    } finally {
-      lock.unlock();
+      synchronized (callback.getMonitor()) {
+        callback.clear();
+        callback.assign(result.signature, null, result.updateCount);
+      }
+      callback.execute();
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
     }
+    return new ExecuteResult(List.of(result));
+  }
+
+  @Override
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, long maxRowCount)
+      throws NoSuchStatementException {
+    return execute(h, parameterValues, (int) Math.min(maxRowCount, Integer.MAX_VALUE));
   }
 
   @Override
   public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
       throws NoSuchStatementException {
-    Command command = preparedCommands.get(h.id);
-    if (command != null) {
-      runCommand(h, command);
-      return new ExecuteResult(List.of(MetaResultSet.count(h.connectionId, h.id, 0)));
+    Prepared p = prepared.get(h.id);
+    if (p == null) {
+      throw new NoSuchStatementException(h);
     }
-    boolean query = h.signature != null && h.signature.statementType == StatementType.SELECT;
-    return inStatement(h, query, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+    return new ExecuteResult(List.of(run(h, p, parameterValues == null ? List.of() : parameterValues)));
   }
 
-  /**
-   * The version plans are valid for: the catalog's (DDL) and the tables' statistics' (the planner's costs
-   * change with them, so a plan made from old statistics is planned again). Both only increase, so the
-   * combination changes whenever either does.
-   */
-  @Override
-  protected long planVersion() {
-    return session.database().catalog().version() * 1_000_003L + session.database().statistics().version();
+  /** Runs a statement through the session; a query's cursor waits for Avatica's result set. */
+  private MetaResultSet run(StatementHandle h, Prepared p, List<TypedValue> parameterValues) {
+    Cursor previous = cursors.remove(h.id);
+    if (previous != null) {
+      previous.close();
+    }
+    Result result = session.execute(h.id, p, parameterValues, cancelFlag(h), queryTimeoutMillis(h));
+    if (result.hasRows()) {
+      cursors.put(h.id, result.cursor());
+      return MetaResultSet.create(h.connectionId, h.id, false, result.signature(), null);
+    }
+    return MetaResultSet.count(h.connectionId, h.id, result.updateCount());
+  }
+
+  private AtomicBoolean cancelFlag(StatementHandle h) {
+    try {
+      return connection.getCancelFlag(h);
+    } catch (NoSuchStatementException e) {
+      return new AtomicBoolean();
+    }
+  }
+
+  private long queryTimeoutMillis(StatementHandle h) {
+    AvaticaStatement statement = statement(h);
+    try {
+      return statement == null ? 0 : statement.getQueryTimeout() * 1000L;
+    } catch (SQLException e) {
+      return 0;
+    }
+  }
+
+  private AvaticaStatement statement(StatementHandle h) {
+    return ((AccelJdbcFactory.AccelConnection) connection).statement(h);
   }
 
   @Override
-  protected Optional<List<Object>> bindLiterals(List<org.apache.calcite.avatica.AvaticaParameter> parameters,
-      List<io.accel.sql.LiteralNormalizer.Literal> literals) {
-    return LiteralBinding.bind(parameters, literals);
+  public Iterable<Object> createIterable(StatementHandle h, QueryState state, Signature signature,
+      List<TypedValue> parameterValues, Frame firstFrame) {
+    Cursor cursor = h == null ? null : cursors.remove(h.id);
+    if (cursor != null) {
+      return () -> cursor;
+    }
+    return super.createIterable(h, state, signature, parameterValues, firstFrame);
+  }
+
+  @Override
+  public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount) {
+    // result sets read their cursor directly (createIterable); there is no remote fetch
+    return Frame.EMPTY;
+  }
+
+  @Override
+  public boolean syncResults(StatementHandle h, QueryState state, long offset) {
+    return false;
   }
 
   /**
@@ -138,7 +177,7 @@ final class AccelMeta extends AccelMetaBase {
     for (int i = 0; i < counts.length; i++) {
       try {
         ExecuteResult result = execute(h, parameterValueLists.get(i), -1);
-        counts[i] = batchCount(result.resultSets.size() == 1 ? result.resultSets.get(0).updateCount : -1);
+        counts[i] = batchCount(result.resultSets.get(0).updateCount);
       } catch (RuntimeException e) {
         throw new BatchFailure(Arrays.copyOf(counts, i), e);
       }
@@ -153,7 +192,9 @@ final class AccelMeta extends AccelMetaBase {
     long[] counts = new long[sqlCommands.size()];
     for (int i = 0; i < counts.length; i++) {
       try {
-        counts[i] = batchCount(super.prepareAndExecuteBatch(h, List.of(sqlCommands.get(i))).updateCounts[0]);
+        Prepared p = session.prepare(sqlCommands.get(i), -1);
+        prepared.put(h.id, p);
+        counts[i] = batchCount(run(h, p, List.of()).updateCount);
       } catch (RuntimeException e) {
         throw new BatchFailure(Arrays.copyOf(counts, i), e);
       }
@@ -161,7 +202,7 @@ final class AccelMeta extends AccelMetaBase {
     return new ExecuteBatchResult(counts);
   }
 
-  private static long batchCount(long updateCount) {
+  private long batchCount(long updateCount) {
     if (updateCount < 0) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "a statement of a batch returned a result set;"
           + " batches may hold only INSERT, UPDATE, DELETE and DDL statements");
@@ -183,59 +224,14 @@ final class AccelMeta extends AccelMetaBase {
     }
   }
 
-  /**
-   * The rows of a statement run in a transaction block, readable only while the block lasts: after COMMIT
-   * or ROLLBACK the next read fails with 55000, as a closed JDBC result set does, even for rows already
-   * evaluated. (Outside a block a statement's snapshot ends only with the statement, which closes its
-   * result set; the scans themselves never touch an ended transaction's iterators.)
-   */
-  @Override
-  public Iterable<Object> createIterable(StatementHandle h, org.apache.calcite.avatica.QueryState state,
-      Signature signature, List<TypedValue> parameterValues, Frame firstFrame) {
-    io.accel.exec.TxnContext ctx = session.blockContext();
-    Iterable<Object> rows = super.createIterable(h, state, signature, parameterValues, firstFrame);
-    if (ctx == null) {
-      return rows;
-    }
-    java.util.Iterator<Object> all = new LiveRows(rows.iterator(), ctx);
-    return () -> all;
-  }
-
-  /** Rows that may be read only while the transaction they come from is live. */
-  private static final class LiveRows implements java.util.Iterator<Object>, AutoCloseable {
-    private final java.util.Iterator<Object> rows;
-    private final io.accel.exec.TxnContext ctx;
-
-    LiveRows(java.util.Iterator<Object> rows, io.accel.exec.TxnContext ctx) {
-      this.rows = rows;
-      this.ctx = ctx;
-    }
-
-    @Override
-    public boolean hasNext() {
-      ctx.checkLive();
-      return rows.hasNext();
-    }
-
-    @Override
-    public Object next() {
-      ctx.checkLive();
-      return rows.next();
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (rows instanceof AutoCloseable c) {
-        c.close();
-      }
-    }
-  }
-
   @Override
   public void closeStatement(StatementHandle h) {
-    preparedCommands.remove(h.id);
+    prepared.remove(h.id);
+    Cursor cursor = cursors.remove(h.id);
+    if (cursor != null) {
+      cursor.close();
+    }
     session.releaseStatement(h.id);
-    super.closeStatement(h);
   }
 
   @Override
@@ -259,103 +255,114 @@ final class AccelMeta extends AccelMetaBase {
   @Override
   public void closeConnection(ConnectionHandle ch) {
     super.closeConnection(ch);
+    for (Cursor cursor : cursors.values()) {
+      cursor.close();
+    }
+    cursors.clear();
+    prepared.clear();
     session.close();
     StoreRegistry.release(session.database());
   }
 
-  private interface StatementBody {
-    ExecuteResult run() throws NoSuchStatementException;
+  // ---- DatabaseMetaData, from the catalog ----
+
+  @Override
+  public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
+    return Map.of();
   }
 
-  private ExecuteResult inStatement(StatementHandle h, StatementBody body) throws NoSuchStatementException {
-    return inStatement(h, false, body);
-  }
-
-  /**
-   * Whether SQL text is a query (SELECT, WITH, VALUES, TABLE after any comments and parentheses): it cannot
-   * write, so outside a transaction block it reads a plain snapshot.
-   */
-  static boolean isQuery(String sql) {
-    int i = 0;
-    int n = sql.length();
-    while (i < n) {
-      char c = sql.charAt(i);
-      if (Character.isWhitespace(c) || c == '(') {
-        i++;
-      } else if (sql.startsWith("--", i)) {
-        int end = sql.indexOf('\n', i);
-        i = end < 0 ? n : end + 1;
-      } else if (sql.startsWith("/*", i)) {
-        int end = sql.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 2;
-      } else {
-        break;
+  /** DatabaseMetaData.getTables: ordered by TABLE_TYPE, TABLE_CAT, TABLE_SCHEM and TABLE_NAME. */
+  @Override
+  public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
+      List<String> typeList) {
+    List<MetaTable> tables = new ArrayList<>();
+    if (matchesSchema(catalog, schemaPattern) && (typeList == null || typeList.contains("TABLE"))) {
+      for (TableDef t : session.database().catalog().tables()) {
+        if (like(tableNamePattern.s, t.name())) {
+          tables.add(new MetaTable(null, AccelSchema.NAME, t.name(), "TABLE"));
+        }
       }
     }
-    int j = i;
-    while (j < n && Character.isLetter(sql.charAt(j))) {
-      j++;
-    }
-    String word = sql.substring(i, j).toUpperCase(java.util.Locale.ROOT);
-    return word.equals("SELECT") || word.equals("WITH") || word.equals("VALUES") || word.equals("TABLE");
+    tables.sort(Comparator.comparing((MetaTable t) -> t.tableName));
+    return records(MetaTable.class, tables, List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE",
+        "REMARKS", "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION"));
   }
 
-  private ExecuteResult inStatement(StatementHandle h, boolean query, StatementBody body)
-      throws NoSuchStatementException {
-    Lock lock = session.database().schemaLock().readLock();
-    lock.lock();
-    try {
-      session.beginStatement(h.id, query);
-      ExecuteResult result;
+  @Override
+  public MetaResultSet getSchemas(ConnectionHandle ch, String catalog, Pat schemaPattern) {
+    List<MetaSchema> schemas = matchesSchema(catalog, schemaPattern)
+        ? List.of(new MetaSchema(null, AccelSchema.NAME)) : List.of();
+    return records(MetaSchema.class, schemas, List.of("TABLE_SCHEM", "TABLE_CATALOG"));
+  }
+
+  @Override
+  public MetaResultSet getCatalogs(ConnectionHandle ch) {
+    return records(MetaCatalog.class, List.of(), List.of("TABLE_CAT"));
+  }
+
+  @Override
+  public MetaResultSet getTableTypes(ConnectionHandle ch) {
+    return records(MetaTableType.class, List.of(new MetaTableType("TABLE")), List.of("TABLE_TYPE"));
+  }
+
+  /** The types a column can be declared with, as {@code DatabaseMetaData.getTypeInfo} lists them. */
+  @Override
+  public MetaResultSet getTypeInfo(ConnectionHandle ch) {
+    List<MetaTypeInfo> types = new ArrayList<>();
+    for (ColumnType kind : ColumnType.values()) {
+      int jdbc = kind.sqlTypeName().getJdbcOrdinal();
+      boolean text = kind == ColumnType.CHAR || kind == ColumnType.VARCHAR;
+      boolean numeric = switch (kind) {
+        case SMALLINT, INTEGER, BIGINT, NUMERIC, REAL, DOUBLE -> true;
+        default -> false;
+      };
+      String name = kind == ColumnType.NUMERIC ? "DECIMAL" : kind.sqlTypeName().getName();
+      if (kind == ColumnType.UUID) {
+        name = "UUID";
+      } else if (kind == ColumnType.TIMESTAMPTZ) {
+        name = "TIMESTAMP WITH TIME ZONE";
+      }
+      types.add(new MetaTypeInfo(name, jdbc, kind == ColumnType.NUMERIC ? 1000 : null, text ? "'" : null,
+          text ? "'" : null, (short) DatabaseMetaData.typeNullable, text, (short) DatabaseMetaData.typeSearchable,
+          !numeric, kind == ColumnType.NUMERIC, false, (short) 0, kind == ColumnType.NUMERIC ? (short) 1000 : (short) 0,
+          numeric ? 10 : 0));
+    }
+    types.sort(Comparator.comparingInt((MetaTypeInfo t) -> t.dataType));
+    return records(MetaTypeInfo.class, types, List.of("TYPE_NAME", "DATA_TYPE", "PRECISION", "LITERAL_PREFIX",
+        "LITERAL_SUFFIX", "CREATE_PARAMS", "NULLABLE", "CASE_SENSITIVE", "SEARCHABLE", "UNSIGNED_ATTRIBUTE",
+        "FIXED_PREC_SCALE", "AUTO_INCREMENT", "LOCAL_TYPE_NAME", "MINIMUM_SCALE", "MAXIMUM_SCALE", "SQL_DATA_TYPE",
+        "SQL_DATETIME_SUB", "NUM_PREC_RADIX"));
+  }
+
+  private static boolean matchesSchema(String catalog, Pat schemaPattern) {
+    return (catalog == null || catalog.isEmpty()) && like(schemaPattern.s, AccelSchema.NAME);
+  }
+
+  /** A metadata result set whose rows are the public fields of {@code items}, named as in {@code names}. */
+  private <E> MetaResultSet records(Class<?> clazz, List<E> items, List<String> names) {
+    List<ColumnMetaData> columns = new ArrayList<>();
+    List<Field> fields = new ArrayList<>();
+    List<String> fieldNames = new ArrayList<>();
+    for (String name : names) {
+      String fieldName = AvaticaUtils.toCamelCase(name);
+      Field field;
       try {
-        result = body.run();
-      } catch (NoSuchStatementException e) {
-        session.statementFailed(h.id);
-        throw e;
-      } catch (RuntimeException | LinkageError e) {
-        // LinkageError: generated code whose constant folding failed (1/0) in a static initializer
-        session.statementFailed(h.id);
-        throw ErrorTranslator.translate(e);
+        field = clazz.getField(fieldName);
+      } catch (NoSuchFieldException e) {
+        try {
+          field = clazz.getDeclaredField(fieldName);
+        } catch (NoSuchFieldException e2) {
+          throw new IllegalStateException(e2);
+        }
       }
-      session.statementSucceeded(h.id);
-      return result;
-    } finally {
-      lock.unlock();
+      columns.add(MetaImpl.columnMetaData(name, columns.size(), field.getType(), false));
+      fields.add(field);
+      fieldNames.add(fieldName);
     }
-  }
-
-  /** EXPLAIN [ANALYZE]: the plan lines as the statement's result set. */
-  private ExecuteResult explainResult(StatementHandle h, Command.Explain explain, PrepareCallback callback) {
-    MetaResultSet lines = explain(h, explain.statement(), explain.analyze());
-    try {
-      synchronized (callback.getMonitor()) {
-        callback.clear();
-        callback.assign(lines.signature, null, -1);
-      }
-      callback.execute();
-    } catch (java.sql.SQLException e) {
-      throw new RuntimeException(e);
-    }
-    return new ExecuteResult(List.of(MetaResultSet.create(h.connectionId, h.id, false, lines.signature, null)));
-  }
-
-  private void runCommand(StatementHandle h, Command command) {
-    session.releaseStatement(h.id);
-    new CommandExecutor(session).execute(command);
-  }
-
-  private static Optional<Command> parseCommand(String sql) {
-    try {
-      return CommandParser.parse(sql);
-    } catch (AccelException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw ErrorTranslator.translate(e);
-    }
-  }
-
-  private static Signature commandSignature(String sql) {
-    return Signature.create(List.of(), sql, List.of(), CursorFactory.ARRAY, StatementType.OTHER_DDL);
+    @SuppressWarnings("unchecked")
+    Iterable<Object> iterable = (Iterable<Object>) (Iterable<?>) items;
+    return createResultSet(Collections.emptyMap(), columns, CursorFactory.record(clazz, fields, fieldNames),
+        new Frame(0, true, iterable));
   }
 
   @Override
@@ -408,11 +415,6 @@ final class AccelMeta extends AccelMetaBase {
   public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
       Pat columnNamePattern) {
     List<ColumnRow> rows = new ArrayList<>();
-    for (MetaColumn c : calciteColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern)) {
-      if (!AccelSchema.NAME.equals(c.tableSchem)) {
-        rows.add(ColumnRow.of(c));
-      }
-    }
     if ((catalog == null || catalog.isEmpty()) && like(schemaPattern.s, AccelSchema.NAME)) {
       for (TableDef t : session.database().catalog().tables()) {
         if (!like(tableNamePattern.s, t.name())) {
@@ -428,7 +430,11 @@ final class AccelMeta extends AccelMetaBase {
     }
     rows.sort(Comparator.comparing((ColumnRow r) -> r.tableSchem, Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(r -> r.tableName).thenComparing(r -> r.ordinalPosition));
-    return records(ColumnRow.class, rows, columnColumns());
+    return records(ColumnRow.class, rows, List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME",
+        "DATA_TYPE", "TYPE_NAME", "COLUMN_SIZE", "BUFFER_LENGTH", "DECIMAL_DIGITS", "NUM_PREC_RADIX", "NULLABLE",
+        "REMARKS", "COLUMN_DEF", "SQL_DATA_TYPE", "SQL_DATETIME_SUB", "CHAR_OCTET_LENGTH", "ORDINAL_POSITION",
+        "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA", "SCOPE_TABLE", "SOURCE_DATA_TYPE", "IS_AUTOINCREMENT",
+        "IS_GENERATEDCOLUMN"));
   }
 
   /** The declared type of a column of one of Accel's tables, or null when there is no such column. */
@@ -519,12 +525,6 @@ final class AccelMeta extends AccelMetaBase {
       this.columnDef = columnDef;
       this.charOctetLength = charOctetLength;
       this.ordinalPosition = ordinalPosition;
-    }
-
-    static ColumnRow of(MetaColumn c) {
-      return new ColumnRow(c.tableSchem, c.tableName, c.columnName, c.dataType, c.typeName, c.columnSize,
-          c.decimalDigits, c.numPrecRadix, c.nullable != java.sql.DatabaseMetaData.columnNoNulls, c.columnDef,
-          c.charOctetLength, c.ordinalPosition);
     }
 
     static ColumnRow of(String table, Column column, int ordinal) {

@@ -32,8 +32,6 @@ import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.calcite.avatica.AccelAvaticaAccess;
-import org.apache.calcite.avatica.AccelPreparedStatements;
 
 /**
  * Gives every JDBC object of an Accel connection PostgreSQL error behaviour: each failure surfaces as a
@@ -271,8 +269,8 @@ final class JdbcErrors {
       java.util.concurrent.locks.ReentrantLock l = connection.lock;
       l.lock();
       try {
-        if (name.startsWith("execute") && delegate instanceof Statement s) {
-          AccelAvaticaAccess.clearCancel(s);
+        if (name.startsWith("execute") && delegate instanceof AccelJdbcFactory.Cancellable s) {
+          s.clearCancel();
         }
         return invokeUnlocked(self, method, args, name);
       } finally {
@@ -324,26 +322,6 @@ final class JdbcErrors {
         Object declared = declaredMetaData(md, name, column);
         if (declared != null) {
           return declared;
-        }
-      }
-      if (delegate instanceof DatabaseMetaData) {
-        // what Avatica's defaults get wrong about Accel
-        switch (name) {
-          case "isReadOnly":
-          case "dataDefinitionCausesTransactionCommit":
-            call(method, args);
-            return false;
-          case "supportsTransactions":
-            call(method, args);
-            return true;
-          case "getDefaultTransactionIsolation":
-            call(method, args);
-            return Connection.TRANSACTION_REPEATABLE_READ;
-          case "supportsTransactionIsolationLevel":
-            call(method, args);
-            return (Integer) args[0] == Connection.TRANSACTION_REPEATABLE_READ;
-          default:
-            break;
         }
       }
       return wrapResult(method, call(method, args));
@@ -413,8 +391,8 @@ final class JdbcErrors {
     }
 
     private AccelMeta accelMeta() throws SQLException {
-      if (delegate instanceof Connection c && AccelAvaticaAccess.meta(c) instanceof AccelMeta m) {
-        return m;
+      if (delegate instanceof AccelJdbcFactory.AccelConnection c) {
+        return c.accelMeta();
       }
       return null;
     }
@@ -447,7 +425,7 @@ final class JdbcErrors {
             if (args.length == 1 || args.length >= 3 && args[1] instanceof Integer) {
               // through the Meta's plan cache (Calcite's own prepareStatement plans the text every time)
               try {
-                return wrapResult(method, AccelPreparedStatements.prepare(c, (String) args[0],
+                return wrapResult(method, ((AccelJdbcFactory.AccelConnection) c).prepare((String) args[0],
                     args.length == 1 ? ResultSet.TYPE_FORWARD_ONLY : (Integer) args[1],
                     args.length == 1 ? ResultSet.CONCUR_READ_ONLY : (Integer) args[2],
                     args.length == 4 ? (Integer) args[3] : c.getHoldability()));
@@ -495,12 +473,11 @@ final class JdbcErrors {
         } else if (argc == 0 && (name.equals("execute") || name.equals("executeQuery") || name.equals("executeUpdate")
             || name.equals("executeLargeUpdate") || name.equals("addBatch"))) {
           if (!ps.isClosed()) {
-            int unset = AccelAvaticaAccess.firstUnset(ps);
+            int unset = ps instanceof AccelJdbcFactory.AccelPreparedStatement a ? a.firstUnset() : 0;
             if (unset > 0) {
               throw new SQLException("no value specified for parameter " + unset,
                   SqlState.INVALID_PARAMETER_VALUE.code());
             }
-            AccelAvaticaAccess.convertParameters(ps, ParameterConversions::convert);
           }
         }
       } catch (SQLException | RuntimeException e) {

@@ -16,7 +16,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.UUID;
-import org.apache.calcite.avatica.AccelAvaticaAccess;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.util.ByteString;
 
@@ -28,7 +27,7 @@ import org.apache.calcite.avatica.util.ByteString;
  */
 final class JdbcValues {
   /** The engine's type name of TIMESTAMP WITH TIME ZONE as Calcite reports it. */
-  static final String TIMESTAMPTZ = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+  static final String TIMESTAMPTZ = io.accel.exec.ParameterConversions.TIMESTAMPTZ;
   static final String UUID_TYPE = "UUID";
 
   private JdbcValues() {
@@ -207,7 +206,7 @@ final class JdbcValues {
    * the call is right.
    */
   static boolean setObject(PreparedStatement ps, int index, Object value, Integer targetType) throws SQLException {
-    String parameterType = AccelAvaticaAccess.typeName(ps, index);
+    String parameterType = parameterTypeName(ps, index);
     if (value == null) {
       if (targetType != null && (targetType == Types.OTHER || targetType == Types.JAVA_OBJECT
           || targetType == Types.TIMESTAMP_WITH_TIMEZONE || targetType == Types.TIME_WITH_TIMEZONE)) {
@@ -219,12 +218,12 @@ final class JdbcValues {
     if (TIMESTAMPTZ.equals(parameterType)) {
       Instant instant = toInstant(value);
       if (instant != null) {
-        AccelAvaticaAccess.setLocal(ps, index, ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, instant.toEpochMilli());
+        accel(ps).setLocal(index, ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, instant.toEpochMilli());
         return true;
       }
     }
     if (UUID_TYPE.equals(parameterType) && (value instanceof UUID || value instanceof String)) {
-      AccelAvaticaAccess.setLocal(ps, index, ColumnMetaData.Rep.OBJECT, toUuid(value));
+      accel(ps).setLocal(index, ColumnMetaData.Rep.OBJECT, toUuid(value));
       return true;
     }
     if (value instanceof LocalDate d) {
@@ -253,13 +252,13 @@ final class JdbcValues {
 
   /** setTimestamp / setString into parameters of the engine types Avatica does not know. */
   static boolean setTyped(PreparedStatement ps, int index, Object value) throws SQLException {
-    String parameterType = AccelAvaticaAccess.typeName(ps, index);
+    String parameterType = parameterTypeName(ps, index);
     if (value != null && TIMESTAMPTZ.equals(parameterType) && value instanceof Timestamp t) {
-      AccelAvaticaAccess.setLocal(ps, index, ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, t.getTime());
+      accel(ps).setLocal(index, ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, t.getTime());
       return true;
     }
     if (value != null && UUID_TYPE.equals(parameterType) && value instanceof String s) {
-      AccelAvaticaAccess.setLocal(ps, index, ColumnMetaData.Rep.OBJECT, toUuid(s));
+      accel(ps).setLocal(index, ColumnMetaData.Rep.OBJECT, toUuid(s));
       return true;
     }
     return false;
@@ -294,5 +293,14 @@ final class JdbcValues {
       throw new SQLException("invalid input syntax for type uuid: \"" + value + "\"",
           SqlState.INVALID_TEXT_REPRESENTATION.code());
     }
+  }
+
+  private static AccelJdbcFactory.AccelPreparedStatement accel(PreparedStatement ps) throws SQLException {
+    return ps.unwrap(AccelJdbcFactory.AccelPreparedStatement.class);
+  }
+
+  /** The declared type name of parameter {@code index} (1-based), or null when unknown. */
+  private static String parameterTypeName(PreparedStatement ps, int index) throws SQLException {
+    return ps.isWrapperFor(AccelJdbcFactory.AccelPreparedStatement.class) ? accel(ps).parameterTypeName(index) : null;
   }
 }

@@ -438,4 +438,37 @@ class StatementTest extends JdbcTestSupport {
       assertThat(ps.executeUpdate()).isZero();
     }
   }
+
+  @Test
+  void sessionSettingsThroughJdbc() throws SQLException {
+    try (Statement st = c.createStatement()) {
+      assertThat(st.execute("SET application_name = 'reports'")).isFalse();
+      assertThat(st.getUpdateCount()).isEqualTo(0);
+    }
+    assertThat(scalar(c, "SHOW application_name")).isEqualTo("reports");
+    try (PreparedStatement ps = c.prepareStatement("SHOW TimeZone"); ResultSet rs = ps.executeQuery()) {
+      assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo("TimeZone");
+      assertThat(rs.next()).isTrue();
+    }
+    expectState("42704", c, "SET no_such_setting = 1");
+    expectState("22023", c, "SET statement_timeout = 'never'");
+    assertUsable(c);
+  }
+
+  @Test
+  void statementTimeoutCancelsThroughJdbc() throws SQLException {
+    update(c, "CREATE TABLE n (id INTEGER PRIMARY KEY)");
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO n VALUES (?)")) {
+      for (int i = 0; i < 1500; i++) {
+        ps.setInt(1, i);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    update(c, "SET statement_timeout = '100ms'");
+    SQLException e = expectState("57014", c, "SELECT count(*) FROM n a, n b, n c WHERE a.id + b.id + c.id < 0");
+    assertThat(e.getMessage()).contains("statement timeout");
+    update(c, "SET statement_timeout = 0");
+    assertUsable(c);
+  }
 }

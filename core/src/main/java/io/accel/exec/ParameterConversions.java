@@ -1,9 +1,9 @@
-package io.accel.jdbc;
+package io.accel.exec;
 
 import io.accel.sql.SqlState;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.sql.SQLException;
+import io.accel.sql.AccelException;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -16,7 +16,6 @@ import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.util.Locale;
-import java.util.TimeZone;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.apache.calcite.avatica.AvaticaParameter;
@@ -33,7 +32,10 @@ import org.apache.calcite.avatica.util.ByteString;
  * SMALLINT). Values that cannot be converted fail with PostgreSQL's SQLSTATE: 22P02 for malformed text,
  * 22003 for numbers out of range, 22007/22008 for malformed or impossible dates.
  */
-final class ParameterConversions {
+public final class ParameterConversions {
+  /** Calcite's name for TIMESTAMP WITH TIME ZONE (an instant, as UTC milliseconds). */
+  public static final String TIMESTAMPTZ = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+
   private static final long MILLIS_PER_DAY = 86_400_000L;
   private static final Pattern DATE_SHAPE = Pattern.compile("\\d{4,}-\\d{1,2}-\\d{1,2}");
   private static final DateTimeFormatter LOCAL_DATE_TIME = new DateTimeFormatterBuilder()
@@ -57,8 +59,11 @@ final class ParameterConversions {
   private ParameterConversions() {
   }
 
-  /** The value to bind for a parameter declared as {@code parameter}. */
-  static TypedValue convert(int index, TypedValue value, AvaticaParameter parameter) throws SQLException {
+  /**
+   * The value to bind for a parameter declared as {@code parameter}; text and dates bound to a TIMESTAMP WITH
+   * TIME ZONE parameter without an offset are read in {@code zone}, the session's time zone.
+   */
+  public static TypedValue convert(TypedValue value, AvaticaParameter parameter, java.time.ZoneId zone) {
     String type = parameter.typeName == null ? "" : parameter.typeName.toUpperCase(Locale.ROOT);
     Object v = value.toLocal();
     Rep rep = value.type;
@@ -92,9 +97,9 @@ final class ParameterConversions {
         return rep == Rep.JAVA_SQL_TIME ? value : TypedValue.ofLocal(Rep.JAVA_SQL_TIME, time(v, rep));
       case "TIMESTAMP":
         return rep == Rep.JAVA_SQL_TIMESTAMP ? value : TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, timestamp(v, rep));
-      case JdbcValues.TIMESTAMPTZ:
-        // instants bound by setTimestamp/setObject are already UTC milliseconds (see JdbcValues)
-        return rep == Rep.JAVA_SQL_TIMESTAMP ? value : TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, instant(v, rep));
+      case TIMESTAMPTZ:
+        // instants bound by setTimestamp/setObject are already UTC milliseconds (the JDBC driver binds them so)
+        return rep == Rep.JAVA_SQL_TIMESTAMP ? value : TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, instant(v, rep, zone));
       case "UUID":
         return v instanceof UUID ? value : TypedValue.ofLocal(Rep.OBJECT, uuid(v));
       default:
@@ -102,22 +107,22 @@ final class ParameterConversions {
     }
   }
 
-  private static SQLException invalidText(String typeName, Object v) {
-    return new SQLException("invalid input syntax for type " + typeName + ": \"" + v + "\"",
-        SqlState.INVALID_TEXT_REPRESENTATION.code());
+  private static AccelException invalidText(String typeName, Object v) {
+    return new AccelException(SqlState.INVALID_TEXT_REPRESENTATION,
+        "invalid input syntax for type " + typeName + ": \"" + v + "\"");
   }
 
-  private static SQLException outOfRange(String typeName) {
-    return new SQLException(typeName + " out of range", SqlState.NUMERIC_VALUE_OUT_OF_RANGE.code());
+  private static AccelException outOfRange(String typeName) {
+    return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
   }
 
-  private static SQLException mismatch(String typeName, Rep rep) {
-    return new SQLException("a parameter of type " + typeName + " cannot take a value of type "
-        + rep.name().toLowerCase(Locale.ROOT).replace("java_sql_", ""), SqlState.DATATYPE_MISMATCH.code());
+  private static AccelException mismatch(String typeName, Rep rep) {
+    return new AccelException(SqlState.DATATYPE_MISMATCH, "a parameter of type " + typeName
+        + " cannot take a value of type " + rep.name().toLowerCase(Locale.ROOT).replace("java_sql_", ""));
   }
 
   /** An integer in [min, max]; fractions round half away from zero, as PostgreSQL's casts do. */
-  private static long integral(Object v, Rep rep, long min, long max, String typeName) throws SQLException {
+  private static long integral(Object v, Rep rep, long min, long max, String typeName) {
     BigDecimal d;
     if (v instanceof Boolean b) {
       d = b ? BigDecimal.ONE : BigDecimal.ZERO;
@@ -147,7 +152,7 @@ final class ParameterConversions {
     return rounded.longValueExact();
   }
 
-  private static BigDecimal decimal(Object v, Rep rep) throws SQLException {
+  private static BigDecimal decimal(Object v, Rep rep) {
     if (v instanceof BigDecimal d) {
       return d;
     }
@@ -174,7 +179,7 @@ final class ParameterConversions {
     throw mismatch("numeric", rep);
   }
 
-  private static double floating(Object v, Rep rep, String typeName) throws SQLException {
+  private static double floating(Object v, Rep rep, String typeName) {
     if (v instanceof Boolean b) {
       return b ? 1 : 0;
     }
@@ -203,7 +208,7 @@ final class ParameterConversions {
     throw mismatch(typeName, rep);
   }
 
-  private static boolean bool(Object v, Rep rep) throws SQLException {
+  private static boolean bool(Object v, Rep rep) {
     if (v instanceof Boolean b) {
       return b;
     }
@@ -245,18 +250,18 @@ final class ParameterConversions {
     return t.toEpochSecond(ZoneOffset.UTC) * 1000L + t.getNano() / 1_000_000;
   }
 
-  private static SQLException badDateTime(String typeName, String s, RuntimeException e) {
+  private static AccelException badDateTime(String typeName, String s, RuntimeException e) {
     // well-formed but impossible (2024-02-30, 25:00) is 22008; anything else 22007, as in PostgreSQL
     boolean shaped = DATE_SHAPE.matcher(s.trim()).lookingAt() && e instanceof DateTimeParseException p
         && p.getCause() instanceof DateTimeException;
     return shaped
-        ? new SQLException("date/time field value out of range: \"" + s + "\"", SqlState.DATETIME_FIELD_OVERFLOW.code())
-        : new SQLException("invalid input syntax for type " + typeName + ": \"" + s + "\"",
-            SqlState.INVALID_DATETIME_FORMAT.code());
+        ? new AccelException(SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: \"" + s + "\"")
+        : new AccelException(SqlState.INVALID_DATETIME_FORMAT,
+            "invalid input syntax for type " + typeName + ": \"" + s + "\"");
   }
 
   /** Days since 1970-01-01. */
-  private static int date(Object v, Rep rep) throws SQLException {
+  private static int date(Object v, Rep rep) {
     if (v instanceof String s) {
       try {
         return (int) LocalDateTime.parse(s.trim(), LOCAL_DATE_TIME).toLocalDate().toEpochDay();
@@ -271,7 +276,7 @@ final class ParameterConversions {
   }
 
   /** Milliseconds of the day. */
-  private static int time(Object v, Rep rep) throws SQLException {
+  private static int time(Object v, Rep rep) {
     if (v instanceof String s) {
       try {
         return (int) (LocalTime.parse(s.trim()).toNanoOfDay() / 1_000_000L);
@@ -286,7 +291,7 @@ final class ParameterConversions {
   }
 
   /** Milliseconds since 1970-01-01 00:00 of the local date-time. */
-  private static long timestamp(Object v, Rep rep) throws SQLException {
+  private static long timestamp(Object v, Rep rep) {
     if (v instanceof String s) {
       try {
         return localMillis(LocalDateTime.parse(s.trim(), LOCAL_DATE_TIME));
@@ -300,15 +305,15 @@ final class ParameterConversions {
     throw mismatch("timestamp", rep);
   }
 
-  /** Milliseconds since the epoch, UTC; local values are taken in the session's (the JVM's) zone. */
-  private static long instant(Object v, Rep rep) throws SQLException {
+  /** Milliseconds since the epoch, UTC; local values are taken in the session's zone. */
+  private static long instant(Object v, Rep rep, java.time.ZoneId zone) {
     if (v instanceof String s) {
       String t = s.trim();
       try {
         return OffsetDateTime.parse(t, OFFSET_DATE_TIME).toInstant().toEpochMilli();
       } catch (DateTimeParseException e) {
         try {
-          return LocalDateTime.parse(t, LOCAL_DATE_TIME).atZone(TimeZone.getDefault().toZoneId()).toInstant()
+          return LocalDateTime.parse(t, LOCAL_DATE_TIME).atZone(zone).toInstant()
               .toEpochMilli();
         } catch (DateTimeParseException e2) {
           throw badDateTime("timestamp with time zone", s, e2);
@@ -316,13 +321,13 @@ final class ParameterConversions {
       }
     }
     if (rep == Rep.JAVA_SQL_DATE) {
-      return LocalDate.ofEpochDay(((Number) v).longValue()).atStartOfDay(TimeZone.getDefault().toZoneId())
+      return LocalDate.ofEpochDay(((Number) v).longValue()).atStartOfDay(zone)
           .toInstant().toEpochMilli();
     }
     throw mismatch("timestamp with time zone", rep);
   }
 
-  private static UUID uuid(Object v) throws SQLException {
+  private static UUID uuid(Object v) {
     try {
       return UUID.fromString(String.valueOf(v).trim());
     } catch (IllegalArgumentException e) {

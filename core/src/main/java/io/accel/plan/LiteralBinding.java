@@ -1,4 +1,4 @@
-package io.accel.jdbc;
+package io.accel.plan;
 
 import io.accel.sql.LiteralNormalizer.Literal;
 import io.accel.sql.LiteralNormalizer.LiteralKind;
@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import io.accel.plan.AccelTypeSystem;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -18,7 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * for an INTEGER one, 70000 for a SMALLINT one, a number for a VARCHAR one) makes the caller plan the
  * exact text, which then behaves, fails and reports errors exactly as it always did.
  */
-final class LiteralBinding {
+public final class LiteralBinding {
   private static final BigDecimal FLOAT_MAX = new BigDecimal(Float.MAX_VALUE);
   private static final BigDecimal DOUBLE_MAX = new BigDecimal(Double.MAX_VALUE);
 
@@ -26,7 +25,7 @@ final class LiteralBinding {
   }
 
   /** The values to bind, in Calcite's internal representation, or empty when a literal does not fit. */
-  static Optional<List<Object>> bind(List<AvaticaParameter> parameters, List<Literal> literals) {
+  public static Optional<List<Object>> bind(List<AvaticaParameter> parameters, List<Literal> literals) {
     if (parameters.size() != literals.size()) {
       return Optional.empty();
     }

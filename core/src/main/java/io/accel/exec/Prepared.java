@@ -1,0 +1,115 @@
+package io.accel.exec;
+
+import io.accel.plan.PlanCache;
+import io.accel.sql.Command;
+import java.util.List;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+
+/**
+ * A statement prepared by a {@link Session}: what it is, the parameters it takes and the columns it returns.
+ * Made by {@link Session#prepare}, run by {@link Session#execute}, any number of times.
+ *
+ * <p>The descriptors are Avatica's (the types Calcite's own JDBC driver describes statements with):
+ * parameters with their SQL type, precision and scale; columns with name, label, SQL type and type name,
+ * precision, scale, nullability, the table column they come from, and the Java representation of their
+ * values in result rows.
+ */
+public final class Prepared {
+  /** What a statement does, as frontends need to know it. */
+  public enum Kind {
+    /** returns rows */
+    QUERY,
+    /** INSERT, UPDATE, DELETE: returns a count */
+    DML,
+    /** DDL, transaction control, ANALYZE: runs in core, returns nothing */
+    COMMAND,
+    /** EXPLAIN [ANALYZE]: returns the plan as rows of text */
+    EXPLAIN
+  }
+
+  private final String sql;
+  private final Kind kind;
+  private final Meta.Signature signature;
+  private final PlanCache.Plan plan;
+  private final Command command;
+
+  Prepared(String sql, Kind kind, Meta.Signature signature, PlanCache.Plan plan, Command command) {
+    this.sql = sql;
+    this.kind = kind;
+    this.signature = signature;
+    this.plan = plan;
+    this.command = command;
+  }
+
+  public String sql() {
+    return sql;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** Whether it returns rows (a query or EXPLAIN). */
+  public boolean returnsRows() {
+    return kind == Kind.QUERY || kind == Kind.EXPLAIN;
+  }
+
+  public List<AvaticaParameter> parameters() {
+    return signature.parameters;
+  }
+
+  /** The result columns (empty for DML and commands). */
+  public List<ColumnMetaData> columns() {
+    return signature.columns;
+  }
+
+  /** Parameters, columns, the shape of result rows and the statement type, in one Avatica signature. */
+  public Meta.Signature signature() {
+    return signature;
+  }
+
+  PlanCache.Plan plan() {
+    return plan;
+  }
+
+  Command command() {
+    return command;
+  }
+
+  private volatile io.accel.sql.Paging paging;
+  /** The query a paged statement pages, prepared; null when it cannot be paged through the cursor cache. */
+  private volatile Prepared pagedQuery;
+  private volatile boolean pagingChecked;
+
+  io.accel.sql.Paging paging() {
+    return paging;
+  }
+
+  /**
+   * For {@code query LIMIT n OFFSET k}: {@code query} prepared, when its rows stream in scan order (no sort
+   * in its plan), so page k + 1 can continue the cursor page k left; otherwise null.
+   */
+  Prepared pagedQuery(Session session) {
+    if (!pagingChecked) {
+      Prepared inner = null;
+      io.accel.sql.Paging p = io.accel.sql.Paging.of(sql).orElse(null);
+      if (p != null) {
+        try {
+          Prepared candidate = session.prepare(p.inner());
+          if (candidate.kind() == Kind.QUERY && candidate.plan() != null && candidate.plan().facts().streaming()
+              && !candidate.plan().facts().tables().isEmpty()) {
+            inner = candidate;
+          }
+        } catch (RuntimeException e) {
+          inner = null; // the statement runs as written and reports its own errors
+        }
+      }
+      paging = p;
+      pagedQuery = inner;
+      pagingChecked = true;
+    }
+    return pagedQuery;
+  }
+}

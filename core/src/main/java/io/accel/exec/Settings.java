@@ -1,0 +1,231 @@
+package io.accel.exec;
+
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A session's run-time parameters, as PostgreSQL's SET, SHOW and RESET see them. Names are case-insensitive;
+ * SHOW prints them as PostgreSQL does ({@code TimeZone}, {@code DateStyle}). Values are checked when set
+ * (22023 for a bad value, 42704 for an unknown name, 55P02 for a read-only one). Names with a dot are custom
+ * settings any value may be given, as PostgreSQL's placeholders are.
+ */
+public final class Settings {
+  /** A parameter: its name as SHOW prints it, its default, whether SET may change it, what it means. */
+  private record Parameter(String display, String defaultValue, boolean readOnly, String description) {
+  }
+
+  public static final String SERVER_VERSION = "15.0 (Accel 0.1.0)";
+
+  private static final Map<String, Parameter> KNOWN = new LinkedHashMap<>();
+
+  static {
+    known("application_name", "", false, "the name of the application, as clients report it");
+    known("client_encoding", "UTF8", false, "the client's character set (UTF8 only)");
+    known("DateStyle", "ISO, MDY", false, "the display format of dates (ISO only)");
+    known("default_transaction_isolation", "repeatable read", false, "isolation of new transactions");
+    known("extra_float_digits", "1", false, "digits of float output beyond the default");
+    known("integer_datetimes", "on", true, "datetimes are 64-bit integers");
+    known("IntervalStyle", "postgres", false, "the display format of intervals");
+    known("is_superuser", "off", true, "whether the user is a superuser");
+    known("lc_messages", "C", false, "the language of messages");
+    known("search_path", "\"$user\", public", false, "the schemas unqualified names are looked up in");
+    known("server_encoding", "UTF8", true, "the database's character set");
+    known("server_version", SERVER_VERSION, true, "the server's version");
+    known("server_version_num", "150000", true, "the server's version as a number");
+    known("standard_conforming_strings", "on", true, "'...' strings treat backslashes literally");
+    known("statement_timeout", "0", false, "the longest a statement may run, in milliseconds; 0 for no limit");
+    known("TimeZone", "UTC", false, "the time zone of TIMESTAMP WITH TIME ZONE values and the current time");
+    known("transaction_isolation", "repeatable read", true, "the current transaction's isolation");
+  }
+
+  private static void known(String display, String defaultValue, boolean readOnly, String description) {
+    KNOWN.put(display.toLowerCase(Locale.ROOT), new Parameter(display, defaultValue, readOnly, description));
+  }
+
+  private final Map<String, String> values = new LinkedHashMap<>();
+  private final Map<String, String> defaults = new LinkedHashMap<>();
+
+  /** @param timeZone the session's initial time zone; {@code user} its user (session_authorization) */
+  Settings(TimeZone timeZone, String user) {
+    defaults.put("timezone", timeZone.getID());
+    defaults.put("session_authorization", user == null ? "accel" : user);
+  }
+
+  /** The current value of {@code name}, as SHOW prints it. */
+  public synchronized String get(String name) {
+    String key = name.toLowerCase(Locale.ROOT);
+    if (values.containsKey(key)) {
+      return values.get(key);
+    }
+    if (defaults.containsKey(key)) {
+      return defaults.get(key);
+    }
+    Parameter p = KNOWN.get(key);
+    if (p != null) {
+      return p.defaultValue();
+    }
+    if (key.contains(".")) {
+      throw new AccelException(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
+    }
+    throw unknown(name);
+  }
+
+  /** The value of {@code name}, or null for a custom setting never set. */
+  synchronized String find(String name) {
+    String key = name.toLowerCase(Locale.ROOT);
+    return key.contains(".") && !values.containsKey(key) ? null : get(key);
+  }
+
+  /** The name SHOW gives its column: PostgreSQL's spelling ({@code TimeZone}). */
+  public static String displayName(String name) {
+    Parameter p = KNOWN.get(name.toLowerCase(Locale.ROOT));
+    return p == null ? name.toLowerCase(Locale.ROOT) : p.display();
+  }
+
+  /** Every parameter with its value and description, for SHOW ALL. */
+  public synchronized Map<String, String[]> all() {
+    Map<String, String[]> all = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (Map.Entry<String, Parameter> e : KNOWN.entrySet()) {
+      all.put(e.getValue().display(), new String[] {get(e.getKey()), e.getValue().description()});
+    }
+    all.put("session_authorization", new String[] {get("session_authorization"), "the session's user"});
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      if (!KNOWN.containsKey(e.getKey())) {
+        all.put(e.getKey(), new String[] {e.getValue(), "custom setting"});
+      }
+    }
+    return all;
+  }
+
+  /** Sets {@code name}; null resets it to its default. Returns the value stored (normalised). */
+  public synchronized String set(String name, String value) {
+    String key = name.toLowerCase(Locale.ROOT);
+    Parameter p = KNOWN.get(key);
+    if (p == null && !key.contains(".") && !key.equals("session_authorization")) {
+      throw unknown(name);
+    }
+    if (p != null && p.readOnly() || key.equals("session_authorization")) {
+      throw new AccelException(SqlState.CANT_CHANGE_RUNTIME_PARAM,
+          "parameter \"" + name + "\" cannot be changed");
+    }
+    if (value == null) {
+      values.remove(key);
+      return get(key);
+    }
+    String v = switch (key) {
+      case "timezone" -> zone(value).getId();
+      case "statement_timeout" -> Long.toString(millis(value));
+      case "extra_float_digits" -> Integer.toString(integer(name, value, -15, 3));
+      case "datestyle" -> {
+        String upper = value.toUpperCase(Locale.ROOT);
+        if (!upper.startsWith("ISO")) {
+          throw invalid(name, value, "Accel formats dates as ISO only");
+        }
+        yield "ISO, MDY";
+      }
+      case "client_encoding" -> {
+        String upper = value.toUpperCase(Locale.ROOT).replace("-", "");
+        if (!upper.equals("UTF8") && !upper.equals("UNICODE")) {
+          throw invalid(name, value, "Accel speaks UTF8 only");
+        }
+        yield "UTF8";
+      }
+      case "default_transaction_isolation" -> {
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (!lower.equals("repeatable read") && !lower.equals("serializable") && !lower.equals("read committed")) {
+          throw invalid(name, value, null);
+        }
+        yield "repeatable read";
+      }
+      default -> value;
+    };
+    values.put(key, v);
+    return v;
+  }
+
+  /** RESET ALL. */
+  public synchronized void resetAll() {
+    values.clear();
+  }
+
+  /** The session's time zone. */
+  public TimeZone timeZone() {
+    return TimeZone.getTimeZone(zone(get("timezone")));
+  }
+
+  /** statement_timeout in milliseconds, 0 for none. */
+  public long statementTimeoutMillis() {
+    return Long.parseLong(get("statement_timeout"));
+  }
+
+  private static final Pattern DURATION = Pattern.compile("\\s*(-?\\d+)\\s*(ms|s|min|h|d)?\\s*");
+
+  private static long millis(String value) {
+    Matcher m = DURATION.matcher(value);
+    if (!m.matches()) {
+      throw invalid("statement_timeout", value, "expected milliseconds, or a number with ms, s, min, h or d");
+    }
+    long n = Long.parseLong(m.group(1));
+    if (n < 0) {
+      throw invalid("statement_timeout", value, "it must not be negative");
+    }
+    String unit = m.group(2) == null ? "ms" : m.group(2);
+    return switch (unit) {
+      case "s" -> n * 1000;
+      case "min" -> n * 60_000;
+      case "h" -> n * 3_600_000;
+      case "d" -> n * 86_400_000;
+      default -> n;
+    };
+  }
+
+  private static int integer(String name, String value, int min, int max) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw invalid(name, value, "expected an integer from " + min + " to " + max);
+  }
+
+  /** A time zone as PostgreSQL reads one: a name ({@code Europe/Paris}, {@code UTC}), an offset, or hours east. */
+  static ZoneId zone(String value) {
+    String v = value.trim();
+    try {
+      if (v.equalsIgnoreCase("utc") || v.equalsIgnoreCase("gmt") || v.equalsIgnoreCase("z")) {
+        return ZoneOffset.UTC;
+      }
+      if (v.matches("[+-]?\\d{1,2}(\\.\\d+)?")) {
+        // a number is hours east of UTC (SET TIME ZONE -5)
+        return ZoneOffset.ofTotalSeconds((int) Math.round(Double.parseDouble(v) * 3600));
+      }
+      if (v.matches("[+-]\\d{1,2}(:\\d{2})?")) {
+        return ZoneOffset.of(v.length() == 2 ? v.charAt(0) + "0" + v.charAt(1) : v);
+      }
+      return ZoneId.of(v);
+    } catch (DateTimeException | NumberFormatException e) {
+      throw invalid("TimeZone", value, null);
+    }
+  }
+
+  private static AccelException unknown(String name) {
+    return new AccelException(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"");
+  }
+
+  private static AccelException invalid(String name, String value, String hint) {
+    return new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \"" + name + "\": \""
+        + value + "\"" + (hint == null ? "" : " (" + hint + ")"));
+  }
+}

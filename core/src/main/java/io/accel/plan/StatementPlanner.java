@@ -1,0 +1,300 @@
+package io.accel.plan;
+
+import io.accel.exec.Session;
+import io.accel.exec.TxnContext;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.RelRunner;
+import org.apache.calcite.util.Holder;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Prepares and runs statements through Calcite for one {@link Session}, without Calcite's JDBC connection:
+ * the one place where core stands in for what {@code CalciteConnectionImpl} gives Calcite's preparation
+ * (a {@link CalcitePrepare.Context}: type factory, root schema, configuration) and generated code (a
+ * {@link DataContext}: parameters, the query's start time, the cancel flag). The DataContext of an
+ * execution also carries the statement's transaction, which {@link Session#contextFor} hands to scans.
+ */
+public final class StatementPlanner {
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE);
+  private final CalciteSchema rootSchema = CalciteSchema.createRootSchema(false, false);
+  private final CalciteConnectionConfig config;
+  private volatile TimeZone timeZone;
+  private volatile boolean searchPublic = true;
+  private final String user;
+
+  /**
+   * @param timeZone the session's time zone (CURRENT_TIMESTAMP, LOCALTIMESTAMP, conversions of
+   *     TIMESTAMP WITH TIME ZONE)
+   * @param user the session's user name (CURRENT_USER)
+   */
+  public StatementPlanner(Session session, TimeZone timeZone, String user) {
+    this.timeZone = timeZone;
+    this.user = user == null ? "accel" : user;
+    SchemaPlus root = rootSchema.plus();
+    root.add(AccelSchema.NAME, new AccelSchema(session));
+    AccelSchema.TYPE_ALIASES.forEach(root::add);
+    Properties props = new Properties();
+    props.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
+    props.setProperty("conformance", "BABEL");
+    props.setProperty("fun", "standard,postgresql");
+    props.setProperty("unquotedCasing", "TO_LOWER");
+    props.setProperty("quotedCasing", "UNCHANGED");
+    props.setProperty("caseSensitive", "false");
+    props.setProperty("defaultNullCollation", "HIGH");
+    props.setProperty("typeSystem", AccelTypeSystem.class.getName() + "#INSTANCE");
+    props.setProperty("timeZone", timeZone.getID());
+    this.config = memoizing(new CalciteConnectionConfigImpl(props));
+  }
+
+  public TimeZone timeZone() {
+    return timeZone;
+  }
+
+  /** SET TimeZone: the zone of the current time and of TIMESTAMP WITH TIME ZONE conversions from now on. */
+  public void timeZone(TimeZone zone) {
+    this.timeZone = zone;
+  }
+
+  /** Whether unqualified names are looked up in schema {@code public} (search_path names it). */
+  public void searchPublic(boolean on) {
+    this.searchPublic = on;
+  }
+
+  public JavaTypeFactory typeFactory() {
+    return typeFactory;
+  }
+
+  /**
+   * What the final plan of a statement does that execution needs to know: whether its rows stream in the
+   * order its scans deliver them (no sort or window anywhere), and the tables it reads.
+   */
+  public record PlanFacts(boolean streaming, java.util.Set<Long> tables) {
+    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of());
+
+    static PlanFacts of(org.apache.calcite.rel.RelNode rel) {
+      boolean[] sorts = {false};
+      java.util.Set<Long> tables = new java.util.TreeSet<>();
+      new org.apache.calcite.rel.RelVisitor() {
+        @Override
+        public void visit(org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
+          if (node instanceof org.apache.calcite.rel.core.Sort sort && !sort.getCollation().getFieldCollations()
+              .isEmpty() || node instanceof org.apache.calcite.rel.core.Window) {
+            sorts[0] = true;
+          }
+          if (node instanceof AccelScan scan) {
+            tables.add(scan.accelTable().definition().id());
+          }
+          if (node instanceof IndexLookupJoin join) {
+            tables.add(join.innerScan().accelTable().definition().id());
+          }
+          super.visit(node, ordinal, parent);
+        }
+      }.go(rel);
+      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables));
+    }
+  }
+
+  /** A compiled statement and the facts of its plan. */
+  public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts) {
+  }
+
+  /** Parses, validates, optimises and compiles {@code sql}; {@code maxRowCount} &lt; 0 for no limit. */
+  public Planned prepare(String sql, long maxRowCount) {
+    PlanFacts[] facts = {PlanFacts.UNKNOWN};
+    try (Hook.Closeable hook = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
+        (org.apache.calcite.rel.RelRoot root) -> facts[0] = PlanFacts.of(root.rel))) {
+      CalcitePrepare.CalciteSignature<Object> signature = prepare(sql, maxRowCount, null);
+      return new Planned(signature, facts[0]);
+    }
+  }
+
+  /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
+  public CalcitePrepare.CalciteSignature<Object> prepare(String sql, long maxRowCount, @Nullable Program program) {
+    Context context = new Context();
+    CalcitePrepare.Dummy.push(context);
+    try (Hook.Closeable hook = program == null ? Hook.Closeable.EMPTY
+        : Hook.PROGRAM.addThread((Holder<Program> holder) -> holder.set(program))) {
+      @SuppressWarnings("unchecked")
+      CalcitePrepare.CalciteSignature<Object> signature = (CalcitePrepare.CalciteSignature<Object>) (Object)
+          new AccelPrepare().prepareSql(context, CalcitePrepare.Query.of(sql), Object[].class, maxRowCount);
+      return signature;
+    } finally {
+      CalcitePrepare.Dummy.pop(context);
+    }
+  }
+
+  /**
+   * Runs a prepared statement: its rows (for DML, one row holding the count), read through {@code txn}.
+   *
+   * @param parameters the values of {@code ?0, ?1, ...} in the representation generated code reads
+   * @param cancel set by another thread to stop the statement (57014)
+   * @param timeoutMillis 0 for none
+   */
+  public Enumerable<Object> execute(CalcitePrepare.CalciteSignature<Object> signature, List<Object> parameters,
+      TxnContext txn, AtomicBoolean cancel, long timeoutMillis) {
+    Map<String, Object> values = new java.util.HashMap<>(signature.internalParameters.size() + parameters.size() + 16);
+    for (int i = 0; i < parameters.size(); i++) {
+      values.put("?" + i, parameters.get(i));
+    }
+    values.putAll(signature.internalParameters);
+    values.put(DataContext.Variable.CANCEL_FLAG.camelName, cancel);
+    if (timeoutMillis > 0) {
+      values.put(DataContext.Variable.TIMEOUT.camelName, timeoutMillis);
+    }
+    return signature.enumerable(new ExecutionContext(values, txn));
+  }
+
+  /**
+   * What generated code reads while a statement runs: parameters and variables by name, the root schema,
+   * and the statement's transaction.
+   */
+  public final class ExecutionContext implements DataContext {
+    private final Map<String, Object> values;
+    private final @Nullable TxnContext txn;
+
+    ExecutionContext(Map<String, Object> values, @Nullable TxnContext txn) {
+      // the statement's start time: CURRENT_TIMESTAMP is the same throughout a statement, as the standard asks
+      long now = System.currentTimeMillis();
+      TimeZone timeZone = StatementPlanner.this.timeZone;
+      long offset = timeZone.getOffset(now);
+      values.put(Variable.UTC_TIMESTAMP.camelName, now);
+      values.put(Variable.CURRENT_TIMESTAMP.camelName, now + offset);
+      values.put(Variable.LOCAL_TIMESTAMP.camelName, now + offset);
+      values.put(Variable.SYS_TIMESTAMP.camelName, now + TimeZone.getDefault().getOffset(now));
+      values.put(Variable.TIME_ZONE.camelName, timeZone);
+      values.put(Variable.TIME_FRAME_SET.camelName, typeFactory.getTypeSystem()
+          .deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE));
+      values.put(Variable.USER.camelName, user);
+      values.put(Variable.SYSTEM_USER.camelName, user);
+      values.put(Variable.LOCALE.camelName, java.util.Locale.ROOT);
+      this.values = values;
+      this.txn = txn;
+    }
+
+    /** The transaction the statement reads and writes through; null while planning (constant folding). */
+    public @Nullable TxnContext txn() {
+      return txn;
+    }
+
+    @Override
+    public SchemaPlus getRootSchema() {
+      return rootSchema.plus();
+    }
+
+    @Override
+    public JavaTypeFactory getTypeFactory() {
+      return typeFactory;
+    }
+
+    @Override
+    public @Nullable QueryProvider getQueryProvider() {
+      return null;
+    }
+
+    @Override
+    public @Nullable Object get(String name) {
+      return values.get(name);
+    }
+  }
+
+  /** Calcite's preparation context over this planner's schema, type factory and configuration. */
+  private final class Context implements CalcitePrepare.Context {
+    @Override
+    public JavaTypeFactory getTypeFactory() {
+      return typeFactory;
+    }
+
+    @Override
+    public CalciteSchema getRootSchema() {
+      return rootSchema;
+    }
+
+    @Override
+    public CalciteSchema getMutableRootSchema() {
+      return rootSchema;
+    }
+
+    @Override
+    public List<String> getDefaultSchemaPath() {
+      return searchPublic ? List.of(AccelSchema.NAME) : List.of();
+    }
+
+    @Override
+    public CalciteConnectionConfig config() {
+      return config;
+    }
+
+    @Override
+    public CalcitePrepare.SparkHandler spark() {
+      return CalcitePrepare.Dummy.getSparkHandler(false);
+    }
+
+    @Override
+    public DataContext getDataContext() {
+      return new ExecutionContext(new java.util.HashMap<>(), null);
+    }
+
+    @Override
+    public @Nullable List<String> getObjectPath() {
+      return null;
+    }
+
+    @Override
+    public RelRunner getRelRunner() {
+      throw new UnsupportedOperationException("Accel does not run relational expressions outside SQL");
+    }
+  }
+
+  /**
+   * Calcite's configuration with its answers kept, and Accel's conformance ({@link AccelConformance}; the
+   * configuration can only name a built-in one). Calcite's own re-parses the properties on every getter,
+   * which several calls per execution made cost a quarter of a primary-key lookup.
+   */
+  private static CalciteConnectionConfig memoizing(CalciteConnectionConfig target) {
+    Map<Method, Optional<Object>> answers = new ConcurrentHashMap<>();
+    return (CalciteConnectionConfig) Proxy.newProxyInstance(StatementPlanner.class.getClassLoader(),
+        new Class<?>[] {CalciteConnectionConfig.class}, (proxy, method, args) -> {
+          if (args != null && args.length > 0) {
+            return invoke(method, target, args);
+          }
+          if (method.getName().equals("conformance")) {
+            return AccelConformance.INSTANCE;
+          }
+          Optional<Object> known = answers.get(method);
+          if (known == null) {
+            known = Optional.ofNullable(invoke(method, target, null));
+            answers.put(method, known);
+          }
+          return known.orElse(null);
+        });
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.accel.jdbc;
+
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.TimeZone;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaResultSet;
+import org.apache.calcite.avatica.AvaticaResultSetMetaData;
+import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.InternalProperty;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.UnregisteredDriver;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+
+/**
+ * Avatica's JDBC objects for Accel connections: Avatica supplies the JDBC API (statements, result sets,
+ * metadata, value conversions) over {@link AccelMeta}, which runs everything through core's session. The
+ * subclasses exist to reach what Avatica keeps protected: a statement's cancel flag and a prepared
+ * statement's parameter slots.
+ */
+public final class AccelJdbcFactory implements AvaticaFactory {
+  @Override
+  public int getJdbcMajorVersion() {
+    return 4;
+  }
+
+  @Override
+  public int getJdbcMinorVersion() {
+    return 1;
+  }
+
+  @Override
+  public AvaticaConnection newConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
+      Properties info) {
+    return new AccelConnection(driver, factory, url, info);
+  }
+
+  @Override
+  public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) {
+    return new AccelStatement(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+  }
+
+  @Override
+  public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
+      Meta.Signature signature, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+      throws SQLException {
+    return new AccelPreparedStatement(connection, h, signature, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
+  }
+
+  @Override
+  public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+      TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+    return new AvaticaResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
+        firstFrame);
+  }
+
+  @Override
+  public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
+    return new AccelDatabaseMetaData(connection);
+  }
+
+  @Override
+  public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement, Meta.Signature signature) {
+    return new AvaticaResultSetMetaData(statement, null, signature);
+  }
+
+  /** An Accel connection: Avatica's, with its Meta and statements reachable by the driver. */
+  static final class AccelConnection extends AvaticaConnection {
+    AccelConnection(UnregisteredDriver driver, AvaticaFactory factory, String url, Properties info) {
+      super(driver, factory, url, info);
+      // identifiers as PostgreSQL treats them, for DatabaseMetaData (matching is case-insensitive, see core)
+      properties.put(InternalProperty.CASE_SENSITIVE, false);
+      properties.put(InternalProperty.UNQUOTED_CASING, Casing.TO_LOWER);
+      properties.put(InternalProperty.QUOTED_CASING, Casing.UNCHANGED);
+      properties.put(InternalProperty.QUOTING, Quoting.DOUBLE_QUOTE);
+    }
+
+    AccelMeta accelMeta() {
+      return (AccelMeta) meta;
+    }
+
+    /** The statement of handle {@code h}, or null when it is closed. */
+    AvaticaStatement statement(Meta.StatementHandle h) {
+      return statementMap.get(h.id);
+    }
+
+    /** Prepares through the Meta, and so through the session's plan cache. */
+    AvaticaPreparedStatement prepare(String sql, int resultSetType, int resultSetConcurrency,
+        int resultSetHoldability) throws SQLException {
+      checkOpen();
+      Meta.StatementHandle h = meta.prepare(handle, sql, -1);
+      try {
+        return factory.newPreparedStatement(this, h, h.signature, resultSetType, resultSetConcurrency,
+            resultSetHoldability);
+      } catch (SQLException | RuntimeException e) {
+        meta.closeStatement(h);
+        throw e;
+      }
+    }
+  }
+
+  /** Clears a cancel request left from an earlier execution (Avatica never resets the flag). */
+  interface Cancellable {
+    void clearCancel();
+  }
+
+  static final class AccelStatement extends AvaticaStatement implements Cancellable {
+    AccelStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
+        int resultSetHoldability) {
+      super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override
+    public void clearCancel() {
+      cancelFlag.set(false);
+    }
+  }
+
+  /** A prepared statement whose parameter slots the driver can fill and inspect. */
+  static final class AccelPreparedStatement extends AvaticaPreparedStatement implements Cancellable {
+    AccelPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h, Meta.Signature signature,
+        int resultSetType, int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override
+    public void clearCancel() {
+      cancelFlag.set(false);
+    }
+
+    /** The declared type name of parameter {@code index} (1-based), or null when unknown. */
+    String parameterTypeName(int index) {
+      var parameters = getSignature().parameters;
+      return index < 1 || index > parameters.size() ? null : parameters.get(index - 1).typeName;
+    }
+
+    /** Binds a value given in the engine's own (local) representation. */
+    void setLocal(int index, ColumnMetaData.Rep rep, Object value) throws SQLException {
+      getSite(index); // checks that the statement is open and the index in range
+      slots[index - 1] = value == null ? TypedValue.EXPLICIT_NULL : TypedValue.ofLocal(rep, value);
+    }
+
+    /** The 1-based index of the first parameter that has no value, or 0 when all have one. */
+    int firstUnset() {
+      for (int i = 0; i < slots.length; i++) {
+        if (slots[i] == null) {
+          return i + 1;
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** DatabaseMetaData with Accel's answers where Avatica's defaults are wrong for it. */
+  static final class AccelDatabaseMetaData extends AvaticaDatabaseMetaData {
+    AccelDatabaseMetaData(AvaticaConnection connection) {
+      super(connection);
+    }
+
+    @Override
+    public boolean isReadOnly() {
+      return false;
+    }
+
+    @Override
+    public boolean dataDefinitionCausesTransactionCommit() {
+      return false;
+    }
+
+    @Override
+    public boolean supportsTransactions() {
+      return true;
+    }
+
+    @Override
+    public int getDefaultTransactionIsolation() {
+      return java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    @Override
+    public boolean supportsTransactionIsolationLevel(int level) {
+      return level == java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+    }
+  }
+
+}
