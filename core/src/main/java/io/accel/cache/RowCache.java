@@ -232,16 +232,18 @@ public final class RowCache {
       // without waiting for a reader's install in flight (which saw no mark), whose row would then stay current
       cache.asMap().compute(k, (kk, v) -> v == null ? null : v.supersede(to));
     }
-    return new Commit(keys);
+    return new Commit(keys, to);
   }
 
   /** A commit in progress (see {@link #beginCommit}). */
   public final class Commit {
     private final Collection<Key> keys;
+    private final long to;
     private boolean ended;
 
-    private Commit(Collection<Key> keys) {
+    private Commit(Collection<Key> keys, long to) {
       this.keys = keys;
+      this.to = to;
     }
 
     /** Ends the commit: {@code committed} false when RocksDB refused it (nothing was written). */
@@ -251,6 +253,14 @@ public final class RowCache {
       }
       ended = true;
       long upper = latestSequence.getAsLong();
+      if (!committed) {
+        // Nothing was written: the versions this commit superseded at `to` are still the rows, but when no
+        // other commit followed, `to` is above the latest sequence, so no sweep would ever free them. Dropping
+        // a version only costs a miss.
+        for (Key k : keys) {
+          cache.asMap().computeIfPresent(k, (kk, v) -> v.dropSupersededAt(to));
+        }
+      }
       for (Key k : keys) {
         writes.compute(k, (kk, m) -> new WriteMark(m.pending - 1, committed ? Math.max(m.upper, upper) : m.upper));
         retired.add(new Retired(k, upper));
@@ -524,6 +534,23 @@ public final class RowCache {
         kept[superseded.length] = new Version(row, from, to);
       }
       return kept.length == 0 ? null : new Versions(key, null, 0, kept);
+    }
+
+    /** Drops the superseded versions that stopped being current at {@code to}; null when nothing is left. */
+    Versions dropSupersededAt(long to) {
+      List<Version> kept = new ArrayList<>();
+      for (Version v : superseded) {
+        if (v.to != to) {
+          kept.add(v);
+        }
+      }
+      if (kept.size() == superseded.length) {
+        return this;
+      }
+      if (kept.isEmpty() && row == null) {
+        return null;
+      }
+      return new Versions(key, row, from, kept.toArray(NONE));
     }
 
     /** Drops the superseded versions no snapshot at or after {@code oldest} can see; null when empty. */

@@ -23,7 +23,7 @@ import org.apache.calcite.linq4j.Enumerator;
  */
 public final class Cursor implements Iterator<Object>, AutoCloseable {
   private final Enumerator<Object> rows;
-  private final TxnContext block;
+  private TxnContext block;
   /** Rows evaluated ahead (at execute, so errors such as 1/0 surface from execute). */
   private final ArrayList<Object> head = new ArrayList<>();
   private int headPosition;
@@ -34,6 +34,9 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
   private long returned;
 
   private Cancellation cancellation;
+  /** Run once when the rows are exhausted or the cursor closes, after the query's enumerators are closed. */
+  private Runnable onEnd;
+  private boolean enumeratorClosed;
 
   /**
    * @param block the transaction block the rows come from, or null for a statement's own snapshot
@@ -43,6 +46,23 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
     this.rows = rows;
     this.block = block;
     this.cancellation = cancellation;
+  }
+
+  /** Runs {@code action} once the rows are all read or the cursor is closed (releases the query's snapshot). */
+  public synchronized void onEnd(Runnable action) {
+    this.onEnd = action;
+  }
+
+  private void ended() {
+    if (!enumeratorClosed) {
+      enumeratorClosed = true;
+      rows.close();
+    }
+    Runnable action = onEnd;
+    onEnd = null;
+    if (action != null) {
+      action.run();
+    }
   }
 
   /** What stops the statement reading this cursor now (a suspended cursor serves several statements). */
@@ -75,6 +95,9 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
         throw e;
       }
       peeked = true;
+      if (!has) {
+        ended();
+      }
     }
     return has;
   }
@@ -137,6 +160,30 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
     return returned;
   }
 
+  /**
+   * Reads the rest of the rows into memory and closes the query's enumerators, so the cursor stays readable
+   * after its transaction block ends (a cursor WITH HOLD, JDBC's HOLD_CURSORS_OVER_COMMIT: PostgreSQL
+   * materializes such cursors at COMMIT too).
+   */
+  public synchronized void materialize() {
+    if (closed || failed != null) {
+      return;
+    }
+    List<Object> rest = new ArrayList<>();
+    while (step()) {
+      rest.add(take());
+    }
+    if (headPosition > 0) {
+      head.subList(0, headPosition).clear();
+      headPosition = 0;
+    }
+    head.addAll(rest);
+    block = null;
+    peeked = true;
+    has = false;
+    ended();
+  }
+
   /** Closes the query's enumerators (and iterators); idempotent. */
   @Override
   public synchronized void close() {
@@ -148,6 +195,6 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
     if (cancellation != null) {
       cancellation.finish();
     }
-    rows.close();
+    ended();
   }
 }

@@ -77,10 +77,29 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
     }
   }
 
-  /** A bound key column: its type and direction, and the values the scan reads. */
-  public record KeyColumn(int column, DataType type, boolean descending, List<Interval> intervals) {
+  /**
+   * The rest of a row-value bound {@code (c1, c2, ...) > (v1, v2, ...)} on the key columns after a bound one
+   * (all ascending): their types and values; {@code inclusive} for {@code >=} / {@code <=}.
+   */
+  public record Tail(List<DataType> types, List<KeyValue> values, boolean inclusive) {
+    public Tail {
+      types = List.copyOf(types);
+      values = List.copyOf(values);
+    }
+  }
+
+  /**
+   * A bound key column: its type and direction, and the values the scan reads; with a row-value bound, the
+   * tail that extends its single interval's low (or high) end to the following key columns.
+   */
+  public record KeyColumn(int column, DataType type, boolean descending, List<Interval> intervals, Tail lowTail,
+      Tail highTail) {
     public KeyColumn {
       intervals = List.copyOf(intervals);
+    }
+
+    public KeyColumn(int column, DataType type, boolean descending, List<Interval> intervals) {
+      this(column, type, descending, intervals, null, null);
     }
   }
 
@@ -241,6 +260,33 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
     return merge(ranges);
   }
 
+  /**
+   * {@code field} extended by a row bound's tail values, or null when there is no tail or a value has no
+   * exact key form (NULL, a fraction for an integer column, ...): the bound then stays on the first column
+   * alone, a superset the evaluated comparison narrows.
+   */
+  private static byte[] tail(byte[] field, Tail tail, Object[] slots) {
+    if (tail == null) {
+      return null;
+    }
+    byte[] out = field;
+    for (int i = 0; i < tail.types().size(); i++) {
+      Object v = tail.values().get(i).value(slots);
+      Object exact = v == null ? null : exactValue(tail.types().get(i), v, 0);
+      if (exact == null || exact == OUT_LOW || exact == OUT_HIGH || exact instanceof Adjusted) {
+        return null;
+      }
+      KeyWriter w = new KeyWriter(16);
+      Object value = exact;
+      if (tail.types().get(i).kind() == ColumnType.UUID && value instanceof String str) {
+        value = java.util.UUID.fromString(str);
+      }
+      KeyCodec.write(w, tail.types().get(i), value, false);
+      out = concat(out, w.toByteArray());
+    }
+    return out;
+  }
+
   private static byte[] pointBytes(KeyColumn kc, Interval interval, Object[] slots) {
     if (interval.nullPoint()) {
       return new byte[] {KeyCodec.nullHeader(kc.descending())};
@@ -277,6 +323,12 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
       if (exact != OUT_LOW) {
         boolean inclusive = sqlLow.inclusive() || exact instanceof Adjusted;
         byte[] field = concat(prefix, encode(kc, unwrap(exact)));
+        byte[] tuple = exact instanceof Adjusted ? null : tail(field, kc.lowTail(), slots);
+        if (tuple != null) {
+          // (c1, c2, ...) >[=] (v1, v2, ...): start at (or after) the whole tuple
+          field = tuple;
+          inclusive = kc.lowTail().inclusive();
+        }
         if (!kc.descending()) {
           start = inclusive ? field : KeyCodec.prefixSuccessor(field);
         } else {
@@ -296,6 +348,12 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
       if (exact != OUT_HIGH) {
         boolean inclusive = sqlHigh.inclusive() || exact instanceof Adjusted;
         byte[] field = concat(prefix, encode(kc, unwrap(exact)));
+        byte[] tuple = exact instanceof Adjusted ? null : tail(field, kc.highTail(), slots);
+        if (tuple != null) {
+          // (c1, c2, ...) <[=] (v1, v2, ...): stop after (or at) the whole tuple
+          field = tuple;
+          inclusive = kc.highTail().inclusive();
+        }
         if (!kc.descending()) {
           end = inclusive ? KeyCodec.prefixSuccessor(field) : field;
         } else {

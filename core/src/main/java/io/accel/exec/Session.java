@@ -40,7 +40,7 @@ import org.apache.calcite.linq4j.Enumerator;
  */
 public final class Session implements AutoCloseable {
   private final Database database;
-  private final Map<Object, TxnContext> statementContexts = new HashMap<>();
+  private final Map<Object, TxnContext> statementContexts = new java.util.concurrent.ConcurrentHashMap<>();
   private boolean autoCommit = true;
   private TxnContext block;
   private boolean explicitBlock;
@@ -167,12 +167,30 @@ public final class Session implements AutoCloseable {
     explicitBlock = true;
   }
 
+  /** Cursors of the open block that outlive it (see {@link #hold}). */
+  private final List<Cursor> held = new ArrayList<>();
+
+  /**
+   * Keeps a cursor of the open transaction block readable after the block ends, as a cursor declared WITH
+   * HOLD (JDBC's HOLD_CURSORS_OVER_COMMIT): COMMIT first reads the rest of its rows into memory, as
+   * PostgreSQL does; ROLLBACK closes it. Outside a block a cursor reads its own snapshot and needs nothing.
+   */
+  public synchronized void hold(Cursor cursor) {
+    if (block != null) {
+      held.add(cursor);
+    }
+  }
+
   /** SQL COMMIT or JDBC commit(): ends the block; a write conflict is a serialization failure (40001). */
   public synchronized void commit() {
     if (aborted) {
       rollback();
       return;
     }
+    for (Cursor c : held) {
+      c.materialize();
+    }
+    held.clear();
     endBlockSettings(false);
     explicitBlock = false;
     TxnContext ctx = block;
@@ -188,6 +206,10 @@ public final class Session implements AutoCloseable {
 
   /** SQL ROLLBACK or JDBC rollback(). */
   public synchronized void rollback() {
+    for (Cursor c : held) {
+      c.close();
+    }
+    held.clear();
     endBlockSettings(true);
     explicitBlock = false;
     aborted = false;
@@ -443,6 +465,16 @@ public final class Session implements AutoCloseable {
       try {
         Enumerator<Object> rows = planner.execute(signature, values, ctx, cancel, 0).enumerator();
         cursor = new Cursor(rows, blockContext(), cancellation);
+        TxnContext own = statementContexts.get(statementKey);
+        if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
+          // a query's own snapshot is released as soon as its rows are all read: a statement left open (or
+          // forgotten) after reading its result pins nothing
+          cursor.onEnd(() -> {
+            if (statementContexts.remove(statementKey, own)) {
+              own.close();
+            }
+          });
+        }
         if (prepared.kind() == Prepared.Kind.DML) {
           Object row = cursor.hasNext() ? cursor.next() : 0L;
           cursor.close();
@@ -605,6 +637,55 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /** Statements whose snapshot is still held (a query's result not yet read to its end, or not closed). */
+  public int snapshotsHeld() {
+    return statementContexts.size();
+  }
+
+  /**
+   * Runs SQL text holding one or several statements, as PostgreSQL's simple query protocol does: in order,
+   * each handed to {@code each} complete (its rows read into memory) before the next one runs. Outside a
+   * transaction block the statements share one implicit transaction, committed after the last, and a failure
+   * rolls all of them back (the failure is thrown after the results before it were handed over); when the
+   * text itself controls transactions (BEGIN, COMMIT, ROLLBACK) each statement runs as it would alone.
+   */
+  public void executeScript(Object statementKey, String sql, java.util.function.Consumer<Result> each) {
+    List<String> statements = io.accel.sql.Statements.split(sql);
+    boolean controls = false;
+    for (String statement : statements) {
+      Optional<Command> c;
+      try {
+        c = CommandParser.parse(statement);
+      } catch (RuntimeException e) {
+        c = Optional.empty(); // reported when the statement runs
+      }
+      controls |= c.isPresent() && (c.get() instanceof Command.Begin || c.get() instanceof Command.Commit
+          || c.get() instanceof Command.Rollback);
+    }
+    boolean implicit = statements.size() > 1 && !controls && !inTransactionBlock();
+    AtomicBoolean cancel = new AtomicBoolean();
+    if (implicit) {
+      begin();
+    }
+    try {
+      for (String statement : statements) {
+        Result r = execute(statementKey, prepare(statement), List.of(), cancel, 0);
+        if (r.hasRows()) {
+          r.cursor().materialize();
+        }
+        each.accept(r);
+      }
+      if (implicit) {
+        commit();
+      }
+    } catch (RuntimeException e) {
+      if (implicit) {
+        rollback();
+      }
+      throw e;
+    }
+  }
+
   /** Stops the statement running now, if any, with 57014 (from any thread). */
   public void cancel() {
     AtomicBoolean flag = running;
@@ -764,8 +845,11 @@ public final class Session implements AutoCloseable {
         localSettings.add(key);
       }
     }
-    if (key.equals("timezone") && planner != null) {
-      planner.timeZone(settings.timeZone());
+    if (key.equals("timezone")) {
+      settingsVersion++; // plans read text as timestamps in the zone they were planned in
+      if (planner != null) {
+        planner.timeZone(settings.timeZone());
+      }
     }
     if (key.equals("search_path")) {
       settingsVersion++;

@@ -116,9 +116,23 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
               false));
         }
       }
-      keys.add(new ScanPlan.KeyColumn(k.column(), t.columns().get(k.column()).type(), k.descending(), intervals));
+      keys.add(new ScanPlan.KeyColumn(k.column(), t.columns().get(k.column()).type(), k.descending(), intervals,
+          tail(t, k.lowTail(), runtimeValues), tail(t, k.highTail(), runtimeValues)));
     }
     return new ScanPlan(t, path.index(), keys, path.reverse(), projection, path.covering());
+  }
+
+  private static ScanPlan.Tail tail(TableDef t, AccessPath.Tail tail, List<RexNode> runtimeValues) {
+    if (tail == null) {
+      return null;
+    }
+    List<io.accel.catalog.DataType> types = new ArrayList<>();
+    List<ScanPlan.KeyValue> values = new ArrayList<>();
+    for (int i = 0; i < tail.columns().size(); i++) {
+      types.add(t.columns().get(tail.columns().get(i)).type());
+      values.add(keyValue(tail.values().get(i), runtimeValues));
+    }
+    return new ScanPlan.Tail(types, values, tail.inclusive());
   }
 
   private static ScanPlan.KeyValue keyValue(PlanValue v, List<RexNode> runtimeValues) {

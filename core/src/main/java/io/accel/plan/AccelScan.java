@@ -217,10 +217,42 @@ public class AccelScan extends AbstractRelNode {
         parts.add(name + " skipped (each value)");
         continue;
       }
+      if (k.lowTail() != null || k.highTail() != null) {
+        parts.add(describeRow(k, name));
+        continue;
+      }
       String set = alternatives.size() == 1 ? alternatives.get(0) : "{" + String.join(", ", alternatives) + "}";
       parts.add(name + " " + (k.allPoints() && alternatives.size() == 1 ? "= " + set : "in " + set));
     }
     return String.join(", ", parts);
+  }
+
+  /** A row-value bound as written: {@code (kind, id) > ('a', ?1)}. */
+  private String describeRow(KeyBound k, String name) {
+    List<String> out = new ArrayList<>();
+    PlanInterval i = k.intervals().get(0);
+    for (int side = 0; side < 2; side++) {
+      AccessPath.Tail tail = side == 0 ? k.lowTail() : k.highTail();
+      PlanValue first = side == 0 ? i.low() : i.high();
+      if (first == null) {
+        continue;
+      }
+      List<String> names = new ArrayList<>(List.of(name));
+      List<String> values = new ArrayList<>(List.of(describe(first,
+          accelTable.definition().columns().get(k.column()).type())));
+      String op = side == 0 ? ">=" : "<=";
+      if (tail != null) {
+        for (int t = 0; t < tail.columns().size(); t++) {
+          io.accel.catalog.Column col = accelTable.definition().columns().get(tail.columns().get(t));
+          names.add(col.name());
+          values.add(describe(tail.values().get(t), col.type()));
+        }
+        op = (side == 0 ? ">" : "<") + (tail.inclusive() ? "=" : "");
+      }
+      out.add(names.size() == 1 ? name + " " + op + " " + values.get(0)
+          : "(" + String.join(", ", names) + ") " + op + " (" + String.join(", ", values) + ")");
+    }
+    return String.join(" and ", out);
   }
 
   private String describe(PlanInterval i, DataType type) {

@@ -61,10 +61,30 @@ record AccessPath(IndexDef index, List<KeyBound> keys, RexNode icp, RexNode resi
     }
   }
 
-  /** The values read from one key column (by table ordinal), in the column's key direction. */
-  record KeyBound(int column, boolean descending, List<PlanInterval> intervals) {
+  /**
+   * The rest of a row-value bound, {@code (c1, c2, ...) > (v1, v2, ...)}: the values of the key columns after
+   * the bound one (c2, ...), in key order; {@code inclusive} for {@code >=} and {@code <=}. The bound column's
+   * own interval is {@code c1 >= v1} (or {@code <=}); the tail narrows where the scan starts (or stops) to the
+   * whole tuple, so the scan is one seek. The comparison is still evaluated on each entry.
+   */
+  record Tail(List<Integer> columns, List<PlanValue> values, boolean inclusive) {
+    Tail {
+      columns = List.copyOf(columns);
+      values = List.copyOf(values);
+    }
+  }
+
+  /**
+   * The values read from one key column (by table ordinal), in the column's key direction; with a row-value
+   * bound, its tail on the low or high side (one interval only).
+   */
+  record KeyBound(int column, boolean descending, List<PlanInterval> intervals, Tail lowTail, Tail highTail) {
     KeyBound {
       intervals = List.copyOf(intervals);
+    }
+
+    KeyBound(int column, boolean descending, List<PlanInterval> intervals) {
+      this(column, descending, intervals, null, null);
     }
 
     boolean allPoints() {

@@ -177,7 +177,14 @@ final class AccessPathPlanner {
       }
       Range range = rangeOf(cs);
       if (range != null && combos * range.intervals.size() <= ScanPlan.MAX_RANGES) {
-        keys.add(new KeyBound(kc.column(), kc.descending(), range.intervals));
+        AccessPath.Tail lowTail = null;
+        AccessPath.Tail highTail = null;
+        if (range.sources.size() == 1 && !kc.descending()) {
+          Constraint only = range.sources.get(0);
+          lowTail = tailFits(only.lowTail, keyOrder, pos) ? only.lowTail : null;
+          highTail = tailFits(only.highTail, keyOrder, pos) ? only.highTail : null;
+        }
+        keys.add(new KeyBound(kc.column(), kc.descending(), range.intervals, lowTail, highTail));
         for (Constraint c : range.sources) {
           use(c, used, recheck);
         }
@@ -190,10 +197,12 @@ final class AccessPathPlanner {
     BitSet entryColumns = ScanPlan.entryColumns(table, index);
     List<RexNode> icp = new ArrayList<>();
     List<RexNode> residual = new ArrayList<>();
-    for (RexNode c : conjuncts) {
-      if (used.contains(c) && !recheck.contains(c)) {
+    for (RexNode c0 : conjuncts) {
+      if (used.contains(c0) && !recheck.contains(c0)) {
         continue;
       }
+      RexNode row = PgExpressions.expandRowComparison(rexBuilder, c0);
+      RexNode c = row == null ? c0 : row;
       if (index != null && icpEnabled && covers(entryColumns, c)) {
         icp.add(c);
       } else {
@@ -219,6 +228,20 @@ final class AccessPathPlanner {
     }
     Estimate estimate = estimate(index, keys, combos, icp, residual, covering);
     return new AccessPath(index, keys, and(icp), and(residual), covering, false, -1, estimate);
+  }
+
+  /** Whether a row bound's tail names the key columns right after position {@code pos}, all ascending. */
+  private static boolean tailFits(AccessPath.Tail tail, List<IndexColumn> keyOrder, int pos) {
+    if (tail == null || pos + tail.columns().size() >= keyOrder.size()) {
+      return false;
+    }
+    for (int i = 0; i < tail.columns().size(); i++) {
+      IndexColumn next = keyOrder.get(pos + 1 + i);
+      if (next.column() != tail.columns().get(i) || next.descending()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void use(Constraint c, Set<RexNode> used, Set<RexNode> recheck) {
@@ -530,6 +553,9 @@ final class AccessPathPlanner {
     final int column;
     final List<PlanInterval> intervals;
     final boolean recheck;
+    /** For a row-value comparison: the rest of the tuple (see {@link AccessPath.Tail}). */
+    AccessPath.Tail lowTail;
+    AccessPath.Tail highTail;
 
     Constraint(RexNode conjunct, int column, List<PlanInterval> intervals, boolean recheck) {
       this.conjunct = conjunct;
@@ -595,6 +621,9 @@ final class AccessPathPlanner {
         RexNode a = call.getOperands().get(0);
         RexNode b = call.getOperands().get(1);
         SqlKind kind = c.getKind();
+        if (a.getKind() == SqlKind.ROW && b.getKind() == SqlKind.ROW) {
+          return rowConstraint(c, (RexCall) a, (RexCall) b, kind);
+        }
         int column = columnOf(a);
         RexNode value = b;
         if (column < 0 || !runtimeConstant(b)) {
@@ -682,6 +711,53 @@ final class AccessPathPlanner {
       default:
         return null;
     }
+  }
+
+  /**
+   * A row-value comparison {@code (c1, c2, ...) op (v1, v2, ...)} (op one of {@code < <= > >=}) of columns
+   * with per-execution values: {@code c1 >= v1} (or {@code <=}) on the first column with the rest of the
+   * tuple as a tail, which a path whose key continues with c2, ... (all ascending) turns into a single seek
+   * (keyset pagination). Always re-evaluated on the entry: the interval is a superset (NULLs, ties on c1).
+   */
+  private Constraint rowConstraint(RexNode c, RexCall left, RexCall right, SqlKind kind) {
+    RexCall columns = left;
+    RexCall values = right;
+    if (columns.getOperands().isEmpty() || columnOf(columns.getOperands().get(0)) < 0) {
+      columns = right;
+      values = left;
+      kind = kind.reverse();
+    }
+    int n = columns.getOperands().size();
+    if (n < 2 || values.getOperands().size() != n || kind == SqlKind.EQUALS) {
+      return null;
+    }
+    List<Integer> cols = new ArrayList<>();
+    List<PlanValue> vals = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int column = columnOf(columns.getOperands().get(i));
+      RexNode value = values.getOperands().get(i);
+      if (column < 0 || !runtimeConstant(value)) {
+        return null;
+      }
+      PlanValue v = valueOf(value, column);
+      if (v == null) {
+        return null;
+      }
+      cols.add(column);
+      vals.add(v);
+    }
+    boolean low = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL;
+    boolean inclusive = kind == SqlKind.GREATER_THAN_OR_EQUAL || kind == SqlKind.LESS_THAN_OR_EQUAL;
+    PlanInterval first = low ? new PlanInterval(vals.get(0), true, null, false, false)
+        : new PlanInterval(null, false, vals.get(0), true, false);
+    AccessPath.Tail tail = new AccessPath.Tail(cols.subList(1, n), vals.subList(1, n), inclusive);
+    Constraint k = new Constraint(c, cols.get(0), List.of(first), true);
+    if (low) {
+      k.lowTail = tail;
+    } else {
+      k.highTail = tail;
+    }
+    return k;
   }
 
   /**

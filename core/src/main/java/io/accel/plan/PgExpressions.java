@@ -104,7 +104,7 @@ public final class PgExpressions {
 
   static final SqlUserDefinedFunction TO_TIMESTAMPTZ = function("accel_to_timestamptz", "toTimestampTz",
       returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
-      List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
+      List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR));
 
   static final SqlUserDefinedFunction TO_BYTEA = function("accel_to_bytea", "toBytea",
       returning(SqlTypeName.VARBINARY),
@@ -176,6 +176,43 @@ public final class PgExpressions {
     };
   }
 
+  /**
+   * A row-value comparison {@code (a1, a2, ...) op (b1, b2, ...)} (op {@code < <= > >=}) in PostgreSQL's
+   * (the standard's) semantics: {@code a1 op' b1 OR (a1 = b1 AND (a2 op' b2 OR ...))}, op' the strict form
+   * of op but for the last pair. The first unequal pair decides; a NULL before it makes the result NULL.
+   * Calcite evaluates ROW comparisons with a comparator of its own (a NULL field made {@code (1, NULL) >
+   * (1, 2)} true). Null when {@code call} is not such a comparison.
+   */
+  static RexNode expandRowComparison(RexBuilder rexBuilder, RexNode node) {
+    if (!(node instanceof RexCall call) || call.getOperands().size() != 2) {
+      return null;
+    }
+    SqlKind kind = call.getKind();
+    if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
+        && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+      return null;
+    }
+    RexNode left = call.getOperands().get(0);
+    RexNode right = call.getOperands().get(1);
+    if (left.getKind() != SqlKind.ROW || right.getKind() != SqlKind.ROW) {
+      return null;
+    }
+    List<RexNode> a = ((RexCall) left).getOperands();
+    List<RexNode> b = ((RexCall) right).getOperands();
+    if (a.size() != b.size() || a.isEmpty()) {
+      return null;
+    }
+    org.apache.calcite.sql.SqlOperator strict = kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL
+        ? SqlStdOperatorTable.GREATER_THAN : SqlStdOperatorTable.LESS_THAN;
+    RexNode result = rexBuilder.makeCall(call.getOperator(), a.get(a.size() - 1), b.get(b.size() - 1));
+    for (int i = a.size() - 2; i >= 0; i--) {
+      result = rexBuilder.makeCall(SqlStdOperatorTable.OR, rexBuilder.makeCall(strict, a.get(i), b.get(i)),
+          rexBuilder.makeCall(SqlStdOperatorTable.AND,
+              rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, a.get(i), b.get(i)), result));
+    }
+    return result;
+  }
+
   private static final class Rewriter extends RexShuttle {
     private final RexBuilder rexBuilder;
     private final RelDataTypeFactory types;
@@ -198,7 +235,8 @@ public final class PgExpressions {
             visited.getOperands().get(1), integer(type.getScale())));
       }
       if (divisionsOnly) {
-        return visited;
+        RexNode row = expandRowComparison(rexBuilder, visited);
+        return row == null ? visited : row;
       }
       if (visited.getKind() == SqlKind.SEARCH && typedAsText(visited.getOperands().get(0)) != null) {
         return RexUtil.expandSearch(rexBuilder, null, visited).accept(this);
@@ -366,7 +404,9 @@ public final class PgExpressions {
         return rexBuilder.makeCall(type, TO_BOOLEAN, List.of(operand));
       }
       if (parsesTimestampTz(from, to)) {
-        return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand));
+        // the session's zone when the statement is planned (a session's plans are dropped when it changes)
+        return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
+            rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
       }
       if (parsesBytea(from, to)) {
         RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
@@ -548,12 +588,12 @@ public final class PgExpressions {
   /**
    * Text as a TIMESTAMP WITH TIME ZONE, as PostgreSQL reads it: {@code 2024-01-15 10:30:00+02},
    * {@code 2024-01-15T10:30:00.5Z}, {@code 2024-01-15 10:30 UTC}, {@code 2024-01-15 10:30 Europe/Paris},
-   * {@code 2024-01-15}; without a zone in the session's (the JVM's) zone. Returns the instant in milliseconds
+   * {@code 2024-01-15}; without a zone in {@code sessionZone}, the session's. Returns the instant in milliseconds
    * (Calcite's representation, so microseconds are dropped); NULL for NULL. Called by generated code.
    *
    * @throws AccelException 22007 for text that is not a timestamp, 22008 for a field out of range
    */
-  public static @Nullable Long toTimestampTz(@Nullable String text) {
+  public static @Nullable Long toTimestampTz(@Nullable String text, String sessionZone) {
     if (text == null) {
       return null;
     }
@@ -570,7 +610,7 @@ public final class PgExpressions {
       String zone = m.group(3);
       ZoneId zoneId;
       if (zone == null) {
-        zoneId = TimeZone.getDefault().toZoneId();
+        zoneId = ZoneId.of(sessionZone);
       } else if (zone.equalsIgnoreCase("Z") || zone.equalsIgnoreCase("UTC") || zone.equalsIgnoreCase("GMT")) {
         zoneId = ZoneOffset.UTC;
       } else if (zone.charAt(0) == '+' || zone.charAt(0) == '-') {

@@ -129,9 +129,22 @@ public final class StatementPlanner {
     }
   }
 
+  private static final ThreadLocal<TimeZone> PLANNING_ZONE = new ThreadLocal<>();
+
+  /**
+   * The time zone of the session whose statement this thread is planning (the JVM's outside planning):
+   * conversions planned into a statement read text in it, as PostgreSQL reads it in the session's TimeZone.
+   */
+  static java.time.ZoneId planningZone() {
+    TimeZone zone = PLANNING_ZONE.get();
+    return (zone == null ? TimeZone.getDefault() : zone).toZoneId();
+  }
+
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
   public CalcitePrepare.CalciteSignature<Object> prepare(String sql, long maxRowCount, @Nullable Program program) {
     Context context = new Context();
+    TimeZone outer = PLANNING_ZONE.get();
+    PLANNING_ZONE.set(timeZone);
     CalcitePrepare.Dummy.push(context);
     try (Hook.Closeable hook = program == null ? Hook.Closeable.EMPTY
         : Hook.PROGRAM.addThread((Holder<Program> holder) -> holder.set(program))) {
@@ -141,6 +154,11 @@ public final class StatementPlanner {
       return signature;
     } finally {
       CalcitePrepare.Dummy.pop(context);
+      if (outer == null) {
+        PLANNING_ZONE.remove();
+      } else {
+        PLANNING_ZONE.set(outer);
+      }
     }
   }
 

@@ -237,4 +237,19 @@ class RowCacheTest {
     assertThat(registry.get("accel.row.cache.bytes").gauge().value()).isPositive();
     assertThat(registry.get("accel.row.cache.hit.ratio").gauge().value()).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
   }
+
+  @Test
+  void aFailedCommitLeavesNoSupersededVersionBehind() {
+    cache.install(1, key(1), 100, row("v1"));
+    RowCache.Commit c = cache.beginCommit(List.of(RowCache.key(1, key(1))));
+    // RocksDB refused the commit (a conflict): the sequence did not move, and nothing else commits after it
+    c.end(false);
+    cache.cleanUp();
+    assertThat(cache.supersededVersions()).as("before, the version superseded at 101 stayed forever").isZero();
+    assertThat(cache.writeMarks()).isZero();
+    try (RowCache.Registration r = cache.register()) {
+      cache.install(1, key(1), 100, row("v1"));
+      assertThat(cache.get(1, key(1), 100)).as("the row is still current and can be cached again").isEqualTo(row("v1"));
+    }
+  }
 }

@@ -260,4 +260,41 @@ class SessionApiTest {
     assertThat(failure(() -> run("SELECT 1/0")).state().code()).isEqualTo("22012");
     assertThat(all(run("SELECT count(*) FROM item"))).containsExactly(5L);
   }
+
+  @Test
+  void theSessionTimeZoneReadsTimestampsWithoutAnOffset() {
+    long utc = java.time.Instant.parse("2024-01-15T10:30:00Z").toEpochMilli();
+    assertThat(all(run("SELECT '2024-01-15 10:30:00'::timestamptz"))).containsExactly(utc);
+    run("SET TIME ZONE 'Asia/Tokyo'");
+    long tokyo = utc - 9 * 3_600_000L;
+    assertThat(all(run("SELECT '2024-01-15 10:30:00'::timestamptz"))).containsExactly(tokyo);
+    assertThat(all(run("SELECT '2024-01-15 10:30:00+00'::timestamptz"))).containsExactly(utc);
+    run("CREATE TABLE ev (id INTEGER PRIMARY KEY, at TIMESTAMPTZ)");
+    Prepared insert = s.prepare("INSERT INTO ev VALUES (1, ?)");
+    s.execute("i", insert, List.of(TypedValue.ofLocal(ColumnMetaData.Rep.STRING, "2024-01-15 10:30:00")),
+        new AtomicBoolean(), 0);
+    assertThat(all(run("SELECT at FROM ev"))).containsExactly(tokyo);
+  }
+
+  @Test
+  void textWithSeveralStatementsRunsThemInOneImplicitTransaction() {
+    List<Result> results = new ArrayList<>();
+    s.executeScript("script", "INSERT INTO item VALUES (10, 'a;b', 'x', 1); -- a comment; with a semicolon\n"
+        + "SELECT name FROM item WHERE id = 10; /* ; */ SELECT ';' || 'c;' AS t;;", results::add);
+    assertThat(results).hasSize(3);
+    assertThat(results.get(0).updateCount()).isEqualTo(1);
+    assertThat(all(results.get(1))).containsExactly("a;b");
+    assertThat(all(results.get(2))).containsExactly(";c;");
+    // a failure rolls back the statements before it, as PostgreSQL's implicit transaction does
+    List<Result> partial = new ArrayList<>();
+    AccelException e = failure(() -> s.executeScript("script",
+        "INSERT INTO item VALUES (11, 'eleven', 'x', 1); INSERT INTO item VALUES (1, 'dup', 'x', 1)", partial::add));
+    assertThat(e.state().code()).isEqualTo("23505");
+    assertThat(partial).hasSize(1);
+    assertThat(all(run("SELECT count(*) FROM item WHERE id = 11"))).containsExactly(0L);
+    assertThat(s.inTransactionBlock()).isFalse();
+    // with its own transaction control, each statement runs as it would alone
+    s.executeScript("script", "BEGIN; INSERT INTO item VALUES (12, 'twelve', 'x', 1); COMMIT", r -> { });
+    assertThat(all(run("SELECT count(*) FROM item WHERE id = 12"))).containsExactly(1L);
+  }
 }

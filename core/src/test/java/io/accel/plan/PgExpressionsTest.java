@@ -85,26 +85,26 @@ class PgExpressionsTest {
   @Test
   void timestampsWithTimeZoneFromPostgresqlForms() {
     long utc1030 = Instant.parse("2024-01-15T10:30:00Z").toEpochMilli();
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00+00")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 12:30:00+02")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 16:00:00+05:30")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 05:30:00-0500")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15T10:30:00Z")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz(" 2024-01-15 10:30 UTC ")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 11:30:00 Europe/Paris")).isEqualTo(utc1030);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00.25+00")).isEqualTo(utc1030 + 250);
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 9:30:00-01")).isEqualTo(utc1030);
-    ZoneId session = TimeZone.getDefault().toZoneId();
-    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00"))
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00+00", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 12:30:00+02", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 16:00:00+05:30", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 05:30:00-0500", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15T10:30:00Z", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz(" 2024-01-15 10:30 UTC ", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 11:30:00 Europe/Paris", "Asia/Tokyo")).isEqualTo(utc1030);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00.25+00", "Asia/Tokyo")).isEqualTo(utc1030 + 250);
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 9:30:00-01", "Asia/Tokyo")).isEqualTo(utc1030);
+    ZoneId session = ZoneId.of("Asia/Tokyo");
+    assertThat(PgExpressions.toTimestampTz("2024-01-15 10:30:00", "Asia/Tokyo"))
         .isEqualTo(LocalDateTime.of(2024, 1, 15, 10, 30).atZone(session).toInstant().toEpochMilli());
-    assertThat(PgExpressions.toTimestampTz("2024-01-15"))
+    assertThat(PgExpressions.toTimestampTz("2024-01-15", "Asia/Tokyo"))
         .isEqualTo(LocalDateTime.of(2024, 1, 15, 0, 0).atZone(session).toInstant().toEpochMilli());
-    assertThat(PgExpressions.toTimestampTz(null)).isNull();
-    assertThatThrownBy(() -> PgExpressions.toTimestampTz("yesterday")).isInstanceOf(AccelException.class)
+    assertThat(PgExpressions.toTimestampTz(null, "Asia/Tokyo")).isNull();
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("yesterday", "Asia/Tokyo")).isInstanceOf(AccelException.class)
         .hasMessageContaining("invalid input syntax for type timestamp with time zone");
-    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-13-01 00:00:00"))
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-13-01 00:00:00", "Asia/Tokyo"))
         .hasMessageContaining("date/time field value out of range");
-    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-01-15 10:30:00 Mars/Olympus"))
+    assertThatThrownBy(() -> PgExpressions.toTimestampTz("2024-01-15 10:30:00 Mars/Olympus", "Asia/Tokyo"))
         .hasMessageContaining("date/time field value out of range");
   }
 

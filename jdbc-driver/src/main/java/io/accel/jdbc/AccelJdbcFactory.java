@@ -173,6 +173,12 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       return false;
     }
 
+    /** As pgJDBC: result sets close at COMMIT unless the statement asks for HOLD_CURSORS_OVER_COMMIT. */
+    @Override
+    public int getResultSetHoldability() {
+      return java.sql.ResultSet.CLOSE_CURSORS_AT_COMMIT;
+    }
+
     @Override
     public boolean dataDefinitionCausesTransactionCommit() {
       return false;

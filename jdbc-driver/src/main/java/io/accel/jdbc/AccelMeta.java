@@ -118,6 +118,14 @@ final class AccelMeta extends MetaImpl {
     }
     Result result = session.execute(h.id, p, parameterValues, cancelFlag(h), queryTimeoutMillis(h));
     if (result.hasRows()) {
+      AvaticaStatement statement = statement(h);
+      try {
+        if (statement != null && statement.getResultSetHoldability() == java.sql.ResultSet.HOLD_CURSORS_OVER_COMMIT) {
+          session.hold(result.cursor());
+        }
+      } catch (SQLException closed) {
+        // a closed statement's result set is closed anyway
+      }
       cursors.put(h.id, result.cursor());
       return MetaResultSet.create(h.connectionId, h.id, false, result.signature(), null);
     }

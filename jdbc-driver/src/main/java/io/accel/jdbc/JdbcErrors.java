@@ -232,7 +232,10 @@ final class JdbcErrors {
   private static final class Handler implements InvocationHandler {
     private final Object delegate;
     private final Handler connection;
-    private final Map<Object, Object> statementProxies;
+    /** A connection's statements: what Avatica holds, to the application's proxy (weakly: see CLEANER). */
+    private final Map<Object, java.lang.ref.WeakReference<Object>> statementProxies;
+    /** For a result set: its statement's proxy, kept reachable while the result set is. */
+    private Object owner;
     /** For a result set: the most rows it may return (its statement's maxRows when it ran), 0 for all. */
     private long rowLimit;
     private long rowsRead;
@@ -297,7 +300,9 @@ final class JdbcErrors {
         case "getStatement":
           if (delegate instanceof ResultSet) {
             Object statement = call(method, args);
-            return statement == null ? null : connection.statementProxies.getOrDefault(statement, statement);
+            java.lang.ref.WeakReference<Object> p = statement == null ? null : connection.statementProxies.get(statement);
+            Object statementProxy = p == null ? null : p.get();
+            return statementProxy != null ? statementProxy : statement;
           }
           break;
         default:
@@ -584,13 +589,17 @@ final class JdbcErrors {
       Class<?> type = method.getReturnType();
       if (type == Statement.class || type == PreparedStatement.class || type == CallableStatement.class) {
         Object p = new Handler(result, connection).proxy(type);
-        connection.statementProxies.put(result, p);
+        connection.statementProxies.put(result, new java.lang.ref.WeakReference<>(p));
+        Statement statement = (Statement) result;
+        java.util.concurrent.locks.ReentrantLock lock = connection.lock;
+        CLEANER.register(p, () -> closeForgotten(statement, lock));
         return p;
       }
       if (type == ResultSet.class) {
         Handler h = new Handler(result, connection);
         if (delegate instanceof Statement s) {
           h.rowLimit = s.getLargeMaxRows();
+          h.owner = proxy;
         }
         return h.proxy(ResultSet.class);
       }
@@ -602,6 +611,26 @@ final class JdbcErrors {
   }
 
   private static final Object NOT_HANDLED = new Object();
+
+  /**
+   * Closes statements the application dropped without closing, once their proxies (and result sets) are
+   * unreachable, so a forgotten statement does not hold its snapshot and resources for the connection's
+   * lifetime. Avatica keeps its own statements in the connection, so only the proxies can tell.
+   */
+  private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+
+  private static void closeForgotten(Statement statement, java.util.concurrent.locks.ReentrantLock lock) {
+    lock.lock();
+    try {
+      if (!statement.isClosed()) {
+        statement.close();
+      }
+    } catch (SQLException | RuntimeException ignored) {
+      // the connection may be closing; nothing is left to release then
+    } finally {
+      lock.unlock();
+    }
+  }
   private static final Method CREATE_STATEMENT;
 
   static {

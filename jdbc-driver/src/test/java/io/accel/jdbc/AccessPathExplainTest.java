@@ -203,6 +203,30 @@ class AccessPathExplainTest extends JdbcTestSupport {
     assertThat(ids(off, sql)).containsExactlyInAnyOrderElementsOf(expected(id -> kind(id) == 13));
   }
 
+  @Test
+  void aRowValueComparisonIsOneSeekForKeysetPagination() throws SQLException {
+    String page = "SELECT id, cat, price FROM item WHERE (cat, price) > (3, 500) ORDER BY cat, price, flag, id LIMIT 5";
+    String plan = explain(c, page);
+    assertThat(plan).contains("index item_cat").contains("keys=[(cat, price) > (3, 500)]").doesNotContain("Sort");
+    Reads r = reads(c, page);
+    assertThat(r.rows).isEqualTo(5);
+    assertThat(r.entries).as("one seek to (3, 500), then the page: not every entry of cat 3 before it")
+        .isBetween(5L, 7L);
+    Connection full = connect(url + "?indexScans=false");
+    assertThat(rows(c, page)).isEqualTo(rows(full, page));
+    String inclusive = "SELECT id FROM item WHERE (cat, price) >= (3, 500) ORDER BY cat, price, flag, id LIMIT 7";
+    assertThat(explain(c, inclusive)).contains("keys=[(cat, price) >= (3, 500)]");
+    assertThat(rows(c, inclusive)).isEqualTo(rows(full, inclusive));
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("EXPLAIN SELECT id FROM item WHERE (cat, price) > (?, ?) ORDER BY cat, price")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).contains("keys=[(cat, price) > (?0, ?1)]");
+    }
+    String before = "SELECT id FROM item WHERE (cat, price) < (3, 500) ORDER BY cat DESC, price DESC LIMIT 4";
+    assertThat(explain(c, before)).contains("keys=[(cat, price) < (3, 500)]");
+    assertThat(rows(c, before)).hasSize(4).isEqualTo(rows(full, before));
+  }
+
   // ------------------------------------------------------------------------------------------ counters
 
   @Test

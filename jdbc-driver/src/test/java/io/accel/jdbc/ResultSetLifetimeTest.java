@@ -179,4 +179,69 @@ class ResultSetLifetimeTest extends JdbcTestSupport {
       reader.shutdownNow();
     }
   }
+
+  @Test
+  void holdCursorsOverCommitKeepsReadingTheSnapshotAfterCommit() throws SQLException {
+    assertThat(c.getHoldability()).isEqualTo(ResultSet.CLOSE_CURSORS_AT_COMMIT);
+    assertThat(c.getMetaData().getResultSetHoldability()).isEqualTo(ResultSet.CLOSE_CURSORS_AT_COMMIT);
+    c.setAutoCommit(false);
+    try (Statement held = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+        ResultSet.HOLD_CURSORS_OVER_COMMIT); Statement plain = c.createStatement()) {
+      ResultSet kept = openScan(held);
+      ResultSet closed = openScan(plain);
+      try (Connection other = connect()) {
+        update(other, "DELETE FROM item WHERE id >= 1000");
+      }
+      c.commit();
+      assertClosedByTransactionEnd(closed);
+      int rows = 5;
+      while (kept.next()) {
+        rows++;
+      }
+      assertThat(rows).as("the rows of the snapshot before the delete, read after commit").isEqualTo(ROWS);
+    }
+    // rolled back, a held cursor closes, as PostgreSQL closes a WITH HOLD cursor declared in that transaction
+    try (Statement held = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+        ResultSet.HOLD_CURSORS_OVER_COMMIT)) {
+      ResultSet rs = openScan(held);
+      c.rollback();
+      assertThatThrownBy(() -> {
+        while (rs.next()) {
+          rs.getObject(1);
+        }
+      }).isInstanceOf(SQLException.class);
+    }
+    assertUsable(c);
+  }
+
+  private int snapshotsHeld() throws SQLException {
+    return c.unwrap(AccelJdbcFactory.AccelConnection.class).accelMeta().session().snapshotsHeld();
+  }
+
+  @Test
+  void statementsLeftOpenOrForgottenDoNotPinSnapshots() throws Exception {
+    Statement open = c.createStatement();
+    try (ResultSet rs = open.executeQuery("SELECT id FROM item ORDER BY id")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(snapshotsHeld()).isEqualTo(1);
+      while (rs.next()) {
+        rs.getInt(1);
+      }
+    }
+    assertThat(snapshotsHeld()).as("a result read to its end releases its snapshot; the statement is open")
+        .isZero();
+    for (int i = 0; i < 20; i++) {
+      ResultSet rs = c.createStatement().executeQuery("SELECT id FROM item ORDER BY id");
+      assertThat(rs.next()).isTrue();
+    }
+    assertThat(snapshotsHeld()).isEqualTo(20);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (snapshotsHeld() > 0 && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(50);
+    }
+    assertThat(snapshotsHeld()).as("statements the application dropped are closed once unreachable").isZero();
+    assertUsable(c);
+    open.close();
+  }
 }
