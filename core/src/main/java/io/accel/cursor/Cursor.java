@@ -48,6 +48,14 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
     this.cancellation = cancellation;
   }
 
+  /** How each row is presented (CHAR padding); null for as the query produced it. */
+  private java.util.function.UnaryOperator<Object> mapper;
+
+  /** Presents every row through {@code mapper} from now on (before {@link #prefetch}). */
+  public synchronized void rowMapper(java.util.function.UnaryOperator<Object> mapper) {
+    this.mapper = mapper;
+  }
+
   /** Runs {@code action} once the rows are all read or the cursor is closed (releases the query's snapshot). */
   public synchronized void onEnd(Runnable action) {
     this.onEnd = action;
@@ -104,7 +112,8 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
 
   private Object take() {
     peeked = false;
-    return rows.current();
+    Object row = rows.current();
+    return mapper == null ? row : mapper.apply(row);
   }
 
   @Override

@@ -480,8 +480,9 @@ public final class Session implements AutoCloseable {
           cursor.close();
           return Result.count(signature, ((Number) (row instanceof Object[] a ? a[0] : row)).longValue());
         }
+        cursor.rowMapper(charPadding(prepared.signature()));
         cursor.prefetch(PREFETCH_ROWS);
-        return Result.rows(signature, cursor);
+        return Result.rows(prepared.signature(), cursor);
       } catch (RuntimeException | Error e) {
         if (cursor != null) {
           cursor.close();
@@ -534,6 +535,10 @@ public final class Session implements AutoCloseable {
       paged.cursor.cancellation(cancellation);
       paged.ctx.cancellation(cancellation);
       List<Object> rows = paged.cursor.fetch((int) Math.min(fetch, Integer.MAX_VALUE));
+      java.util.function.UnaryOperator<Object> pad = charPadding(prepared.signature());
+      if (pad != null) {
+        rows.replaceAll(pad);
+      }
       if (paged.cursor.exhausted()) {
         paged.close();
       } else {
@@ -829,6 +834,46 @@ public final class Session implements AutoCloseable {
     }
     return Meta.Signature.create(columns, signature.sql, signature.parameters, signature.cursorFactory,
         signature.statementType);
+  }
+
+  /**
+   * Pads the values of CHAR(n) columns to n characters, as PostgreSQL returns bpchar (stored and compared
+   * without the trailing spaces); null when the result has no such column.
+   */
+  private static java.util.function.UnaryOperator<Object> charPadding(Meta.Signature signature) {
+    int n = signature.columns.size();
+    int[] widths = null;
+    for (int i = 0; i < n; i++) {
+      ColumnMetaData c = signature.columns.get(i);
+      if (c.type.id == java.sql.Types.CHAR && c.precision > 0) {
+        if (widths == null) {
+          widths = new int[n];
+        }
+        widths[i] = c.precision;
+      }
+    }
+    if (widths == null) {
+      return null;
+    }
+    int[] w = widths;
+    return row -> {
+      if (row instanceof Object[] values) {
+        Object[] out = values.clone();
+        for (int i = 0; i < w.length && i < out.length; i++) {
+          out[i] = pad(out[i], w[i]);
+        }
+        return out;
+      }
+      return pad(row, w[0]);
+    };
+  }
+
+  private static Object pad(Object value, int width) {
+    if (width == 0 || !(value instanceof String s)) {
+      return value;
+    }
+    int length = s.codePointCount(0, s.length());
+    return length >= width ? s : s + " ".repeat(width - length);
   }
 
   /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */

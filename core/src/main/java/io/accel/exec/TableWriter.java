@@ -180,7 +180,8 @@ public final class TableWriter {
     String names = columns.stream().map(c -> table.columns().get(c).name()).collect(Collectors.joining(", "));
     String values = columns.stream().map(c -> Values.toText(table.columns().get(c).type(), row[c]))
         .collect(Collectors.joining(", "));
+    String detail = "Key (" + names + ")=(" + values + ") already exists.";
     return new AccelException(SqlState.UNIQUE_VIOLATION, "duplicate key value violates unique constraint \""
-        + constraint + "\" (Key (" + names + ")=(" + values + ") already exists.)");
+        + constraint + "\" (" + detail + ")").withDetail(detail);
   }
 }

@@ -78,6 +78,8 @@ class SessionApiTest {
     assertThat(columns.get(3).precision).isEqualTo(10);
     assertThat(columns.get(3).scale).isEqualTo(2);
     assertThat(columns.get(0).nullable).isEqualTo(0);
+    assertThat(all(run("SELECT code, name FROM item WHERE id = 1")).get(0)).as("CHAR(3) padded as PostgreSQL's bpchar")
+        .isEqualTo(new Object[] {"a  ", "one"});
     assertThat(s.prepare("UPDATE item SET name = 'x' WHERE id = ?").kind()).isEqualTo(Prepared.Kind.DML);
     assertThat(s.prepare("CREATE TABLE z (a INTEGER)").kind()).isEqualTo(Prepared.Kind.COMMAND);
     assertThat(s.prepare("EXPLAIN SELECT * FROM item").kind()).isEqualTo(Prepared.Kind.EXPLAIN);
@@ -129,7 +131,9 @@ class SessionApiTest {
     run("INSERT INTO item VALUES (6, 'six', 'f', 6)");
     try (Session other = new Session(db)) {
       assertThat(all(other.execute("o", "SELECT count(*) FROM item"))).containsExactly(5L);
-      assertThat(failure(() -> run("INSERT INTO item VALUES (6, 'dup', 'x', 1)")).state().code()).isEqualTo("23505");
+      AccelException duplicate = failure(() -> run("INSERT INTO item VALUES (6, 'dup', 'x', 1)"));
+      assertThat(duplicate.state().code()).isEqualTo("23505");
+      assertThat(duplicate.detail()).isEqualTo("Key (id)=(6) already exists.");
       assertThat(failure(() -> run("SELECT 1")).state().code()).isEqualTo("25P02");
       run("ROLLBACK");
       assertThat(all(other.execute("o", "SELECT count(*) FROM item"))).containsExactly(5L);

@@ -445,16 +445,6 @@ final class AccelMeta extends MetaImpl {
         "IS_GENERATEDCOLUMN"));
   }
 
-  /** The declared type of a column of one of Accel's tables, or null when there is no such column. */
-  DataType declaredType(String schema, String table, String column) {
-    if (schema != null && !schema.equals(AccelSchema.NAME) || table == null || column == null) {
-      return null;
-    }
-    return session.database().catalog().table(table)
-        .flatMap(t -> t.columnOrdinal(column).map(i -> t.columns().get(i).type()))
-        .orElse(null);
-  }
-
   /** Whether {@code value} matches a JDBC search pattern ({@code %}, {@code _}, {@code \} escapes); null matches all. */
   static boolean like(String pattern, String value) {
     if (pattern == null) {

@@ -323,83 +323,7 @@ final class JdbcErrors {
       if (delegate instanceof ResultSet rs) {
         return invokeResultSet(rs, method, args, argc);
       }
-      if (delegate instanceof ResultSetMetaData md && argc == 1 && args[0] instanceof Integer column) {
-        Object declared = declaredMetaData(md, name, column);
-        if (declared != null) {
-          return declared;
-        }
-      }
       return wrapResult(method, call(method, args));
-    }
-
-    /**
-     * The declared type of a result column read straight from a table column, or null. Calcite sees
-     * CHAR(n) and VARCHAR(n) columns as unbounded VARCHAR (the engine enforces lengths itself), so the
-     * driver takes their type and length from the catalog.
-     */
-    private DataType originType(ResultSetMetaData md, int column) {
-      try {
-        if (column < 1 || column > md.getColumnCount() || md.getColumnType(column) != java.sql.Types.VARCHAR
-            || md.getTableName(column) == null) {
-          return null;
-        }
-        AccelMeta meta = connection.accelMeta();
-        return meta == null ? null
-            : meta.declaredType(md.getSchemaName(column), md.getTableName(column), md.getColumnName(column));
-      } catch (SQLException | RuntimeException e) {
-        return null;
-      }
-    }
-
-    /** ResultSetMetaData answers for CHAR(n) and VARCHAR(n) columns; null where Calcite's stand. */
-    private Object declaredMetaData(ResultSetMetaData md, String method, int column) {
-      if (!method.equals("getPrecision") && !method.equals("getColumnDisplaySize") && !method.equals("getColumnType")
-          && !method.equals("getColumnTypeName")) {
-        return null;
-      }
-      DataType type = originType(md, column);
-      if (type == null || type.kind() != ColumnType.CHAR && (type.kind() != ColumnType.VARCHAR || type.precision() < 0)) {
-        return null;
-      }
-      int length = type.kind() == ColumnType.CHAR ? Math.max(type.precision(), 1) : type.precision();
-      return switch (method) {
-        case "getColumnType" -> type.kind() == ColumnType.CHAR ? java.sql.Types.CHAR : java.sql.Types.VARCHAR;
-        case "getColumnTypeName" -> type.kind() == ColumnType.CHAR ? "CHAR" : "VARCHAR";
-        default -> length;
-      };
-    }
-
-    /** For each column of a result set, the width CHAR(n) values are padded to (0: not a CHAR column). */
-    private int[] charWidths;
-
-    private int charWidth(ResultSet rs, Object column) throws SQLException {
-      if (charWidths == null) {
-        ResultSetMetaData md = rs.getMetaData();
-        int[] widths = new int[md.getColumnCount() + 1];
-        for (int i = 1; i < widths.length; i++) {
-          DataType type = originType(md, i);
-          widths[i] = type != null && type.kind() == ColumnType.CHAR ? Math.max(type.precision(), 1) : 0;
-        }
-        charWidths = widths;
-      }
-      int index = column instanceof Integer i ? i : rs.findColumn((String) column);
-      return index > 0 && index < charWidths.length ? charWidths[index] : 0;
-    }
-
-    /** A CHAR(n) value as PostgreSQL returns it: padded with spaces to n characters. */
-    private static Object pad(Object value, int width) {
-      if (width == 0 || !(value instanceof String s)) {
-        return value;
-      }
-      int length = s.codePointCount(0, s.length());
-      return length >= width ? s : s + " ".repeat(width - length);
-    }
-
-    private AccelMeta accelMeta() throws SQLException {
-      if (delegate instanceof AccelJdbcFactory.AccelConnection c) {
-        return c.accelMeta();
-      }
-      return null;
     }
 
     private Object invokeConnection(Connection c, Method method, Object[] args) throws SQLException {
@@ -420,27 +344,6 @@ final class JdbcErrors {
             throw new SQLException("invalid timeout: it must not be negative", SqlState.INVALID_PARAMETER_VALUE.code());
           }
           return !c.isClosed();
-        case "prepareStatement": {
-          if (!c.isClosed()) {
-            Optional<Command> command = parseCommand((String) args[0]);
-            if (command.isPresent()) {
-              Statement statement = (Statement) invokeConnection(c, CREATE_STATEMENT, null);
-              return new PreparedCommand(statement, (String) args[0]).proxy();
-            }
-            if (args.length == 1 || args.length >= 3 && args[1] instanceof Integer) {
-              // through the Meta's plan cache (Calcite's own prepareStatement plans the text every time)
-              try {
-                return wrapResult(method, ((AccelJdbcFactory.AccelConnection) c).prepare((String) args[0],
-                    args.length == 1 ? ResultSet.TYPE_FORWARD_ONLY : (Integer) args[1],
-                    args.length == 1 ? ResultSet.CONCUR_READ_ONLY : (Integer) args[2],
-                    args.length == 4 ? (Integer) args[3] : c.getHoldability()));
-              } catch (SQLException | RuntimeException e) {
-                throw translate(e);
-              }
-            }
-          }
-          break;
-        }
         default:
           break;
       }
@@ -551,16 +454,10 @@ final class JdbcErrors {
           case "getObject":
             if (argc == 2 && args[1] instanceof Class<?> type) {
               Object value = JdbcValues.getObject(rs, args[0], type);
-              return type == String.class || type == Object.class ? pad(value, charWidth(rs, args[0])) : value;
+              return value;
             }
             if (argc == 1) {
-              return pad(JdbcValues.getObject(rs, args[0]), charWidth(rs, args[0]));
-            }
-            break;
-          case "getString":
-          case "getNString":
-            if (argc == 1) {
-              return pad(call(method, args), charWidth(rs, args[0]));
+              return JdbcValues.getObject(rs, args[0]);
             }
             break;
           case "getTimestamp":
@@ -631,26 +528,6 @@ final class JdbcErrors {
       lock.unlock();
     }
   }
-  private static final Method CREATE_STATEMENT;
-
-  static {
-    try {
-      CREATE_STATEMENT = Connection.class.getMethod("createStatement");
-    } catch (NoSuchMethodException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static Optional<Command> parseCommand(String sql) throws SQLException {
-    if (sql == null) {
-      return Optional.empty();
-    }
-    try {
-      return CommandParser.parse(sql);
-    } catch (RuntimeException e) {
-      throw translate(e);
-    }
-  }
 
   /** A failed executeBatch as JDBC reports it: a BatchUpdateException with the counts of what ran. */
   private static BatchUpdateException batchFailure(Throwable failure) {
@@ -663,111 +540,5 @@ final class JdbcErrors {
     }
     SQLException e = translate(failure);
     return new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), counts, e);
-  }
-
-  /**
-   * A prepared DDL or transaction-control statement (CREATE, DROP, BEGIN, COMMIT, ROLLBACK), which
-   * Calcite cannot prepare: it runs through a plain statement each time it is executed.
-   */
-  private static final class PreparedCommand implements InvocationHandler {
-    private final Statement statement;
-    private final String sql;
-    private PreparedStatement proxy;
-
-    PreparedCommand(Statement statement, String sql) {
-      this.statement = statement;
-      this.sql = sql;
-    }
-
-    PreparedStatement proxy() {
-      proxy = (PreparedStatement) Proxy.newProxyInstance(JdbcErrors.class.getClassLoader(),
-          new Class<?>[] {PreparedStatement.class}, this);
-      return proxy;
-    }
-
-    @Override
-    public Object invoke(Object self, Method method, Object[] args) throws Throwable {
-      String name = method.getName();
-      int argc = args == null ? 0 : args.length;
-      Object identity = identityMethod(self, name, args, statement);
-      if (identity != NOT_HANDLED) {
-        return identity;
-      }
-      switch (name) {
-        case "toString":
-          return "Accel PreparedStatement@" + Integer.toHexString(System.identityHashCode(self)) + ": " + sql;
-        default:
-          break;
-      }
-      if (argc == 0) {
-        switch (name) {
-          case "execute":
-            return statement.execute(sql);
-          case "executeUpdate":
-            return statement.executeUpdate(sql);
-          case "executeLargeUpdate":
-            return statement.executeLargeUpdate(sql);
-          case "executeQuery":
-            return statement.executeQuery(sql);
-          case "addBatch":
-            statement.addBatch(sql);
-            return null;
-          case "clearParameters":
-            checkOpen();
-            return null;
-          case "getMetaData":
-            checkOpen();
-            return null;
-          case "getParameterMetaData":
-            checkOpen();
-            return noParameters();
-          default:
-            break;
-        }
-      }
-      if (name.startsWith("set") && argc >= 2 && args[0] instanceof Integer index
-          && method.getDeclaringClass() == PreparedStatement.class) {
-        checkOpen();
-        throw new SQLException("the parameter index " + index + " is out of range: the statement has no parameters",
-            SqlState.INVALID_PARAMETER_VALUE.code());
-      }
-      Method onStatement;
-      try {
-        onStatement = Statement.class.getMethod(name, method.getParameterTypes());
-      } catch (NoSuchMethodException e) {
-        throw new SQLFeatureNotSupportedException(name + " is not supported for this statement",
-            SqlState.FEATURE_NOT_SUPPORTED.code());
-      }
-      try {
-        return onStatement.invoke(statement, args);
-      } catch (InvocationTargetException e) {
-        throw e.getCause();
-      }
-    }
-
-    private void checkOpen() throws SQLException {
-      if (statement.isClosed()) {
-        throw new SQLException("statement closed", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-      }
-    }
-
-    private static ParameterMetaData noParameters() {
-      return (ParameterMetaData) Proxy.newProxyInstance(JdbcErrors.class.getClassLoader(),
-          new Class<?>[] {ParameterMetaData.class}, (p, m, a) -> switch (m.getName()) {
-            case "getParameterCount" -> 0;
-            case "equals" -> p == a[0];
-            case "hashCode" -> System.identityHashCode(p);
-            case "toString" -> "Accel ParameterMetaData (no parameters)";
-            case "isWrapperFor" -> ((Class<?>) a[0]).isInstance(p);
-            case "unwrap" -> {
-              if (((Class<?>) a[0]).isInstance(p)) {
-                yield p;
-              }
-              throw new SQLException("not a wrapper for " + a[0], SqlState.INVALID_PARAMETER_VALUE.code());
-            }
-            default -> throw new SQLException("the statement has no parameters",
-                SqlState.INVALID_PARAMETER_VALUE.code());
-          });
-    }
   }
 }
