@@ -375,8 +375,18 @@ public final class Session implements AutoCloseable {
     // planning reads the catalog: no DDL may change it meanwhile
     Lock lock = database.schemaLock().readLock();
     lock.lock();
+    AtomicBoolean cancel = new AtomicBoolean();
+    running = cancel;
+    Cancellation cancellation = new Cancellation(cancel, settings.statementTimeoutMillis());
     try {
-      PlanCache.Plan plan = plans.plan(sql, maxRowCount);
+      PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(sql, maxRowCount), () -> {
+        try {
+          cancellation.check();
+        } catch (AccelException e) {
+          return e;
+        }
+        return new AccelException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+      });
       CalcitePrepare.CalciteSignature<Object> signature = plan.signature();
       Prepared.Kind kind = signature.statementType != null && signature.statementType.canUpdate()
           ? Prepared.Kind.DML : Prepared.Kind.QUERY;
@@ -384,6 +394,7 @@ public final class Session implements AutoCloseable {
     } catch (RuntimeException | LinkageError | StackOverflowError e) {
       throw ErrorTranslator.translate(e);
     } finally {
+      cancellation.finish();
       lock.unlock();
     }
   }

@@ -375,6 +375,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {
+    if (externalContext == null) {
+      // the statement's cancel flag (see StatementPlanner.cancellable): Volcano's rule loop checks it
+      externalContext = org.apache.calcite.plan.Contexts.of(prepareContext.config(),
+          new org.apache.calcite.util.CancelFlag(StatementPlanner.planningCancel()));
+    }
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     planner.addRule(AccelTableModifyRule.INSTANCE);
     planner.addRule(AccelValues.RULE);

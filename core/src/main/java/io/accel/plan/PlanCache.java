@@ -106,6 +106,8 @@ public final class PlanCache {
         planned[0] = true;
         try {
           return new CachedPlan(planner.prepare(n.sql(), maxRowCount));
+        } catch (StatementPlanner.PlanningCancelled e) {
+          throw e;
         } catch (RuntimeException | AssertionError | LinkageError | StackOverflowError e) {
           // Calcite cannot infer a parameter's type (? = ?), a planner rule trips over a parameter, or the
           // statement fails anyway: the exact text decides

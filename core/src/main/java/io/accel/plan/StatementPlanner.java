@@ -115,6 +115,13 @@ public final class StatementPlanner {
     }
   }
 
+  /** Planning stopped by the statement's cancel flag (reported as 57014 by {@link #cancellable}). */
+  public static final class PlanningCancelled extends RuntimeException {
+    PlanningCancelled() {
+      super("statement planning was cancelled", null, false, false);
+    }
+  }
+
   /** A compiled statement and the facts of its plan. */
   public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts) {
   }
@@ -125,11 +132,54 @@ public final class StatementPlanner {
     try (Hook.Closeable hook = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
         (org.apache.calcite.rel.RelRoot root) -> facts[0] = PlanFacts.of(root.rel))) {
       CalcitePrepare.CalciteSignature<Object> signature = prepare(sql, maxRowCount, null);
+      AtomicBoolean cancel = PLANNING_CANCEL.get();
+      if (cancel != null && cancel.get()) {
+        // Volcano stopped early: what it found is not the plan to keep
+        throw new PlanningCancelled();
+      }
       return new Planned(signature, facts[0]);
     }
   }
 
   private static final ThreadLocal<TimeZone> PLANNING_ZONE = new ThreadLocal<>();
+  private static final ThreadLocal<AtomicBoolean> PLANNING_CANCEL = new ThreadLocal<>();
+
+  /**
+   * The cancel flag of the statement this thread is planning, for Calcite's planner (its rule loop checks it
+   * and stops); a fresh flag outside {@link #cancellable}.
+   */
+  static AtomicBoolean planningCancel() {
+    AtomicBoolean flag = PLANNING_CANCEL.get();
+    return flag == null ? new AtomicBoolean() : flag;
+  }
+
+  /**
+   * Runs {@code body} (planning) so that setting {@code flag} stops it: Volcano stops exploring, and the
+   * planning then fails with 57014 instead of returning (or caching) what it had found so far.
+   */
+  public static <T> T cancellable(AtomicBoolean flag, java.util.function.Supplier<T> body,
+      java.util.function.Supplier<RuntimeException> cancelled) {
+    AtomicBoolean outer = PLANNING_CANCEL.get();
+    PLANNING_CANCEL.set(flag);
+    try {
+      T result = body.get();
+      if (flag.get()) {
+        throw cancelled.get();
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      if (flag.get()) {
+        throw cancelled.get();
+      }
+      throw e;
+    } finally {
+      if (outer == null) {
+        PLANNING_CANCEL.remove();
+      } else {
+        PLANNING_CANCEL.set(outer);
+      }
+    }
+  }
 
   /**
    * The time zone of the session whose statement this thread is planning (the JVM's outside planning):

@@ -301,4 +301,23 @@ class SessionApiTest {
     s.executeScript("script", "BEGIN; INSERT INTO item VALUES (12, 'twelve', 'x', 1); COMMIT", r -> { });
     assertThat(all(run("SELECT count(*) FROM item WHERE id = 12"))).containsExactly(1L);
   }
+
+  @Test
+  void statementTimeoutStopsPlanningToo() {
+    int tables = 12;
+    StringBuilder join = new StringBuilder("SELECT count(*) FROM j0");
+    for (int t = 0; t < tables; t++) {
+      run("CREATE TABLE j" + t + " (id INTEGER PRIMARY KEY, ref INTEGER)");
+      run("INSERT INTO j" + t + " VALUES (1, 2), (2, 3), (3, 1)");
+      if (t > 0) {
+        join.append(" JOIN j").append(t).append(" ON j").append(t - 1).append(".ref = j").append(t).append(".id");
+      }
+    }
+    run("SET statement_timeout = 30");
+    AccelException e = failure(() -> s.prepare(join.toString()));
+    assertThat(e.state().code()).isEqualTo("57014");
+    assertThat(e.getMessage()).isEqualTo("canceling statement due to statement timeout");
+    run("RESET statement_timeout");
+    assertThat(all(run(join.toString()))).as("planned in full now, not from a cut-short plan").containsExactly(3L);
+  }
 }
