@@ -1,10 +1,6 @@
 package io.accel.jdbc;
 
-import io.accel.catalog.ColumnType;
-import io.accel.catalog.DataType;
 import io.accel.sql.AccelException;
-import io.accel.sql.Command;
-import io.accel.sql.CommandParser;
 import io.accel.sql.ErrorTranslator;
 import io.accel.sql.SqlState;
 import java.lang.reflect.InvocationHandler;
@@ -15,7 +11,6 @@ import java.sql.BatchUpdateException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -28,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,13 +30,12 @@ import java.util.regex.Pattern;
 /**
  * Gives every JDBC object of an Accel connection PostgreSQL error behaviour: each failure surfaces as a
  * {@link SQLException} whose SQLSTATE and message come from {@link ErrorTranslator}, never a wrapped
- * internal stack trace. Implemented as one dynamic proxy per JDBC object around Calcite's (Avatica's)
- * objects; the proxies also fill the gaps of Avatica's JDBC behaviour: java.time and UUID values,
- * TIMESTAMP WITH TIME ZONE instants, byte[] for BYTEA, maxRows of prepared statements, BatchUpdateException,
- * DDL and transaction control through prepareStatement, closing a connection's statements with it, checks
- * for parameters that were never set, parameter values converted to the parameter's type (see
- * {@link ParameterConversions}), and CHAR(n)/VARCHAR(n) columns typed, sized and (CHAR) padded as
- * declared, which Calcite sees as unbounded VARCHAR.
+ * internal stack trace. Implemented as one dynamic proxy per JDBC object around Avatica's objects; the
+ * proxies also serialize the calls on one connection, close statements the application forgot, and fill the
+ * gaps of Avatica's JDBC behaviour: java.time and UUID values, TIMESTAMP WITH TIME ZONE instants, byte[] for
+ * BYTEA, maxRows of prepared statements, BatchUpdateException, closing a connection's statements with it and
+ * checks for parameters that were never set. (Parameter values are converted to their declared types by
+ * core, {@code io.accel.exec.ParameterConversions}.)
  */
 final class JdbcErrors {
   /** pgjdbc's SQLSTATE for a query run through executeUpdate. */
