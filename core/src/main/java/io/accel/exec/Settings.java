@@ -119,6 +119,9 @@ public final class Settings {
     }
     if (value == null) {
       values.remove(key);
+      if (key.equals("statement_timeout")) {
+        statementTimeout = 0;
+      }
       return get(key);
     }
     String v = switch (key) {
@@ -149,12 +152,10 @@ public final class Settings {
       default -> value;
     };
     values.put(key, v);
+    if (key.equals("statement_timeout")) {
+      statementTimeout = Long.parseLong(v);
+    }
     return v;
-  }
-
-  /** RESET ALL. */
-  public synchronized void resetAll() {
-    values.clear();
   }
 
   /** The session's time zone. */
@@ -162,10 +163,12 @@ public final class Settings {
     return TimeZone.getTimeZone(zone(get("timezone")));
   }
 
-  /** statement_timeout in milliseconds, 0 for none. */
+  /** statement_timeout in milliseconds, 0 for none (read on every execution: kept parsed). */
   public long statementTimeoutMillis() {
-    return Long.parseLong(get("statement_timeout"));
+    return statementTimeout;
   }
+
+  private volatile long statementTimeout;
 
   private static final Pattern DURATION = Pattern.compile("\\s*(-?\\d+)\\s*(ms|s|min|h|d)?\\s*");
 

@@ -37,6 +37,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class StatementPlanner {
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE);
+  /** Immutable; Calcite's connection derived it again for every execution. */
+  private final org.apache.calcite.rel.type.TimeFrameSet timeFrames =
+      typeFactory.getTypeSystem().deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE);
   private final CalciteSchema rootSchema = CalciteSchema.createRootSchema(false, false);
   private final CalciteConnectionConfig config;
   private volatile TimeZone timeZone;
@@ -251,8 +254,7 @@ public final class StatementPlanner {
       values.put(Variable.LOCAL_TIMESTAMP.camelName, now + offset);
       values.put(Variable.SYS_TIMESTAMP.camelName, now + TimeZone.getDefault().getOffset(now));
       values.put(Variable.TIME_ZONE.camelName, timeZone);
-      values.put(Variable.TIME_FRAME_SET.camelName, typeFactory.getTypeSystem()
-          .deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE));
+      values.put(Variable.TIME_FRAME_SET.camelName, timeFrames);
       values.put(Variable.USER.camelName, user);
       values.put(Variable.SYSTEM_USER.camelName, user);
       values.put(Variable.LOCALE.camelName, java.util.Locale.ROOT);
