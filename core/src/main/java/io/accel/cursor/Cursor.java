@@ -7,7 +7,6 @@ import io.accel.sql.SqlState;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.calcite.linq4j.Enumerator;
 
 /**
@@ -157,11 +156,7 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
 
   /** Whether every row has been returned. */
   public synchronized boolean exhausted() {
-    try {
-      return !hasNext();
-    } catch (NoSuchElementException e) {
-      return true;
-    }
+    return !hasNext();
   }
 
   /** Rows returned so far. */

@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -156,10 +155,5 @@ public final class CursorCache implements AutoCloseable {
   public void close() {
     closeAll(null);
     registry.remove(population);
-  }
-
-  @Override
-  public String toString() {
-    return "CursorCache" + Objects.toString(cache.estimatedSize());
   }
 }

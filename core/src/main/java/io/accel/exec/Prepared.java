@@ -78,6 +78,59 @@ public final class Prepared {
     return command;
   }
 
+  /**
+   * Pads the values of CHAR(n) columns to n characters, as PostgreSQL returns bpchar (stored and compared
+   * without the trailing spaces); null when the result has no such column. Worked out once per statement.
+   */
+  @SuppressWarnings("unchecked")
+  java.util.function.UnaryOperator<Object> charPadding() {
+    Object p = padding;
+    if (p == UNKNOWN) {
+      p = charPadding(signature);
+      padding = p;
+    }
+    return (java.util.function.UnaryOperator<Object>) p;
+  }
+
+  private static final Object UNKNOWN = new Object();
+  private volatile Object padding = UNKNOWN;
+
+  private static java.util.function.UnaryOperator<Object> charPadding(Meta.Signature signature) {
+    int n = signature.columns.size();
+    int[] widths = null;
+    for (int i = 0; i < n; i++) {
+      org.apache.calcite.avatica.ColumnMetaData c = signature.columns.get(i);
+      if (c.type.id == java.sql.Types.CHAR && c.precision > 0) {
+        if (widths == null) {
+          widths = new int[n];
+        }
+        widths[i] = c.precision;
+      }
+    }
+    if (widths == null) {
+      return null;
+    }
+    int[] w = widths;
+    return row -> {
+      if (row instanceof Object[] values) {
+        Object[] out = values.clone();
+        for (int i = 0; i < w.length && i < out.length; i++) {
+          out[i] = pad(out[i], w[i]);
+        }
+        return out;
+      }
+      return pad(row, w[0]);
+    };
+  }
+
+  private static Object pad(Object value, int width) {
+    if (width == 0 || !(value instanceof String s)) {
+      return value;
+    }
+    int length = s.codePointCount(0, s.length());
+    return length >= width ? s : s + " ".repeat(width - length);
+  }
+
   private volatile io.accel.sql.Paging paging;
   /** The query a paged statement pages, prepared; null when it cannot be paged through the cursor cache. */
   private volatile Prepared pagedQuery;

@@ -276,13 +276,7 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
       if (exact == null || exact == OUT_LOW || exact == OUT_HIGH || exact instanceof Adjusted) {
         return null;
       }
-      KeyWriter w = new KeyWriter(16);
-      Object value = exact;
-      if (tail.types().get(i).kind() == ColumnType.UUID && value instanceof String str) {
-        value = java.util.UUID.fromString(str);
-      }
-      KeyCodec.write(w, tail.types().get(i), value, false);
-      out = concat(out, w.toByteArray());
+      out = concat(out, encode(tail.types().get(i), false, exact));
     }
     return out;
   }
@@ -442,12 +436,16 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
   }
 
   private static byte[] encode(KeyColumn kc, Object value) {
+    return encode(kc.type(), kc.descending(), value);
+  }
+
+  private static byte[] encode(DataType type, boolean descending, Object value) {
     KeyWriter w = new KeyWriter(16);
     Object v = value;
-    if (kc.type().kind() == ColumnType.UUID && v instanceof String s) {
+    if (type.kind() == ColumnType.UUID && v instanceof String s) {
       v = java.util.UUID.fromString(s);
     }
-    KeyCodec.write(w, kc.type(), v, kc.descending());
+    KeyCodec.write(w, type, v, descending);
     return w.toByteArray();
   }
 

@@ -79,7 +79,8 @@ public final class Session implements AutoCloseable {
    * zone (the JVM's by default) and user name.
    */
   public record Options(int planCacheSize, TimeZone timeZone, String user, int cursorCacheSize) {
-    public static final Options DEFAULTS = new Options(1000, null, null, 100);
+    private static final int DEFAULT_CURSOR_CACHE_SIZE = 100;
+    public static final Options DEFAULTS = new Options(1000, null, null, DEFAULT_CURSOR_CACHE_SIZE);
 
     public Options {
       if (planCacheSize < 0) {
@@ -93,7 +94,7 @@ public final class Session implements AutoCloseable {
     }
 
     public Options(int planCacheSize, TimeZone timeZone, String user) {
-      this(planCacheSize, timeZone, user, DEFAULTS == null ? 100 : DEFAULTS.cursorCacheSize());
+      this(planCacheSize, timeZone, user, DEFAULT_CURSOR_CACHE_SIZE);
     }
   }
 
@@ -465,9 +466,7 @@ public final class Session implements AutoCloseable {
       }
     }
     List<Object> values = parameterValues(prepared, parameters);
-    long limit = settings.statementTimeoutMillis();
-    long timeout = timeoutMillis > 0 && limit > 0 ? Math.min(timeoutMillis, limit) : Math.max(timeoutMillis, limit);
-    Cancellation cancellation = new Cancellation(cancel, timeout);
+    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
     return inStatement(statementKey, prepared.kind() == Prepared.Kind.QUERY, prepared, () -> {
       TxnContext ctx = currentContext(statementKey);
       ctx.cancellation(cancellation);
@@ -491,7 +490,7 @@ public final class Session implements AutoCloseable {
           cursor.close();
           return Result.count(signature, ((Number) (row instanceof Object[] a ? a[0] : row)).longValue());
         }
-        cursor.rowMapper(charPadding(prepared.signature()));
+        cursor.rowMapper(prepared.charPadding());
         cursor.prefetch(PREFETCH_ROWS);
         return Result.rows(prepared.signature(), cursor);
       } catch (RuntimeException | Error e) {
@@ -527,9 +526,7 @@ public final class Session implements AutoCloseable {
     releaseStatement(statementKey);
     checkOpen();
     io.accel.cursor.CursorCache cache = database.cursorCache();
-    long limit = settings.statementTimeoutMillis();
-    long timeout = timeoutMillis > 0 && limit > 0 ? Math.min(timeoutMillis, limit) : Math.max(timeoutMillis, limit);
-    Cancellation cancellation = new Cancellation(cancel, timeout);
+    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     PagedCursor paged = null;
@@ -546,7 +543,7 @@ public final class Session implements AutoCloseable {
       paged.cursor.cancellation(cancellation);
       paged.ctx.cancellation(cancellation);
       List<Object> rows = paged.cursor.fetch((int) Math.min(fetch, Integer.MAX_VALUE));
-      java.util.function.UnaryOperator<Object> pad = charPadding(prepared.signature());
+      java.util.function.UnaryOperator<Object> pad = prepared.charPadding();
       if (pad != null) {
         rows.replaceAll(pad);
       }
@@ -702,6 +699,12 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /** The timeout of a statement: the frontend's and statement_timeout, whichever is set and shorter. */
+  private long timeoutMillis(long frontend) {
+    long limit = settings.statementTimeoutMillis();
+    return frontend > 0 && limit > 0 ? Math.min(frontend, limit) : Math.max(frontend, limit);
+  }
+
   /** Stops the statement running now, if any, with 57014 (from any thread). */
   public void cancel() {
     AtomicBoolean flag = running;
@@ -847,46 +850,6 @@ public final class Session implements AutoCloseable {
         signature.statementType);
   }
 
-  /**
-   * Pads the values of CHAR(n) columns to n characters, as PostgreSQL returns bpchar (stored and compared
-   * without the trailing spaces); null when the result has no such column.
-   */
-  private static java.util.function.UnaryOperator<Object> charPadding(Meta.Signature signature) {
-    int n = signature.columns.size();
-    int[] widths = null;
-    for (int i = 0; i < n; i++) {
-      ColumnMetaData c = signature.columns.get(i);
-      if (c.type.id == java.sql.Types.CHAR && c.precision > 0) {
-        if (widths == null) {
-          widths = new int[n];
-        }
-        widths[i] = c.precision;
-      }
-    }
-    if (widths == null) {
-      return null;
-    }
-    int[] w = widths;
-    return row -> {
-      if (row instanceof Object[] values) {
-        Object[] out = values.clone();
-        for (int i = 0; i < w.length && i < out.length; i++) {
-          out[i] = pad(out[i], w[i]);
-        }
-        return out;
-      }
-      return pad(row, w[0]);
-    };
-  }
-
-  private static Object pad(Object value, int width) {
-    if (width == 0 || !(value instanceof String s)) {
-      return value;
-    }
-    int length = s.codePointCount(0, s.length());
-    return length >= width ? s : s + " ".repeat(width - length);
-  }
-
   /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */
   private synchronized void set(String name, String value, boolean local) {
     if (name.equals("transaction")) {
@@ -894,13 +857,18 @@ public final class Session implements AutoCloseable {
     }
     String key = name.toLowerCase(Locale.ROOT);
     String before = settings.find(key);
-    String after = settings.set(key, value);
+    apply(key, value);
     if (inTransactionBlock()) {
       blockSettings.putIfAbsent(key, before);
       if (local) {
         localSettings.add(key);
       }
     }
+  }
+
+  /** Sets a parameter and what depends on it: the planner's time zone and search path, the plans' version. */
+  private void apply(String key, String value) {
+    String after = settings.set(key, value);
     if (key.equals("timezone")) {
       settingsVersion++; // plans read text as timestamps in the zone they were planned in
       if (planner != null) {
@@ -926,16 +894,13 @@ public final class Session implements AutoCloseable {
 
   /** At COMMIT the LOCAL settings of the block end; at ROLLBACK all its settings are undone, as in PostgreSQL. */
   private void endBlockSettings(boolean rollback) {
-    Map<String, String> changed = new HashMap<>(blockSettings);
-    java.util.Set<String> local = new java.util.HashSet<>(localSettings);
-    blockSettings.clear();
-    localSettings.clear();
-    for (Map.Entry<String, String> e : changed.entrySet()) {
-      if (rollback || local.contains(e.getKey())) {
-        set(e.getKey(), e.getValue(), false);
+    for (Map.Entry<String, String> e : blockSettings.entrySet()) {
+      if (rollback || localSettings.contains(e.getKey())) {
+        apply(e.getKey(), e.getValue());
       }
     }
     blockSettings.clear();
+    localSettings.clear();
   }
 
   /** SHOW name: one row; SHOW ALL: name, setting, description. */

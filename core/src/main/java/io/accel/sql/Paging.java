@@ -31,6 +31,9 @@ public record Paging(String inner, Bound offset, Bound fetch) {
    * offset given; empty when there is none, or when it is not simple (LIMIT ALL, expressions, no offset).
    */
   public static Optional<Paging> of(String sql) {
+    if (!mentionsOffset(sql)) {
+      return Optional.empty(); // most queries: no need to lex them
+    }
     List<Token> tokens;
     try {
       tokens = SqlLexer.tokenizeExtended(sql);
@@ -96,6 +99,15 @@ public record Paging(String inner, Bound offset, Bound fetch) {
       return Optional.empty();
     }
     return Optional.of(new Paging(sql.substring(0, tokens.get(clause).start()), offset, fetch));
+  }
+
+  private static boolean mentionsOffset(String sql) {
+    for (int i = sql.length() - 6; i >= 0; i--) {
+      if (sql.regionMatches(true, i, "offset", 0, 6)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static final Bound ZERO_INVALID = new Bound(-2, -2);

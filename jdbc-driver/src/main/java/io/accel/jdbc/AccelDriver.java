@@ -185,25 +185,18 @@ public final class AccelDriver extends UnregisteredDriver {
 
   /** The {@code planCacheSize} property: how many plans a connection keeps; 0 plans every statement afresh. */
   static int planCacheSize(String text) {
-    if (text == null || text.isBlank()) {
-      return Session.Options.DEFAULTS.planCacheSize();
-    }
-    try {
-      int size = Integer.parseInt(text.trim());
-      if (size >= 0) {
-        return size;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
-        "invalid planCacheSize \"" + text + "\": expected a number of plans, 0 or more");
+    return count("planCacheSize", text, Session.Options.DEFAULTS.planCacheSize(), "plans");
   }
 
   /** The {@code cursorCacheSize} property: how many paged cursors a connection keeps suspended; 0 for none. */
   static int cursorCacheSize(String text) {
+    return count("cursorCacheSize", text, Session.Options.DEFAULTS.cursorCacheSize(), "cursors");
+  }
+
+  /** A count property {@code name}: 0 or more {@code what}; {@code defaultValue} when absent. */
+  private static int count(String name, String text, int defaultValue, String what) {
     if (text == null || text.isBlank()) {
-      return Session.Options.DEFAULTS.cursorCacheSize();
+      return defaultValue;
     }
     try {
       int size = Integer.parseInt(text.trim());
@@ -214,7 +207,7 @@ public final class AccelDriver extends UnregisteredDriver {
       // reported below
     }
     throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
-        "invalid cursorCacheSize \"" + text + "\": expected a number of cursors, 0 or more");
+        "invalid " + name + " \"" + text + "\": expected a number of " + what + ", 0 or more");
   }
 
   /**

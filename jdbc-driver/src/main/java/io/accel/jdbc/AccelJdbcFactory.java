@@ -94,20 +94,6 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     AvaticaStatement statement(Meta.StatementHandle h) {
       return statementMap.get(h.id);
     }
-
-    /** Prepares through the Meta, and so through the session's plan cache. */
-    AvaticaPreparedStatement prepare(String sql, int resultSetType, int resultSetConcurrency,
-        int resultSetHoldability) throws SQLException {
-      checkOpen();
-      Meta.StatementHandle h = meta.prepare(handle, sql, -1);
-      try {
-        return factory.newPreparedStatement(this, h, h.signature, resultSetType, resultSetConcurrency,
-            resultSetHoldability);
-      } catch (SQLException | RuntimeException e) {
-        meta.closeStatement(h);
-        throw e;
-      }
-    }
   }
 
   /** Clears a cancel request left from an earlier execution (Avatica never resets the flag). */
