@@ -37,9 +37,9 @@ import java.util.Set;
  *       space and {@code .}: the bulk a row fetched from the table carries and C1 does not read.
  * </ul>
  */
-public final class Clicks implements Workload {
+public final class Clicks extends OneTableWorkload {
   public static final String NAME = "clicks";
-  public static final long DEFAULT_SEED = 42;
+  public static final long DEFAULT_SEED = OneTableWorkload.DEFAULT_SEED;
   /** The DATASETS.md size. */
   public static final long DEFAULT_ROWS = 2_000_000;
   /** The quick size of the benchmarks. */
@@ -100,10 +100,6 @@ public final class Clicks implements Workload {
   public record CtrRow(int productId, double ctr) {
   }
 
-  private final long rows;
-  private final long seed;
-  private final int batchSize;
-
   /** The DATASETS.md size: 2,000,000 rows, seed 42. */
   public Clicks() {
     this(DEFAULT_ROWS);
@@ -114,55 +110,7 @@ public final class Clicks implements Workload {
   }
 
   public Clicks(long rows, long seed, int batchSize) {
-    if (rows < 0) {
-      throw new IllegalArgumentException("rows must not be negative: " + rows);
-    }
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batch size must be at least 1: " + batchSize);
-    }
-    this.rows = rows;
-    this.seed = seed;
-    this.batchSize = batchSize;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public long seed() {
-    return seed;
-  }
-
-  public long rows() {
-    return rows;
-  }
-
-  /** {@code <rows>}, and {@code _s<seed>} unless the seed is 42: {@code 2000000}. */
-  @Override
-  public String sizeLabel() {
-    return rows + (seed == DEFAULT_SEED ? "" : "_s" + Long.toUnsignedString(seed));
-  }
-
-  @Override
-  public String fingerprint() {
-    return Workload.super.fingerprint() + " v" + DATA_VERSION;
-  }
-
-  @Override
-  public List<String> tables() {
-    return List.of("product_clicks");
-  }
-
-  @Override
-  public List<String> createTables() {
-    return List.of(CREATE_PRODUCT_CLICKS);
-  }
-
-  @Override
-  public List<String> createIndexes() {
-    return INDEXES;
+    super(NAME, DATA_VERSION, "product_clicks", CREATE_PRODUCT_CLICKS, INDEXES, rows, seed, batchSize);
   }
 
   /** The name of the city of {@code rank}, 1 (the most frequent) .. {@value #CITY_COUNT}: {@code city-007}. */

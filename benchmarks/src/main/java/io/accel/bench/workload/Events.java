@@ -34,9 +34,9 @@ import java.util.Map;
  *       space and {@code .}.
  * </ul>
  */
-public final class Events implements Workload {
+public final class Events extends OneTableWorkload {
   public static final String NAME = "events";
-  public static final long DEFAULT_SEED = 42;
+  public static final long DEFAULT_SEED = OneTableWorkload.DEFAULT_SEED;
   /** The DATASETS.md size. */
   public static final long DEFAULT_ROWS = 1_000_000;
   /** The quick size of the benchmarks. */
@@ -108,10 +108,6 @@ public final class Events implements Workload {
     }
   }
 
-  private final long rows;
-  private final long seed;
-  private final int batchSize;
-
   /** The DATASETS.md size: 1,000,000 rows, seed 42. */
   public Events() {
     this(DEFAULT_ROWS);
@@ -122,55 +118,7 @@ public final class Events implements Workload {
   }
 
   public Events(long rows, long seed, int batchSize) {
-    if (rows < 0) {
-      throw new IllegalArgumentException("rows must not be negative: " + rows);
-    }
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batch size must be at least 1: " + batchSize);
-    }
-    this.rows = rows;
-    this.seed = seed;
-    this.batchSize = batchSize;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public long seed() {
-    return seed;
-  }
-
-  public long rows() {
-    return rows;
-  }
-
-  /** {@code <rows>}, and {@code _s<seed>} unless the seed is 42: {@code 1000000}. */
-  @Override
-  public String sizeLabel() {
-    return rows + (seed == DEFAULT_SEED ? "" : "_s" + Long.toUnsignedString(seed));
-  }
-
-  @Override
-  public String fingerprint() {
-    return Workload.super.fingerprint() + " v" + DATA_VERSION;
-  }
-
-  @Override
-  public List<String> tables() {
-    return List.of("events");
-  }
-
-  @Override
-  public List<String> createTables() {
-    return List.of(CREATE_EVENTS);
-  }
-
-  @Override
-  public List<String> createIndexes() {
-    return INDEXES;
+    super(NAME, DATA_VERSION, "events", CREATE_EVENTS, INDEXES, rows, seed, batchSize);
   }
 
   /** The OFFSET of page {@code page} of P1, numbered from 1: {@code (page - 1) * 1000}. */
