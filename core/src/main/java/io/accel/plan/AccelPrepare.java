@@ -50,6 +50,11 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableMergeUnionRule;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -159,6 +164,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
         AccelPrepare::foldNullComparisons,
+        JoinOrder::heuristic,
         // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
         Programs.hep(List.of(CoreRules.JOIN_PUSH_EXPRESSIONS), true, metadata),
         Programs.measure(metadata),
@@ -372,6 +378,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
       .as(AggregateExpandDistinctAggregatesRule.Config.class)
       .toRule();
 
+  private static final RelOptRule MERGE_UNION = new EnumerableMergeUnionRule(
+      EnumerableMergeUnionRule.Config.DEFAULT_CONFIG.withDescription("AccelMergeUnionRule")
+          .as(EnumerableMergeUnionRule.Config.class)) {
+    @Override
+    public boolean matches(RelOptRuleCall call) {
+      Sort sort = call.rel(0);
+      Union union = call.rel(1);
+      return super.matches(call) && (union.all || sort.fetch == null && sort.offset == null);
+    }
+  };
+
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {
@@ -398,6 +415,12 @@ public class AccelPrepare extends CalcitePrepareImpl {
       planner.removeRule(CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES);
       planner.addRule(EXPAND_DISTINCT_GROUPED);
       planner.addRule(EXPAND_DISTINCT_GLOBAL);
+    }
+    // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
+    // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
+    // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.
+    if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_UNION_RULE)) {
+      planner.addRule(MERGE_UNION);
     }
     // Joins into an Accel table run as batched index lookup joins (LookupJoinRule, registered by AccelScan)
     // where Volcano finds them cheaper than the hash and merge joins.

@@ -39,6 +39,8 @@ public final class Features {
   /** Extra non-equi conjuncts in ON clauses of inner/left/right joins. */
   public boolean nonEquiJoinConditions = true;
   public boolean threeWayJoins = true;
+  /** Four to six relations in one FROM clause (heuristic join order). */
+  public boolean manyWayJoins = true;
   public boolean derivedTables = true;
   /** ORDER BY ... LIMIT inside a derived table. */
   public boolean limitInDerivedTable = true;

@@ -1018,6 +1018,10 @@ final class QueryGenerator {
       n = 2;
       if (maxRels >= 3 && f.threeWayJoins && chance(0.25)) {
         n = 3;
+        // past three tables the planner orders the joins heuristically (JoinOrder)
+        if (f.manyWayJoins && chance(0.3)) {
+          n = 4 + r.nextInt(3);
+        }
       }
     }
     for (int i = 1; i < n; i++) {
