@@ -43,9 +43,18 @@ public final class Database implements AutoCloseable {
       RocksDB db = store.db();
       this.rowCache = new RowCache(rowCacheBytes, db::getLatestSequenceNumber);
       rowCache.bindTo(meters, meterTags());
+      this.scanCache = new io.accel.cache.ScanCache(rowCacheBytes / 4, meters, meterTags());
     } else {
       this.rowCache = null;
+      this.scanCache = null;
     }
+  }
+
+  private final io.accel.cache.ScanCache scanCache;
+
+  /** The decoded rows of small tables for full scans; null when the row cache is off (it shares its budget). */
+  public io.accel.cache.ScanCache scanCache() {
+    return scanCache;
   }
 
   /** Opens with the store's meters in Micrometer's global registry (add your registry to it to see them). */
@@ -148,7 +157,7 @@ public final class Database implements AutoCloseable {
     try {
       TxnContext ctx = new TxnContext(store.begin(), statistics, rowCache, registration);
       ctx.schema(catalog, schemaLock.readLock(), version);
-      ctx.onCommit(this::committed);
+      ctx.onCommit(this::committing, this::committed);
       return ctx;
     } catch (RuntimeException e) {
       if (registration != null) {
@@ -173,12 +182,52 @@ public final class Database implements AutoCloseable {
       new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong commitSequence = new java.util.concurrent.atomic.AtomicLong();
 
-  /** Records a commit that wrote {@code tables} (after RocksDB made it durable and visible). */
-  private void committed(java.util.Set<Long> tables) {
-    long seq = commitSequence.incrementAndGet();
+  /** Per table: commits under way (begun, not yet recorded) and the RocksDB sequence after its last commit. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.atomic.AtomicInteger> committing =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> tableCommitSequences =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Before RocksDB commits a transaction that wrote {@code tables}. */
+  private void committing(java.util.Set<Long> tables) {
     for (long t : tables) {
-      tableCommits.merge(t, seq, Math::max);
+      committing.computeIfAbsent(t, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
     }
+  }
+
+  /**
+   * After the commit of a transaction that wrote {@code tables} ended: a successful one is recorded (the
+   * store's latest sequence is at least the commit's own) before the table stops counting it as under way.
+   */
+  private void committed(java.util.Set<Long> tables, boolean succeeded) {
+    if (succeeded) {
+      long seq = commitSequence.incrementAndGet();
+      long rocksSequence = store.db().getLatestSequenceNumber();
+      for (long t : tables) {
+        tableCommits.merge(t, seq, Math::max);
+        tableCommitSequences.merge(t, rocksSequence, Math::max);
+      }
+    }
+    for (long t : tables) {
+      committing.get(t).decrementAndGet();
+    }
+  }
+
+  /**
+   * Whether a reader at snapshot {@code readerSequence} (taken before this call) sees table {@code tableId}
+   * exactly as a snapshot at {@code entrySequence} did: no commit to the table is under way, and none was
+   * recorded after {@code entrySequence}, which is not newer than the reader's. A commit visible to the
+   * reader but not yet recorded is still counted as under way, so it cannot slip between the two checks.
+   */
+  public boolean unchangedSince(long tableId, long entrySequence, long readerSequence) {
+    if (entrySequence > readerSequence) {
+      return false;
+    }
+    java.util.concurrent.atomic.AtomicInteger underWay = committing.get(tableId);
+    if (underWay != null && underWay.get() > 0) {
+      return false;
+    }
+    return tableCommitSequences.getOrDefault(tableId, 0L) <= entrySequence;
   }
 
   /** The sequence number of the last commit that wrote table {@code tableId} (0: none since the store opened). */

@@ -1,5 +1,6 @@
 package io.accel.exec;
 
+import io.accel.cache.ScanCache;
 import io.accel.catalog.DataType;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.TableDef;
@@ -37,9 +38,141 @@ public final class IndexScan {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
+        Object[][] cached = cachedRows(database, ctx, plan);
+        if (cached != null) {
+          return new CachedScan(database, ctx, plan, cached, residual, operatorStats);
+        }
         return new ScanEnumerator(database, ctx, plan, slots, icp, residual, operatorStats);
       }
     };
+  }
+
+  /**
+   * The rows of the table a full scan reads, from the store's {@link ScanCache} when the reader's snapshot
+   * sees exactly the cached rows, else decoded now and cached if the table is small; null when the scan is
+   * not a full scan of a small table, or the reader has written in its transaction.
+   */
+  private static Object[][] cachedRows(Database database, TxnContext ctx, ScanPlan plan) {
+    ScanCache cache = database.scanCache();
+    if (cache == null || plan.usesIndex() || !plan.keyColumns().isEmpty() || plan.skipColumn() >= 0
+        || !ctx.readsSnapshotOnly()) {
+      return null;
+    }
+    TableDef table = plan.table();
+    if (database.statistics().of(table).rowCount() > ScanCache.MAX_ROWS) {
+      return null;
+    }
+    long reader = ctx.snapshotSequence();
+    ScanCache.Entry entry = cache.get(table.id());
+    if (entry != null && entry.table().equals(table) && database.unchangedSince(table.id(), entry.sequence(), reader)) {
+      cache.hit();
+      return entry.rows();
+    }
+    cache.miss();
+    // decoded at the reader's snapshot: the rows as of that sequence, whoever reads them later
+    List<DataType> types = ScanPlan.types(table);
+    java.util.ArrayList<Object[]> rows = new java.util.ArrayList<>();
+    long bytes = 0;
+    RocksIterator it = ctx.iterator(database.tableFamily(table));
+    ctx.enter();
+    try {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] value = it.value();
+        rows.add(RowCodec.decode(types, value));
+        bytes += 64 + 3L * value.length;
+        if (rows.size() > ScanCache.MAX_ROWS) {
+          return null; // the statistics were behind: scanned from RocksDB, as a large table is
+        }
+      }
+    } finally {
+      ctx.exit();
+      ctx.release(it);
+    }
+    Object[][] all = rows.toArray(new Object[0][]);
+    cache.put(table.id(), new ScanCache.Entry(table, reader, all, bytes));
+    return all;
+  }
+
+  /** A full scan over cached rows: the residual predicate, then the projection, on each. */
+  private static final class CachedScan implements Enumerator<Object[]> {
+    private final Database database;
+    private final TxnContext ctx;
+    private final ScanPlan plan;
+    private final Object[][] rows;
+    private final Predicate1<Object[]> residual;
+    private final ScanStats operatorStats;
+    private final ScanStats stats = new ScanStats();
+    private int next;
+    private Object[] current;
+
+    CachedScan(Database database, TxnContext ctx, ScanPlan plan, Object[][] rows, Predicate1<Object[]> residual,
+        ScanStats operatorStats) {
+      this.database = database;
+      this.ctx = ctx;
+      this.plan = plan;
+      this.rows = rows;
+      this.residual = residual;
+      this.operatorStats = operatorStats;
+      this.next = plan.reverse() ? rows.length - 1 : 0;
+    }
+
+    @Override
+    public Object[] current() {
+      return current;
+    }
+
+    @Override
+    public boolean moveNext() {
+      int step = plan.reverse() ? -1 : 1;
+      for (; next >= 0 && next < rows.length; next += step) {
+        Object[] row = rows[next];
+        if ((stats.rowsFetched++ & 255) == 0) {
+          // as a scan of RocksDB does at each step: cancel, statement_timeout, a context that has ended
+          ctx.enter();
+          ctx.exit();
+        }
+        if (residual != null && !residual.apply(row)) {
+          continue;
+        }
+        next += step;
+        current = project(row);
+        stats.rowsReturned++;
+        return true;
+      }
+      current = null;
+      return false;
+    }
+
+    /** A copy: the cached row is shared by every reader. */
+    private Object[] project(Object[] row) {
+      int[] projection = plan.projection();
+      if (projection == null) {
+        return row.clone();
+      }
+      Object[] out = new Object[projection.length];
+      for (int i = 0; i < projection.length; i++) {
+        out[i] = row[projection[i]];
+      }
+      return out;
+    }
+
+    @Override
+    public void reset() {
+      next = plan.reverse() ? rows.length - 1 : 0;
+      current = null;
+    }
+
+    @Override
+    public void close() {
+      if (stats.rowsFetched > 0) {
+        database.accessCounters().add(stats);
+        if (operatorStats != null) {
+          operatorStats.addAll(stats);
+        }
+        stats.rowsFetched = 0;
+        stats.rowsReturned = 0;
+      }
+    }
   }
 
   /**

@@ -449,11 +449,18 @@ public final class TxnContext implements AutoCloseable {
     end(COMMITTED, this::commitNow);
   }
 
-  /** Told the tables each successful commit wrote (the database's per-table commit sequence). */
-  private java.util.function.Consumer<Set<Long>> onCommit;
+  /** Told the tables a commit writes before it starts, and again, with its outcome, when it ended. */
+  private java.util.function.Consumer<Set<Long>> beforeCommit;
+  private java.util.function.BiConsumer<Set<Long>, Boolean> afterCommit;
 
-  void onCommit(java.util.function.Consumer<Set<Long>> listener) {
-    onCommit = listener;
+  void onCommit(java.util.function.Consumer<Set<Long>> before, java.util.function.BiConsumer<Set<Long>, Boolean> after) {
+    beforeCommit = before;
+    afterCommit = after;
+  }
+
+  /** Whether this context reads exactly its snapshot: no transaction, or one that has written nothing. */
+  public boolean readsSnapshotOnly() {
+    return txn == null || !wrote && adopted.isEmpty();
   }
 
   private void commitNow() {
@@ -486,6 +493,10 @@ public final class TxnContext implements AutoCloseable {
   private void commitChecked() {
     RowCache.Commit cacheCommit = writtenRows.isEmpty() ? null : rowCache.beginCommit(List.copyOf(writtenRows));
     boolean committed = false;
+    Set<Long> tables = beforeCommit == null || wroteTables.isEmpty() ? Set.of() : Set.copyOf(wroteTables);
+    if (!tables.isEmpty()) {
+      beforeCommit.accept(tables);
+    }
     try {
       if (statistics != null && !changes.isEmpty()) {
         statistics.commit(txn, changes);
@@ -494,12 +505,12 @@ public final class TxnContext implements AutoCloseable {
       }
       committed = true;
       changes.clear();
-      if (onCommit != null && !wroteTables.isEmpty()) {
-        onCommit.accept(Set.copyOf(wroteTables));
-      }
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
+      if (!tables.isEmpty()) {
+        afterCommit.accept(tables, committed);
+      }
       if (cacheCommit != null) {
         cacheCommit.end(committed);
       }
