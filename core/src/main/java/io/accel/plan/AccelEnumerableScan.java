@@ -96,7 +96,8 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
         new RexToLixTranslator.InputGetterImpl(row, tablePhysType), implementor::getCorrelVariableGetter,
         implementor.getConformance());
     body.add(Expressions.return_(null, test));
-    return outer.append(outer.newName("accelPredicate"), Expressions.lambda(Predicate1.class, body.toBlock(), row));
+    return outer.append(outer.newName("accelPredicate"),
+        Expressions.lambda(Predicate1.class, PerExecutionValues.hoist(body.toBlock(), outer), row));
   }
 
   /** The runtime form of an access path; runtime bound values are added to {@code runtimeValues}. */

@@ -350,7 +350,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
         implementor.getConformance());
     body.add(Expressions.return_(null, test));
     return outer.append(outer.newName("lookupPredicate"),
-        Expressions.lambda(Predicate2.class, body.toBlock(), row, key));
+        Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), row, key));
   }
 
   /** A Predicate2 (outer row, inner row) for the join's remaining condition, or a null constant. */
@@ -379,6 +379,6 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
         implementor::getCorrelVariableGetter, implementor.getConformance());
     body.add(Expressions.return_(null, test));
     return outer.append(outer.newName("lookupCondition"),
-        Expressions.lambda(Predicate2.class, body.toBlock(), left, right));
+        Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), left, right));
   }
 }

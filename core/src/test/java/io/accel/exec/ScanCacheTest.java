@@ -74,6 +74,16 @@ class ScanCacheTest {
   }
 
   @Test
+  void eachExecutionOfOneCachedPlanFiltersByItsOwnValues() {
+    // the literals become parameters of one shared plan; the residual reads them once per execution
+    assertThat(rows(s, "SELECT id FROM dim WHERE v >= 20 AND v < 25.5 OR name = 'c' ORDER BY id"))
+        .containsExactly(List.of(2), List.of(3));
+    assertThat(rows(s, "SELECT id FROM dim WHERE v >= 5 AND v < 15.5 OR name = 'b' ORDER BY id"))
+        .containsExactly(List.of(1), List.of(2));
+    assertThat(rows(s, "SELECT id FROM dim WHERE v >= 40 AND v < 45.5 OR name = 'x' ORDER BY id")).isEmpty();
+  }
+
+  @Test
   void committedWritesAreSeenByTheNextScan() {
     rows(s, "SELECT * FROM dim");
     run(s, "UPDATE dim SET v = 99 WHERE id = 2");
