@@ -504,6 +504,80 @@ public final class Session implements AutoCloseable {
   }
 
   /**
+   * Runs a batch of parameter sets of one INSERT ... VALUES as one statement: each execution computes its rows,
+   * and all of them are written together when the batch ends (one primary-key MultiGet, one statement, one
+   * commit outside a block). Returns each execution's row count, or null when the batch must run execution by
+   * execution instead: a statement of another kind, a source that reads a table, or any failure (nothing of the
+   * batch then remains, and running it again one by one reports the failing execution with the counts of those
+   * before it, as JDBC asks). Cancellation and statement timeout are errors, as for one statement.
+   */
+  public long[] executeBatch(Object statementKey, Prepared prepared, List<List<TypedValue>> parameterSets,
+      AtomicBoolean cancel, long timeoutMillis) {
+    if (prepared.kind() != Prepared.Kind.DML || prepared.command() != null || parameterSets.size() < 2
+        || !prepared.sql().stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
+      return null;
+    }
+    synchronized (this) {
+      if (aborted && inTransactionBlock()) {
+        return null;
+      }
+    }
+    running = cancel;
+    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      TxnContext ctx = beginStatement(statementKey, false);
+      boolean own = statementContexts.get(statementKey) == ctx;
+      long[] counts = new long[parameterSets.size()];
+      InsertBatch batch = new InsertBatch();
+      try {
+        if (!own) {
+          ctx.setSavePoint();
+        }
+        ctx.cancellation(cancellation);
+        ctx.insertBatch(batch);
+        CalcitePrepare.CalciteSignature<Object> signature = prepared.plan().signature();
+        for (int i = 0; i < counts.length; i++) {
+          List<Object> values = parameterValues(prepared, parameterSets.get(i));
+          Enumerator<Object> result = planner.execute(signature, values, ctx, cancel, 0).enumerator();
+          try {
+            Object row = result.moveNext() ? result.current() : 0L;
+            counts[i] = ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
+          } finally {
+            result.close();
+          }
+        }
+        ctx.insertBatch(null);
+        batch.write(database, ctx);
+        cancellation.finish();
+      } catch (RuntimeException | LinkageError | StackOverflowError e) {
+        ctx.insertBatch(null);
+        cancellation.finish();
+        if (own) {
+          statementFailed(statementKey);
+        } else {
+          ctx.rollbackToSavePoint();
+        }
+        AccelException translated = ErrorTranslator.translate(e);
+        if (translated.state() == SqlState.QUERY_CANCELED) {
+          throw translated;
+        }
+        return null;
+      }
+      try {
+        statementSucceeded(statementKey);
+      } catch (RuntimeException e) {
+        // the commit failed (a concurrent writer): nothing of the batch remains; one by one decides
+        return null;
+      }
+      return counts;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * A page {@code LIMIT n OFFSET k} of a query whose rows stream in scan order, served through the store's
    * cursor cache: the cursor the previous page suspended at k resumes; otherwise the query it pages runs and
    * skips k rows, exactly what the LIMIT plan would do. After the page the cursor is suspended at k + n.

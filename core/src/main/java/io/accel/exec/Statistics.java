@@ -14,9 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * commits, its counts are added to the tables' ({@link #commit}), a rolled-back one's are dropped. When the
  * rows changed (inserted, updated or deleted) since a table's last analysis exceed 10% of the rows it saw
  * plus 1,000 (PostgreSQL's autovacuum_analyze rule), the table is analyzed again on this database's one
- * background thread. Analyses of one table never overlap; an analysis reads one snapshot, taken while no
+ * background thread, no sooner than {@link #IDLE_FACTOR} times the previous automatic analysis's duration after
+ * it ended. Analyses of one table never overlap; an analysis reads one snapshot, taken while no
  * commit is being counted, so the changes counted before it are exactly those the snapshot contains.
  *
  * <p>{@link #version()} increases whenever statistics change enough to change plans: an analysis whose row
@@ -55,6 +55,12 @@ public final class Statistics {
   static final double AUTO_ANALYZE_SCALE = 0.1;
   /** ... plus this many rows. */
   static final long AUTO_ANALYZE_THRESHOLD = 1000;
+  /**
+   * After an automatic analysis that took d, the next one of that table waits until d times this has passed:
+   * on a table growing by bulk inserts the analyses (each reads the whole table) take at most a fifth of one
+   * core from the writers, as PostgreSQL's autovacuum cost delay keeps its work in the background.
+   */
+  static final long IDLE_FACTOR = 4;
   /** Relative change of a count that changes {@link #version()}. */
   static final double SIGNIFICANT_CHANGE = 0.2;
   private static final int CANCEL_CHECK_ROWS = 1024;
@@ -65,7 +71,7 @@ public final class Statistics {
   private final AtomicLong version = new AtomicLong();
   /** Held shared while a commit is counted, exclusively while an analysis takes its snapshot. */
   private final ReentrantReadWriteLock commitLock = new ReentrantReadWriteLock();
-  private final ThreadPoolExecutor background;
+  private final ScheduledThreadPoolExecutor background;
   private final Counter manualRuns;
   private final Counter autoRuns;
   private volatile boolean closed;
@@ -82,6 +88,8 @@ public final class Statistics {
     long changes;
     /** The statistics as of the last version change. */
     TableStatistics basis;
+    /** No automatic analysis starts before this (System.nanoTime), see {@link #IDLE_FACTOR}. */
+    long notBefore;
     /** Whether the counts differ from the stored record. */
     boolean dirty;
     TableStatistics view;
@@ -98,11 +106,12 @@ public final class Statistics {
   Statistics(Database database) {
     this.database = database;
     this.store = database.store();
-    this.background = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+    this.background = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "accel-analyze " + store.description());
       t.setDaemon(true);
       return t;
     });
+    background.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.manualRuns = counter("manual");
     this.autoRuns = counter("auto");
     load();
@@ -185,19 +194,28 @@ public final class Statistics {
     if (closed || !s.scheduled.compareAndSet(false, true)) {
       return;
     }
+    long wait;
+    synchronized (s) {
+      wait = force ? 0 : Math.max(0, s.notBefore - System.nanoTime());
+    }
     try {
-      background.execute(() -> {
+      background.schedule(() -> {
         try {
           s.scheduled.set(false);
           if (force || s.due()) {
+            long start = System.nanoTime();
             run(tableId, autoRuns, false);
+            long end = System.nanoTime();
+            synchronized (s) {
+              s.notBefore = end + IDLE_FACTOR * (end - start);
+            }
           }
         } catch (RuntimeException e) {
           if (!closed && !store.isClosed()) {
             LOG.warn("automatic ANALYZE of table {} of {} failed", tableId, store.description(), e);
           }
         }
-      });
+      }, wait, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       s.scheduled.set(false);
     }

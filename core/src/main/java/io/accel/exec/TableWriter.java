@@ -8,13 +8,16 @@ import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import io.accel.storage.RowCodec;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.rocksdb.ColumnFamilyHandle;
 
@@ -41,24 +44,27 @@ public final class TableWriter {
     this.types = table.columns().stream().map(Column::type).toList();
   }
 
-  public long insert(Iterable<Object[]> input) {
-    long count = 0;
+  public long insert(List<Object[]> input) {
+    List<Object[]> normalized = new ArrayList<>(input.size());
+    List<byte[]> keys = new ArrayList<>(input.size());
     for (Object[] raw : input) {
       Object[] row = normalize(raw);
-      byte[] key;
-      if (table.hasHiddenRowId()) {
-        key = RowKeys.rowIdKey(database.nextRowId(table));
-      } else {
-        key = RowKeys.rowKey(table, row);
-        if (ctx.getForUpdate(rows, key) != null) {
-          throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
-        }
+      normalized.add(row);
+      keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
+    }
+    // the primary keys are looked up (and locked) with one MultiGet; rows are then checked in statement order
+    List<byte[]> existing = table.hasHiddenRowId() ? null : ctx.multiGetForUpdate(rows, keys);
+    Set<ByteBuffer> inserted = table.hasHiddenRowId() || keys.size() < 2 ? null : new HashSet<>(keys.size() * 2);
+    for (int i = 0; i < normalized.size(); i++) {
+      Object[] row = normalized.get(i);
+      byte[] key = keys.get(i);
+      if (existing != null && (existing.get(i) != null || (inserted != null && !inserted.add(ByteBuffer.wrap(key))))) {
+        throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
       writeRow(key, row);
-      count++;
     }
-    ctx.countChanges(table.id(), count, count);
-    return count;
+    ctx.countChanges(table.id(), normalized.size(), normalized.size());
+    return normalized.size();
   }
 
   public long delete(List<Object[]> victims) {
@@ -68,7 +74,7 @@ public final class TableWriter {
       byte[] key = keys.get(i);
       ctx.deleteRow(table, rows, key);
       for (IndexDef index : table.indexes()) {
-        ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, row, key));
+        deleteEntry(index, row, key);
       }
     }
     ctx.countChanges(table.id(), -victims.size(), victims.size());
@@ -92,7 +98,7 @@ public final class TableWriter {
         ctx.deleteRow(table, rows, oldKey);
       }
       for (IndexDef index : table.indexes()) {
-        ctx.delete(database.indexFamily(index.id()), RowKeys.indexKey(table, index, old, oldKey));
+        deleteEntry(index, old, oldKey);
       }
     }
     for (int i = 0; i < newRows.size(); i++) {
@@ -107,6 +113,17 @@ public final class TableWriter {
     return oldRows.size();
   }
 
+  /** A unique entry is tracked (its key is the indexed values alone); any other holds the row's key. */
+  private void deleteEntry(IndexDef index, Object[] row, byte[] rowKey) {
+    ColumnFamilyHandle family = database.indexFamily(index.id());
+    byte[] entry = RowKeys.indexKey(table, index, row, rowKey);
+    if (RowKeys.uniqueForm(index, row)) {
+      ctx.delete(family, entry);
+    } else {
+      ctx.deleteUntracked(family, entry);
+    }
+  }
+
   private void writeRow(byte[] key, Object[] row) {
     for (IndexDef index : table.indexes()) {
       ColumnFamilyHandle family = database.indexFamily(index.id());
@@ -117,7 +134,8 @@ public final class TableWriter {
         }
         ctx.put(family, entry, RowKeys.indexValue(table, index, row, key));
       } else {
-        ctx.put(family, entry, RowKeys.indexValue(table, index, row, null));
+        // the entry's key holds the row's key, which this transaction writes (tracked) too
+        ctx.putUntracked(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
     ctx.putRow(table, rows, key, RowCodec.encode(table.schemaVersion(), types, row));

@@ -272,6 +272,28 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
+  /** {@link #getForUpdate} of many keys of one family with one MultiGet; values in key order. */
+  public List<byte[]> multiGetForUpdate(ColumnFamilyHandle family, List<byte[]> keys) {
+    if (keys.size() < MULTI_GET_MIN) {
+      List<byte[]> values = new ArrayList<>(keys.size());
+      for (byte[] key : keys) {
+        values.add(getForUpdate(family, key));
+      }
+      return values;
+    }
+    checkWritable();
+    List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
+    enter();
+    try {
+      return untracked.contains(family) ? txn.multiGetAsList(readOptions, families, keys)
+          : txn.multiGetForUpdateAsList(readOptions, families, keys);
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+  }
+
   /** Reads a key and makes the commit fail if another transaction writes it after this snapshot. */
   public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
     checkWritable();
@@ -292,7 +314,9 @@ public final class TxnContext implements AutoCloseable {
 
   /**
    * Writes without conflict tracking: for entries no other transaction can write (an index this transaction built
-   * on a table whose rows are all its own; the family may be newer than its snapshot, which tracking rejects).
+   * on a table whose rows are all its own; the family may be newer than its snapshot, which tracking rejects), and
+   * for entries every writer of which also writes a tracked key that conflicts first (an index entry holding the
+   * row's key: whoever writes it writes that row). Tracking costs a conflict check per key at commit.
    */
   public void putUntracked(ColumnFamilyHandle family, byte[] key, byte[] value) {
     put(family, key, value, false);
@@ -336,10 +360,19 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public void delete(ColumnFamilyHandle family, byte[] key) {
+    delete(family, key, true);
+  }
+
+  /** Deletes without conflict tracking (see {@link #putUntracked}). */
+  public void deleteUntracked(ColumnFamilyHandle family, byte[] key) {
+    delete(family, key, false);
+  }
+
+  private void delete(ColumnFamilyHandle family, byte[] key, boolean tracked) {
     checkWritable();
     enter();
     try {
-      if (untracked.contains(family)) {
+      if (!tracked || untracked.contains(family)) {
         txn.deleteUntracked(family, key);
       } else {
         txn.delete(family, key);
@@ -397,6 +430,42 @@ public final class TxnContext implements AutoCloseable {
 
   void cancellation(Cancellation c) {
     cancellation = c;
+  }
+
+  /** The batch whose INSERT rows wait for its end, while one runs in this context. */
+  private InsertBatch insertBatch;
+
+  public InsertBatch insertBatch() {
+    return insertBatch;
+  }
+
+  void insertBatch(InsertBatch batch) {
+    insertBatch = batch;
+  }
+
+  /** Marks the writes so far, for {@link #rollbackToSavePoint}. */
+  void setSavePoint() {
+    checkWritable();
+    enter();
+    try {
+      txn.setSavePoint();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+  }
+
+  /** Undoes the writes since the last {@link #setSavePoint}. */
+  void rollbackToSavePoint() {
+    enter();
+    try {
+      txn.rollbackToSavePoint();
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
   }
 
   /** Ends a use begun by {@link #enter}. */

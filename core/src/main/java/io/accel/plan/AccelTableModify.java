@@ -61,7 +61,8 @@ public final class AccelTableModify extends TableModify implements EnumerableRel
         Expressions.lambda(Expressions.newArrayInit(Object.class, fields), row)));
     AccelTable accelTable = getTable().unwrapOrThrow(AccelTable.class);
     List<String> updateColumns = getUpdateColumnList() == null ? List.of() : getUpdateColumnList();
-    TableModification modification = new TableModification(accelTable, getOperation(), updateColumns);
+    TableModification modification = new TableModification(accelTable, getOperation(), updateColumns,
+        org.apache.calcite.plan.RelOptUtil.findAllTables(getInput()).isEmpty());
     Expression plan = implementor.stash(modification, TableModification.class);
     Expression count = Expressions.call(EXECUTE, plan, DataContext.ROOT, rows);
     builder.add(Expressions.return_(null, Expressions.call(BuiltInMethod.SINGLETON_ENUMERABLE.method, count)));

@@ -1,6 +1,7 @@
 package io.accel.plan;
 
 import io.accel.catalog.TableDef;
+import io.accel.exec.InsertBatch;
 import io.accel.exec.Session;
 import io.accel.exec.TableWriter;
 import io.accel.exec.TxnContext;
@@ -24,10 +25,15 @@ public final class TableModification {
   private final TableModify.Operation operation;
   private final List<String> updateColumns;
 
-  TableModification(AccelTable table, TableModify.Operation operation, List<String> updateColumns) {
+  /** Whether the rows to write are computed without reading a table (INSERT ... VALUES). */
+  private final boolean readsNoTable;
+
+  TableModification(AccelTable table, TableModify.Operation operation, List<String> updateColumns,
+      boolean readsNoTable) {
     this.table = table;
     this.operation = operation;
     this.updateColumns = List.copyOf(updateColumns);
+    this.readsNoTable = readsNoTable;
   }
 
   /** Called from generated code; returns the number of rows written. */
@@ -48,6 +54,15 @@ public final class TableModification {
     }
     ctx.checkSchema(current);
     List<Object[]> rows = input.toList();
+    InsertBatch batch = ctx.insertBatch();
+    if (batch != null) {
+      // a batch defers its rows to one write; what reads a table must see the rows before it, so it cannot
+      if (operation != TableModify.Operation.INSERT || !readsNoTable) {
+        throw new InsertBatch.NotDeferrable();
+      }
+      batch.add(current, rows);
+      return rows.size();
+    }
     TableWriter writer = new TableWriter(session.database(), ctx, current);
     int width = current.columns().size();
     return switch (operation) {

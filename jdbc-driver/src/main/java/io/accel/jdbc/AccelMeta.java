@@ -175,12 +175,33 @@ final class AccelMeta extends MetaImpl {
   }
 
   /**
-   * PreparedStatement.executeBatch: each parameter set runs as its own statement; when one fails, the
-   * failure carries the update counts of those that ran before it (for BatchUpdateException).
+   * PreparedStatement.executeBatch: an INSERT ... VALUES batch runs as one statement (Session#executeBatch);
+   * otherwise, or when that fails, each parameter set runs as its own statement, and when one fails the failure
+   * carries the update counts of those that ran before it (for BatchUpdateException).
    */
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
       throws NoSuchStatementException {
+    Prepared p = prepared.get(h.id);
+    if (p == null) {
+      throw new NoSuchStatementException(h);
+    }
+    Cursor previous = cursors.remove(h.id);
+    if (previous != null) {
+      previous.close();
+    }
+    long[] batched;
+    try {
+      batched = session.executeBatch(h.id, p, parameterValueLists, cancelFlag(h), queryTimeoutMillis(h));
+    } catch (RuntimeException e) {
+      throw new BatchFailure(new long[0], e);
+    }
+    if (batched != null) {
+      for (int i = 0; i < batched.length; i++) {
+        batched[i] = batchCount(batched[i]);
+      }
+      return new ExecuteBatchResult(batched);
+    }
     long[] counts = new long[parameterValueLists.size()];
     for (int i = 0; i < counts.length; i++) {
       try {

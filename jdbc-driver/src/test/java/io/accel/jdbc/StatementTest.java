@@ -273,6 +273,86 @@ class StatementTest extends JdbcTestSupport {
   }
 
   @Test
+  void aBatchFailingInsideATransactionKeepsTheRowsBeforeItsFailureAndAbortsTheBlock() throws SQLException {
+    update(c, "CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20) UNIQUE, qty INTEGER)");
+    c.setAutoCommit(false);
+    update(c, "INSERT INTO item VALUES (100, 'before', 0)");
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
+      String[] names = {"a", "b", "c", "b", "e"};
+      for (int i = 0; i < names.length; i++) {
+        ps.setInt(1, i + 1);
+        ps.setString(2, names[i]);
+        ps.addBatch();
+      }
+      SQLException e = expectState("23505", ps::executeBatch);
+      assertThat(((BatchUpdateException) e).getUpdateCounts()).containsExactly(1, 1, 1);
+      assertThat(e.getMessage()).contains("item_name_key");
+    }
+    // as in PostgreSQL, the failed statement aborted the transaction block
+    expectState("25P02", () -> count(c, "item"));
+    c.rollback();
+    assertThat(count(c, "item")).isZero();
+  }
+
+  @Test
+  void aBatchedInsertIsReadByTheSameTransactionAndUndoneByItsRollback() throws SQLException {
+    update(c, "CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20), qty INTEGER)");
+    update(c, "CREATE INDEX item_qty ON item (qty)");
+    c.setAutoCommit(false);
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO item VALUES (?, ?, ?), (? + 1000, ?, ?)")) {
+      for (int i = 1; i <= 50; i++) {
+        ps.setInt(1, i);
+        ps.setString(2, "n" + i);
+        ps.setInt(3, i % 7);
+        ps.setInt(4, i);
+        ps.setString(5, "m" + i);
+        ps.setInt(6, i % 7);
+        ps.addBatch();
+      }
+      int[] counts = ps.executeBatch();
+      assertThat(counts).hasSize(50).containsOnly(2);
+    }
+    assertThat(count(c, "item")).isEqualTo(100);
+    assertThat(scalar(c, "SELECT count(*) FROM item WHERE qty = 3")).isEqualTo(14L);
+    assertThat(scalar(c, "SELECT name FROM item WHERE id = 1049")).isEqualTo("m49");
+    c.rollback();
+    assertThat(count(c, "item")).isZero();
+    assertThat(scalar(c, "SELECT count(*) FROM item WHERE qty = 3")).isEqualTo(0L);
+  }
+
+  @Test
+  void batchedInsertsThatReadTheTableSeeTheRowsOfTheExecutionsBeforeThem() throws SQLException {
+    update(c, "CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20), qty INTEGER)");
+    try (PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO item SELECT COALESCE(MAX(id), 0) + 1, ?, 0 FROM item")) {
+      for (String name : List.of("a", "b", "c")) {
+        ps.setString(1, name);
+        ps.addBatch();
+      }
+      assertThat(ps.executeBatch()).containsExactly(1, 1, 1);
+    }
+    assertThat(rows(c, "SELECT id, name FROM item ORDER BY id"))
+        .containsExactly(List.of(1, "a"), List.of(2, "b"), List.of(3, "c"));
+  }
+
+  @Test
+  void aBatchWithADuplicateKeyWithinItselfFailsAtThatRow() throws SQLException {
+    update(c, "CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20), qty INTEGER)");
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, qty) VALUES (?, ?)")) {
+      int[] ids = {1, 2, 3, 4, 2, 6};
+      for (int id : ids) {
+        ps.setInt(1, id);
+        ps.setInt(2, id * 10);
+        ps.addBatch();
+      }
+      SQLException e = expectState("23505", ps::executeBatch);
+      assertThat(((BatchUpdateException) e).getUpdateCounts()).containsExactly(1, 1, 1, 1);
+      assertThat(e.getMessage()).contains("item_pkey").contains("(id)=(2)");
+    }
+    assertUsable(c);
+  }
+
+  @Test
   void maxRowsLimitsTheRowsReturned() throws SQLException {
     createItems();
     try (Statement s = c.createStatement()) {
