@@ -19,7 +19,6 @@ import java.util.stream.Collectors;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatch;
 
 /**
  * Runs DDL and transaction-control {@link Command}s for a session. DDL takes the store's schema lock
@@ -27,7 +26,8 @@ import org.rocksdb.WriteBatch;
  * once, outside any transaction block (as in MySQL; PostgreSQL's DDL is transactional, Accel's is not).
  */
 public final class CommandExecutor {
-  private static final int BACKFILL_BATCH = 10_000;
+  /** Entries sorted and ingested together by an index backfill (about 100 MB of keys at most). */
+  private static final int BACKFILL_RUN = 1_000_000;
 
   private final Session session;
   private final Database database;
@@ -195,20 +195,34 @@ public final class CommandExecutor {
       }
       return;
     }
-    try (TxnContext ctx = database.begin(); WriteBatch batch = new WriteBatch()) {
+    // sorted runs of at most BACKFILL_RUN entries, each ingested as one table file (they overlap only when the
+    // table has more rows than a run: RocksDB then places the later runs above the earlier ones)
+    try (TxnContext ctx = database.begin()) {
+      List<byte[][]> run = new ArrayList<>();
+      int[] runs = {0};
       walkEntries(ctx, table, index, (entry, value) -> {
-        try {
-          batch.put(family, entry, value);
-          if (batch.count() >= BACKFILL_BATCH) {
-            database.store().db().write(database.store().writeOptions(), batch);
-            batch.clear();
-          }
-        } catch (RocksDBException e) {
-          throw TxnContext.storageFailure(e);
+        run.add(new byte[][] {entry, value});
+        if (run.size() >= BACKFILL_RUN) {
+          ingest(family, run);
+          runs[0]++;
         }
       });
-      database.store().db().write(database.store().writeOptions(), batch);
+      ingest(family, run);
+      if (runs[0] > 0) {
+        // overlapping runs sit on as many levels, each consulted by every seek: merge them into one now
+        database.store().db().compactRange(family);
+      }
     }
+  }
+
+  private void ingest(ColumnFamilyHandle family, List<byte[][]> run) {
+    run.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    try {
+      database.store().ingestSorted(family, run.iterator());
+    } catch (RocksDBException e) {
+      throw TxnContext.storageFailure(e);
+    }
+    run.clear();
   }
 
   /** Hands {@code sink} the index entry (key, value) of every row {@code ctx} sees; a duplicate unique key is 23505. */
