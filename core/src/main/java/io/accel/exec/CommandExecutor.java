@@ -230,11 +230,15 @@ public final class CommandExecutor {
       java.util.function.BiConsumer<byte[], byte[]> sink) {
     TableReader reader = new TableReader(database, table);
     Set<ByteBuffer> seen = new HashSet<>();
+    // only the indexed and included columns are decoded: the entry holds the row's storage key, not its columns
+    boolean[] wanted = new boolean[table.columns().size()];
+    index.columns().forEach(c -> wanted[c.column()] = true);
+    index.include().forEach(c -> wanted[c] = true);
     RocksIterator it = ctx.iterator(database.tableFamily(table));
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
-        Object[] row = reader.decode(it.value());
+        Object[] row = reader.decode(it.value(), wanted);
         byte[] entry = RowKeys.indexKey(table, index, row, key);
         boolean unique = RowKeys.uniqueForm(index, row);
         if (unique && !seen.add(ByteBuffer.wrap(entry))) {

@@ -26,6 +26,11 @@ public final class TableReader {
     return RowCodec.decode(types, value);
   }
 
+  /** Decodes only the columns {@code wanted} marks; the others stay null. */
+  public Object[] decode(byte[] value, boolean[] wanted) {
+    return RowCodec.decode(types, value, wanted);
+  }
+
   /** Visits every row with its storage key. */
   public void forEach(TxnContext ctx, RowVisitor visitor) {
     RocksIterator it = ctx.iterator(database.tableFamily(table));
