@@ -253,40 +253,33 @@ public final class TxnContext implements AutoCloseable {
 
   /** Reads many keys of one family (with one MultiGet from {@value #MULTI_GET_MIN} keys); values in key order. */
   public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
-    if (keys.size() < MULTI_GET_MIN) {
-      List<byte[]> values = new ArrayList<>(keys.size());
-      for (byte[] key : keys) {
-        values.add(get(family, key));
-      }
-      return values;
-    }
-    List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
-    enter();
-    try {
-      return txn == null ? db.multiGetAsList(readOptions, families, keys)
-          : txn.multiGetAsList(readOptions, families, keys);
-    } catch (RocksDBException e) {
-      throw storageFailure(e);
-    } finally {
-      exit();
-    }
+    return multiGet(family, keys, false);
   }
 
-  /** {@link #getForUpdate} of many keys of one family with one MultiGet; values in key order. */
+  /** {@link #getForUpdate} of many keys of one family, with one MultiGet as {@link #multiGet}. */
   public List<byte[]> multiGetForUpdate(ColumnFamilyHandle family, List<byte[]> keys) {
+    return multiGet(family, keys, true);
+  }
+
+  private List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys, boolean forUpdate) {
     if (keys.size() < MULTI_GET_MIN) {
       List<byte[]> values = new ArrayList<>(keys.size());
       for (byte[] key : keys) {
-        values.add(getForUpdate(family, key));
+        values.add(forUpdate ? getForUpdate(family, key) : get(family, key));
       }
       return values;
     }
-    checkWritable();
+    if (forUpdate) {
+      checkWritable();
+    }
     List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
     enter();
     try {
-      return untracked.contains(family) ? txn.multiGetAsList(readOptions, families, keys)
-          : txn.multiGetForUpdateAsList(readOptions, families, keys);
+      if (txn == null) {
+        return db.multiGetAsList(readOptions, families, keys);
+      }
+      return forUpdate && !untracked.contains(family) ? txn.multiGetForUpdateAsList(readOptions, families, keys)
+          : txn.multiGetAsList(readOptions, families, keys);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {

@@ -17,10 +17,8 @@ final class Charts {
   static void write(Path dir, String size, List<Row> rows) throws IOException {
     List<Row> timed = rows.stream().filter(r -> r.unit().equals("us") && valid(r)).toList();
     if (!timed.isEmpty()) {
-      CategoryChart latency = new CategoryChartBuilder().width(1100).height(600)
-          .title("Time per operation, size " + size + " (log scale, lower is better)")
-          .xAxisTitle("workload").yAxisTitle("microseconds").build();
-      style(latency);
+      CategoryChart latency = chart("Time per operation, size " + size + " (log scale, lower is better)",
+          "microseconds");
       List<String> ids = timed.stream().map(Row::id).toList();
       logarithmic(latency, timed.stream().flatMap(r -> java.util.stream.Stream.of(r.accelMicros(), r.postgresMicros()))
           .toList());
@@ -30,10 +28,8 @@ final class Charts {
     }
     List<Row> all = rows.stream().filter(Charts::valid).toList();
     if (!all.isEmpty()) {
-      CategoryChart speedup = new CategoryChartBuilder().width(1100).height(600)
-          .title("Accel's speed-up over PostgreSQL, size " + size + " (log scale; above 1: Accel faster)")
-          .xAxisTitle("workload").yAxisTitle("PostgreSQL time / Accel time (loading: rate ratio)").build();
-      style(speedup);
+      CategoryChart speedup = chart("Accel's speed-up over PostgreSQL, size " + size
+          + " (log scale; above 1: Accel faster)", "PostgreSQL time / Accel time (loading: rate ratio)");
       List<String> ids = all.stream().map(Row::id).toList();
       List<Double> values = new java.util.ArrayList<>(all.stream().map(Row::speedup).toList());
       values.add(1.0);
@@ -60,9 +56,12 @@ final class Charts {
     return r.accelMicros() > 0 && r.postgresMicros() > 0 && !Double.isNaN(r.speedup());
   }
 
-  private static void style(CategoryChart chart) {
+  private static CategoryChart chart(String title, String yAxis) {
+    CategoryChart chart = new CategoryChartBuilder().width(1100).height(600).title(title).xAxisTitle("workload")
+        .yAxisTitle(yAxis).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     chart.getStyler().setToolTipsEnabled(false);
     chart.getStyler().setOverlapped(false);
+    return chart;
   }
 }
