@@ -160,6 +160,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
           mixedSubQueries[0] = mixesSubQueries(rel);
           return rel;
         },
+        AccelPrepare::inOverConstants,
         Programs.subQuery(metadata),
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
@@ -309,6 +310,45 @@ public class AccelPrepare extends CalcitePrepareImpl {
         return visited.accept(fold);
       }
     });
+  }
+
+  /**
+   * {@code x IN (SELECT c FROM ... WHERE ...)} whose sub-query returns one constant column becomes
+   * {@code CASE WHEN EXISTS (SELECT ...) THEN x = c ELSE FALSE END}, the same three-valued result. Calcite's
+   * sub-query removal drops the constant from the correlated aggregate and then joins on the wrong columns: a
+   * NULL {@code x} over an empty sub-query gave NULL instead of FALSE (a row too many under IS DISTINCT FROM,
+   * differential seed 4), and in a select list the join compared the VARCHAR correlation column with the
+   * INTEGER constant (an internal error).
+   */
+  private static RelNode inOverConstants(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+    RelHomogeneousShuttle[] relShuttle = new RelHomogeneousShuttle[1];
+    RexShuttle rewrite = new RexShuttle() {
+      @Override
+      public RexNode visitSubQuery(RexSubQuery subQuery) {
+        RexSubQuery visited = subQuery.clone(subQuery.rel.accept(relShuttle[0]));
+        visited = (RexSubQuery) super.visitSubQuery(visited);
+        if (visited.getKind() != SqlKind.IN || visited.getOperands().size() != 1
+            || !(visited.rel instanceof Project project) || project.getProjects().size() != 1
+            || !RexUtil.isConstant(project.getProjects().get(0))) {
+          return visited;
+        }
+        RexNode equals = rexBuilder.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.EQUALS,
+            visited.getOperands().get(0), project.getProjects().get(0));
+        RexNode rewritten = rexBuilder.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.CASE,
+            RexSubQuery.exists(visited.rel), equals, rexBuilder.makeLiteral(false));
+        return rewritten.getType().equals(visited.getType()) ? rewritten
+            : rexBuilder.makeAbstractCast(visited.getType(), rewritten, false);
+      }
+    };
+    relShuttle[0] = new RelHomogeneousShuttle() {
+      @Override
+      public RelNode visit(RelNode other) {
+        return super.visit(other).accept(rewrite);
+      }
+    };
+    return rel.accept(relShuttle[0]);
   }
 
   /**
