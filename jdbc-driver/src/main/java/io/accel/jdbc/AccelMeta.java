@@ -177,7 +177,8 @@ final class AccelMeta extends MetaImpl {
   /**
    * PreparedStatement.executeBatch: an INSERT ... VALUES batch runs as one statement (Session#executeBatch);
    * otherwise, or when that fails, each parameter set runs as its own statement, and when one fails the failure
-   * carries the update counts of those that ran before it (for BatchUpdateException).
+   * carries the update counts of those that ran before it (for BatchUpdateException). Outside a transaction
+   * block the batch is one transaction, as in PostgreSQL: a failure leaves none of its changes.
    */
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValueLists)
@@ -202,14 +203,30 @@ final class AccelMeta extends MetaImpl {
       }
       return new ExecuteBatchResult(batched);
     }
+    // outside a block the batch is one transaction, as pgJDBC's (one Sync): a failure keeps none of its rows
+    boolean atomic = !session.inTransactionBlock();
+    if (atomic) {
+      session.begin();
+    }
     long[] counts = new long[parameterValueLists.size()];
-    for (int i = 0; i < counts.length; i++) {
-      try {
+    int i = 0;
+    try {
+      for (; i < counts.length; i++) {
         ExecuteResult result = execute(h, parameterValueLists.get(i), -1);
         counts[i] = batchCount(result.resultSets.get(0).updateCount);
-      } catch (RuntimeException e) {
-        throw new BatchFailure(Arrays.copyOf(counts, i), e);
       }
+      if (atomic) {
+        session.commit();
+      }
+    } catch (RuntimeException e) {
+      if (atomic) {
+        try {
+          session.rollback();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw new BatchFailure(Arrays.copyOf(counts, i), e);
     }
     return new ExecuteBatchResult(counts);
   }
