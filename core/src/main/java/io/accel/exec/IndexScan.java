@@ -8,6 +8,7 @@ import io.accel.exec.AccessCounters.ScanStats;
 import io.accel.storage.KeyCodec;
 import io.accel.storage.KeyReader;
 import io.accel.storage.RowCodec;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -42,9 +43,72 @@ public final class IndexScan {
         if (cached != null) {
           return new CachedScan(database, ctx, plan, cached, residual, operatorStats);
         }
-        return new ScanEnumerator(database, ctx, plan, slots, icp, residual, operatorStats);
+        ScanEnumerator scan = new ScanEnumerator(database, ctx, plan, slots, icp, residual, operatorStats);
+        return plan.usesIndex() && !plan.covering() ? new BatchedFetch(scan) : scan;
       }
     };
+  }
+
+  /**
+   * An index scan that fetches its rows in batches: it reads entries ahead and reads their rows with one MultiGet
+   * (through the row cache), 1, 2, 4, ... up to {@value #MAX_FETCH_BATCH} at a time, so a scan that stops early
+   * reads few entries ahead, and a long one pays one native call per batch instead of one per row.
+   */
+  static final int MAX_FETCH_BATCH = 256;
+
+  private static final class BatchedFetch implements Enumerator<Object[]> {
+    private final ScanEnumerator scan;
+    private final java.util.ArrayDeque<Object[]> ready = new java.util.ArrayDeque<>();
+    private final List<byte[]> keys = new ArrayList<>();
+    private int batch = 1;
+    private Object[] current;
+
+    BatchedFetch(ScanEnumerator scan) {
+      this.scan = scan;
+      scan.deferFetches();
+    }
+
+    @Override
+    public synchronized Object[] current() {
+      return current;
+    }
+
+    @Override
+    public synchronized boolean moveNext() {
+      while (ready.isEmpty()) {
+        keys.clear();
+        while (keys.size() < batch && scan.moveNext()) {
+          keys.add(scan.pendingRowKey());
+        }
+        if (keys.isEmpty()) {
+          current = null;
+          return false;
+        }
+        for (Object[] row : scan.fetchRows(keys)) {
+          Object[] out = scan.fetched(row);
+          if (out != null) {
+            ready.add(out);
+          }
+        }
+        batch = Math.min(batch * 2, MAX_FETCH_BATCH);
+      }
+      current = ready.poll();
+      return true;
+    }
+
+    @Override
+    public synchronized void reset() {
+      scan.reset();
+      ready.clear();
+      batch = 1;
+      current = null;
+    }
+
+    @Override
+    public synchronized void close() {
+      ready.clear();
+      scan.close();
+    }
   }
 
   /**
