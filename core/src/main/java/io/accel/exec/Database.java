@@ -155,7 +155,7 @@ public final class Database implements AutoCloseable {
     RowCache.Registration registration = rowCache == null ? null : rowCache.register();
     long version = catalog.version();
     try {
-      TxnContext ctx = new TxnContext(store.begin(), statistics, rowCache, registration);
+      TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
       return ctx;

@@ -81,9 +81,13 @@ public final class TxnContext implements AutoCloseable {
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
    * {@code statistics}, when given, receives its row counts when it commits.
    */
-  TxnContext(Transaction txn, Statistics statistics, RowCache rowCache, RowCache.Registration registration) {
+  TxnContext(RocksDB db, Transaction txn, Statistics statistics, RowCache rowCache,
+      RowCache.Registration registration) {
     this.txn = txn;
-    this.db = null;
+    // point reads of a transaction that has written nothing go to the database at its snapshot: the same values,
+    // without the transaction's MultiGet, which looks keys up one by one (P1's 250,000 rows read in a block:
+    // 1.4 to 1.9 s through the transaction, 0.9 to 1.4 s at the snapshot)
+    this.db = db;
     this.snapshot = txn.getSnapshot();
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = statistics;
@@ -236,7 +240,7 @@ public final class TxnContext implements AutoCloseable {
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
     enter();
     try {
-      return txn == null ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
+      return txn == null || !wrote ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
@@ -275,7 +279,7 @@ public final class TxnContext implements AutoCloseable {
     List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), family);
     enter();
     try {
-      if (txn == null) {
+      if (txn == null || !forUpdate && !wrote) {
         return db.multiGetAsList(readOptions, families, keys);
       }
       return forUpdate && !untracked.contains(family) ? txn.multiGetForUpdateAsList(readOptions, families, keys)
