@@ -12,8 +12,11 @@ import java.util.Map;
  * of a statement, a snapshot and a commit per row.
  */
 public final class InsertBatch {
-  private final Map<Long, TableDef> tables = new LinkedHashMap<>();
-  private final Map<Long, List<Object[]>> rows = new LinkedHashMap<>();
+  /** Each table's definition, as its executions checked it, and its rows in statement order. */
+  private record TableRows(TableDef table, List<Object[]> rows) {
+  }
+
+  private final Map<Long, TableRows> tables = new LinkedHashMap<>();
 
   /** Thrown by an execution whose rows cannot wait for the batch's end (it reads a table, or is no INSERT). */
   public static final class NotDeferrable extends RuntimeException {
@@ -24,17 +27,17 @@ public final class InsertBatch {
 
   /** Adds the rows one execution inserts into {@code table} (its definition as that execution checked it). */
   public void add(TableDef table, List<Object[]> inserted) {
-    TableDef known = tables.putIfAbsent(table.id(), table);
-    if (known != null && known.schemaVersion() != table.schemaVersion()) {
+    TableRows known = tables.computeIfAbsent(table.id(), id -> new TableRows(table, new ArrayList<>()));
+    if (known.table().schemaVersion() != table.schemaVersion()) {
       throw new NotDeferrable();
     }
-    rows.computeIfAbsent(table.id(), id -> new ArrayList<>()).addAll(inserted);
+    known.rows().addAll(inserted);
   }
 
   /** Writes every table's rows into {@code ctx}, in statement order; a violation fails the whole batch. */
   void write(Database database, TxnContext ctx) {
-    for (Map.Entry<Long, List<Object[]>> e : rows.entrySet()) {
-      new TableWriter(database, ctx, tables.get(e.getKey())).insert(e.getValue());
+    for (TableRows t : tables.values()) {
+      new TableWriter(database, ctx, t.table()).insert(t.rows());
     }
   }
 }

@@ -488,7 +488,7 @@ public final class Session implements AutoCloseable {
         if (prepared.kind() == Prepared.Kind.DML) {
           Object row = cursor.hasNext() ? cursor.next() : 0L;
           cursor.close();
-          return Result.count(signature, ((Number) (row instanceof Object[] a ? a[0] : row)).longValue());
+          return Result.count(signature, updateCount(row));
         }
         cursor.rowMapper(prepared.charPadding());
         cursor.prefetch(PREFETCH_ROWS);
@@ -501,6 +501,11 @@ public final class Session implements AutoCloseable {
         throw e;
       }
     });
+  }
+
+  /** The row count a DML plan's single result row holds. */
+  private static long updateCount(Object row) {
+    return ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
   }
 
   /**
@@ -542,8 +547,7 @@ public final class Session implements AutoCloseable {
           List<Object> values = parameterValues(prepared, parameterSets.get(i));
           Enumerator<Object> result = planner.execute(signature, values, ctx, cancel, 0).enumerator();
           try {
-            Object row = result.moveNext() ? result.current() : 0L;
-            counts[i] = ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
+            counts[i] = updateCount(result.moveNext() ? result.current() : 0L);
           } finally {
             result.close();
           }

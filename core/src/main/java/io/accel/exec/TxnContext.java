@@ -443,21 +443,22 @@ public final class TxnContext implements AutoCloseable {
   /** Marks the writes so far, for {@link #rollbackToSavePoint}. */
   void setSavePoint() {
     checkWritable();
-    enter();
-    try {
-      txn.setSavePoint();
-    } catch (RocksDBException e) {
-      throw storageFailure(e);
-    } finally {
-      exit();
-    }
+    onTransaction(Transaction::setSavePoint);
   }
 
   /** Undoes the writes since the last {@link #setSavePoint}. */
   void rollbackToSavePoint() {
+    onTransaction(Transaction::rollbackToSavePoint);
+  }
+
+  private interface TransactionCall {
+    void run(Transaction txn) throws RocksDBException;
+  }
+
+  private void onTransaction(TransactionCall call) {
     enter();
     try {
-      txn.rollbackToSavePoint();
+      call.run(txn);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {

@@ -110,12 +110,17 @@ final class AccelMeta extends MetaImpl {
     return new ExecuteResult(List.of(run(h, p, parameterValues == null ? List.of() : parameterValues)));
   }
 
-  /** Runs a statement through the session; a query's cursor waits for Avatica's result set. */
-  private MetaResultSet run(StatementHandle h, Prepared p, List<TypedValue> parameterValues) {
+  /** Closes the cursor of the statement's previous run, if it left one open. */
+  private void closeCursor(StatementHandle h) {
     Cursor previous = cursors.remove(h.id);
     if (previous != null) {
       previous.close();
     }
+  }
+
+  /** Runs a statement through the session; a query's cursor waits for Avatica's result set. */
+  private MetaResultSet run(StatementHandle h, Prepared p, List<TypedValue> parameterValues) {
+    closeCursor(h);
     Result result = session.execute(h.id, p, parameterValues, cancelFlag(h), queryTimeoutMillis(h));
     if (result.hasRows()) {
       AvaticaStatement statement = statement(h);
@@ -187,10 +192,7 @@ final class AccelMeta extends MetaImpl {
     if (p == null) {
       throw new NoSuchStatementException(h);
     }
-    Cursor previous = cursors.remove(h.id);
-    if (previous != null) {
-      previous.close();
-    }
+    closeCursor(h);
     long[] batched;
     try {
       batched = session.executeBatch(h.id, p, parameterValueLists, cancelFlag(h), queryTimeoutMillis(h));

@@ -19,7 +19,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -279,8 +278,8 @@ public final class Compare implements Callable<Integer> {
     StringBuilder b = new StringBuilder();
     b.append("Measured ").append(LocalDate.now()).append(", size ").append(size).append(": `java -cp ")
         .append("benchmarks/target/accel-benchmarks.jar io.accel.bench.jmh.Compare --size ").append(size)
-        .append("`. Charts: [latency](").append(links).append("latency.png), [speed-up](").append(links)
-        .append("speedup.png).\n\n");
+        .append("`. Charts, written by that command (not kept in git): [latency](").append(links)
+        .append("latency.png), [speed-up](").append(links).append("speedup.png).\n\n");
     b.append("| workload | what | Accel | PostgreSQL | ratio | before issue 14 |\n|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       b.append("| ").append(r.id()).append(" | ").append(r.what()).append(" | ")
@@ -312,11 +311,7 @@ public final class Compare implements Callable<Integer> {
     return String.format(Locale.ROOT, "%,.1f us", v);
   }
 
-  void updateResultsForTest(String summary) throws IOException {
-    updateResults(summary);
-  }
-
-  private void updateResults(String summary) throws IOException {
+  void updateResults(String summary) throws IOException {
     String text = Files.readString(resultsFile, StandardCharsets.UTF_8);
     String block = SUMMARY_START + "\n" + summary + SUMMARY_END;
     int start = text.indexOf(SUMMARY_START);
@@ -330,13 +325,5 @@ public final class Compare implements Callable<Integer> {
     }
     Files.writeString(resultsFile, text, StandardCharsets.UTF_8);
     log.println("updated " + resultsFile);
-  }
-
-  static Map<String, Row> byId(List<Row> rows) {
-    Map<String, Row> m = new LinkedHashMap<>();
-    for (Row r : rows) {
-      m.put(r.id(), r);
-    }
-    return m;
   }
 }

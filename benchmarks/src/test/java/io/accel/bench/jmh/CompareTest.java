@@ -43,8 +43,8 @@ class CompareTest {
     Files.writeString(results, "# Benchmark results\n\nintro\n\n## 2026-11-21 — old\n\nold text\n");
     Compare compare = new Compare();
     compare.resultsFile = results;
-    compare.updateResultsForTest(compare.summary(ROWS.subList(0, 1), ""));
-    compare.updateResultsForTest(compare.summary(ROWS, ""));
+    compare.updateResults(compare.summary(ROWS.subList(0, 1), ""));
+    compare.updateResults(compare.summary(ROWS, ""));
     String text = Files.readString(results, StandardCharsets.UTF_8);
     assertThat(text).containsOnlyOnce(Compare.SUMMARY_START).containsOnlyOnce("## Summary")
         .contains("| Q19 |").contains("## 2026-11-21 — old\n\nold text");
