@@ -14,7 +14,37 @@ import org.junit.jupiter.api.Assumptions;
 public final class Services {
   public static final String POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
+  /** The upstream of the fronting tests: a PostgreSQL with wal_level=logical ({@code .ci/pg-logical} starts one). */
+  public static final String LOGICAL_HOST_PORT = System.getenv().getOrDefault("ACCEL_PG_LOGICAL", "127.0.0.1:5434");
+
   private Services() {
+  }
+
+  /**
+   * A connection to database {@code database} of the logical-replication PostgreSQL, created (empty) when missing;
+   * an aborted (skipped) test outside CI when that server is not running.
+   */
+  public static Connection logicalPostgres(String database) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    p.setProperty("connectTimeout", "5");
+    String admin = "jdbc:postgresql://" + LOGICAL_HOST_PORT + "/postgres";
+    try (Connection c = DriverManager.getConnection(admin, p);
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
+      if (!rs.next()) {
+        s.execute("CREATE DATABASE " + database);
+      }
+    } catch (SQLException e) {
+      if (servicesRequired()) {
+        throw new SQLException("PostgreSQL with wal_level=logical at " + LOGICAL_HOST_PORT
+            + " is required in CI but unreachable: " + e.getMessage(), e);
+      }
+      Assumptions.abort("PostgreSQL with wal_level=logical at " + LOGICAL_HOST_PORT + " is unreachable ("
+          + e.getMessage() + "); skipping the fronting tests. Start one with: .ci/pg-logical");
+      throw new AssertionError("unreachable");
+    }
+    return DriverManager.getConnection("jdbc:postgresql://" + LOGICAL_HOST_PORT + "/" + database, p);
   }
 
   public static boolean servicesRequired() {

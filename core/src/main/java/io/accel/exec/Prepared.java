@@ -74,6 +74,11 @@ public final class Prepared {
     return plan;
   }
 
+  /** The ids of the tables a query reads (empty for other statements and queries that read none). */
+  public java.util.Set<Long> tablesRead() {
+    return plan == null || plan.facts() == null ? java.util.Set.of() : plan.facts().tables();
+  }
+
   Command command() {
     return command;
   }

@@ -49,6 +49,11 @@ public enum SqlState {
   PROTOCOL_VIOLATION("08P01"),
   CONNECTION_DOES_NOT_EXIST("08003"),
   CONNECTION_FAILURE("08006"),
+  /** The client could not establish the connection (an unreachable upstream). */
+  CONNECTION_FAILURE_SQLCLIENT("08001"),
+  INVALID_AUTHORIZATION_SPECIFICATION("28000"),
+  INVALID_PASSWORD("28P01"),
+  INVALID_CATALOG_NAME("3D000"),
   OBJECT_CLOSED("55000"),
   INTERNAL_ERROR("XX000"),
   IO_ERROR("58030");
@@ -61,5 +66,26 @@ public enum SqlState {
 
   public String code() {
     return code;
+  }
+
+  /** The constant for a code PostgreSQL reported; a code Accel has no constant for maps to its class's nearest. */
+  public static SqlState of(String code) {
+    for (SqlState s : values()) {
+      if (s.code.equals(code)) {
+        return s;
+      }
+    }
+    String family = code == null || code.length() < 2 ? "" : code.substring(0, 2);
+    return switch (family) {
+      case "08" -> CONNECTION_FAILURE;
+      case "22" -> DATA_EXCEPTION;
+      case "23" -> INTEGRITY_CONSTRAINT_VIOLATION;
+      case "28" -> INVALID_AUTHORIZATION_SPECIFICATION;
+      case "40" -> SERIALIZATION_FAILURE;
+      case "42" -> SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION;
+      case "57" -> QUERY_CANCELED;
+      case "58" -> IO_ERROR;
+      default -> INTERNAL_ERROR;
+    };
   }
 }

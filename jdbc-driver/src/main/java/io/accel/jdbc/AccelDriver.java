@@ -28,7 +28,8 @@ import org.apache.calcite.avatica.UnregisteredDriver;
  * <p>A thin adapter over core's engine API: each connection is a core {@link Session}, which prepares and
  * runs every statement; Avatica supplies the JDBC objects ({@link AccelJdbcFactory}) over {@link AccelMeta},
  * and {@link JdbcErrors} gives every failure a PostgreSQL SQLSTATE. A fronting connection
- * ({@code jdbc:accel:postgresql://...}) slots in as another Meta that routes statements upstream.
+ * ({@code jdbc:accel:postgresql://...}) is a {@link FrontingConnection}: pgJDBC to the upstream and a connection
+ * to the mirror's store, with core's router choosing per execution.
  */
 public final class AccelDriver extends UnregisteredDriver {
   public static final String PREFIX = "jdbc:accel:";
@@ -97,14 +98,32 @@ public final class AccelDriver extends UnregisteredDriver {
         props.setProperty(pair.substring(0, eq), pair.substring(eq + 1));
       }
     }
-    if (location.startsWith("postgresql:") || location.startsWith("mysql:") || location.startsWith("mariadb:")) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "fronting an upstream database (" + location
-          + ") is not available in this version; use jdbc:accel:mem:NAME or jdbc:accel:file:PATH");
+    if (location.startsWith("mysql:") || location.startsWith("mariadb:")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "fronting MySQL or MariaDB (" + location
+          + ") is not available in this version; front PostgreSQL (jdbc:accel:postgresql://host:port/db) or use"
+          + " jdbc:accel:mem:NAME or jdbc:accel:file:PATH");
     }
-    StoreOptions options = new StoreOptions(
+    if (location.startsWith("postgresql:")) {
+      return FrontingConnection.open(this, url, location, props);
+    }
+    return openLocal(url, location, props).connection();
+  }
+
+  /** A connection to a local store, with its core session. */
+  record Local(Connection connection, Session session) {
+  }
+
+  /** The store options the properties ask for. */
+  static StoreOptions storeOptions(Properties props) {
+    return new StoreOptions(
         parseBytes("blockCacheSize", props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes(), false),
         Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))),
         parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true));
+  }
+
+  /** Opens a connection to the store at {@code location} ({@code mem:NAME} or {@code file:PATH}). */
+  Local openLocal(String url, String location, Properties props) throws SQLException {
+    StoreOptions options = storeOptions(props);
     boolean indexScans = booleanProperty(props, "indexScans", true);
     boolean icp = booleanProperty(props, "icp", true);
     boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
@@ -158,7 +177,7 @@ public final class AccelDriver extends UnregisteredDriver {
         warnings.setNextWarning(w);
       }
     }
-    return JdbcErrors.wrap(connection, warnings);
+    return new Local(JdbcErrors.wrap(connection, warnings), session);
   }
 
   private static boolean booleanProperty(Properties props, String name, boolean defaultValue) {

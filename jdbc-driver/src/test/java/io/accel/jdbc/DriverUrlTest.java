@@ -139,10 +139,17 @@ class DriverUrlTest extends JdbcTestSupport {
   }
 
   @Test
-  void frontingPostgresqlIsNotSupportedWithAClearError() {
+  void frontingMysqlIsNotSupportedWithAClearError() {
     SQLException e = expectState("0A000",
-        () -> DriverManager.getConnection("jdbc:accel:postgresql://localhost:5432/shop?user=app"));
-    assertThat(e.getMessage()).contains("postgresql").contains("jdbc:accel:mem:");
+        () -> DriverManager.getConnection("jdbc:accel:mysql://localhost:3306/shop?user=app"));
+    assertThat(e.getMessage()).contains("MySQL").contains("jdbc:accel:postgresql://");
+  }
+
+  @Test
+  void anUnreachableUpstreamIs08001NamingHostAndPort() {
+    SQLException e = expectState("08001",
+        () -> DriverManager.getConnection("jdbc:accel:postgresql://127.0.0.1:9/shop?user=app&connectTimeout=2"));
+    assertThat(e.getMessage()).contains("127.0.0.1:9");
   }
 
   @Test

@@ -1,0 +1,866 @@
+package io.accel.upstream;
+
+import io.accel.catalog.TableDef;
+import io.accel.exec.Database;
+import io.accel.exec.Result;
+import io.accel.exec.Session;
+import io.accel.exec.StoreRegistry;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import io.accel.storage.StoreOptions;
+import io.micrometer.core.instrument.Gauge;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.postgresql.PGConnection;
+import org.postgresql.PGProperty;
+import org.postgresql.replication.ReplicationSlotInfo;
+import org.rocksdb.RocksDBException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local copy of one upstream PostgreSQL database: its tables in a file store, loaded from a snapshot that
+ * is consistent with the start of a logical replication slot, then kept current by the slot's change stream
+ * ({@link ChangeStream}). One per upstream database per process ({@link Mirrors}), shared by every connection.
+ *
+ * <p>Positions are upstream WAL positions (LSNs). {@link #position()} is how far the mirror has provably
+ * caught up: every upstream transaction that committed before it has been applied. A reader that needs to see
+ * a write asks for a {@link #syncPoint()} after the write committed and waits for the position to pass it.
+ */
+public final class Mirror implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Mirror.class);
+  static final byte[] STATE_KEY = "upstream/state".getBytes(StandardCharsets.UTF_8);
+  /** The prefix of the logical decoding messages the mirror emits to learn its position. */
+  static final String MESSAGE_PREFIX = "accel";
+
+  /** Where a table's reads can be served. */
+  public enum TableState { SNAPSHOTTING, ONLINE, OFFLINE, NOT_MIRRORED }
+
+  /** What the status shows of one upstream table. */
+  public record TableStatus(String name, TableState state, String reason, long rowsDone, long rowsEstimated) {
+  }
+
+  private final UpstreamConfig config;
+  private final Database database;
+  private final Session session;
+  private final Map<String, TableStatus> tables = new ConcurrentHashMap<>();
+  private final Map<String, UpstreamTable> upstreamTables = new ConcurrentHashMap<>();
+  private final Object positionMonitor = new Object();
+  private volatile long position;
+  /** Emitted position messages not seen back yet: their emission times, for the lag. */
+  private final java.util.concurrent.ConcurrentSkipListMap<Long, Long> pendingMessages =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
+  private volatile long lastEmitFailure;
+  private final ScheduledExecutorService timer;
+  private Connection admin;
+  /** The connection position messages and schema checks use, apart from the one a snapshot may hold. */
+  private Connection sync;
+  private final Object syncLock = new Object();
+  private final Object restartLock = new Object();
+  private ChangeStream stream;
+  private volatile String streamError;
+  private volatile boolean closed;
+  private volatile long schemaSignature;
+  private final java.util.concurrent.atomic.AtomicLong transactionsApplied = new java.util.concurrent.atomic.AtomicLong();
+  private final ProxiedQueries proxied = new ProxiedQueries();
+  private final Privileges privileges = new Privileges(this::upstreamMaySelect);
+  private final long startedAt = System.currentTimeMillis();
+
+  private Mirror(UpstreamConfig config, Database database) {
+    this.config = config;
+    this.database = database;
+    this.session = new Session(database);
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "accel-mirror-" + config.describe());
+      t.setDaemon(true);
+      return t;
+    });
+    var meters = database.meters();
+    var tags = database.meterTags().and("upstream", config.describe());
+    io.micrometer.core.instrument.FunctionCounter.builder("accel.replication.transactions", transactionsApplied,
+        java.util.concurrent.atomic.AtomicLong::get).tags(tags)
+        .description("upstream transactions applied to the mirror").register(meters);
+    Gauge.builder("accel.replication.lag", this, m -> m.lagMillis() / 1000.0).tags(tags.and("unit", "seconds"))
+        .description("how far the mirror is behind the upstream").register(meters);
+    Gauge.builder("accel.replication.lag.bytes", this, Mirror::lagBytes).tags(tags)
+        .description("WAL bytes between the upstream's position and the mirror's").register(meters);
+  }
+
+  public UpstreamConfig config() {
+    return config;
+  }
+
+  /** The mirror's store: local reads run against it. */
+  public Database database() {
+    return database;
+  }
+
+  /**
+   * Opens the mirror of {@code config}'s upstream: resumes its change stream where the store left it, or takes a
+   * new snapshot when there is no usable one (first start, slot gone, schema changed). Fails with 08001 when
+   * the upstream cannot be reached.
+   */
+  static Mirror open(UpstreamConfig config, StoreOptions options) {
+    Database database;
+    try {
+      java.nio.file.Files.createDirectories(config.mirrorDir());
+      database = StoreRegistry.acquire("file:" + config.mirrorDir(), options);
+    } catch (AccelException e) {
+      if (e.getMessage().contains("in use by another process")) {
+        throw new AccelException(SqlState.CONNECTION_FAILURE, "the mirror directory " + config.mirrorDir()
+            + " is in use by another process; point this one at another directory with the mirrorDir property,"
+            + " or connect through the process that holds it", e);
+      }
+      throw e;
+    } catch (IOException e) {
+      throw new AccelException(SqlState.CONNECTION_FAILURE, "cannot create the mirror directory "
+          + config.mirrorDir() + ": " + e.getMessage(), e);
+    }
+    Mirror mirror = new Mirror(config, database);
+    try {
+      mirror.start();
+      return mirror;
+    } catch (RuntimeException e) {
+      mirror.close();
+      throw e;
+    }
+  }
+
+  /** A pgJDBC connection to the upstream with the mirror's credentials; 08001 naming the upstream if it fails. */
+  Connection connect(boolean replication) {
+    Properties p = new Properties();
+    p.putAll(config.pgProperties());
+    p.setProperty("ApplicationName", "accel-mirror");
+    if (replication) {
+      PGProperty.REPLICATION.set(p, "database");
+      PGProperty.ASSUME_MIN_SERVER_VERSION.set(p, "9.4");
+      PGProperty.PREFER_QUERY_MODE.set(p, "simple");
+    }
+    try {
+      return DriverManager.getConnection(config.jdbcUrl(), p);
+    } catch (SQLException e) {
+      throw Upstream.unreachable(config, e);
+    }
+  }
+
+  private void start() {
+    admin = connect(false);
+    try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery("SHOW wal_level")) {
+      rs.next();
+      if (!rs.getString(1).equals("logical")) {
+        throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the upstream " + config.describe()
+            + " has wal_level=" + rs.getString(1) + "; mirroring needs wal_level=logical (set it in postgresql.conf"
+            + " and restart PostgreSQL)");
+      }
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot read the upstream's settings", e);
+    }
+    Properties state = loadState();
+    List<UpstreamTable> current = readUpstreamTables();
+    if (state != null && resumable(state, current)) {
+      position = Long.parseLong(state.getProperty("position"));
+      for (UpstreamTable t : current) {
+        upstreamTables.put(t.name(), t);
+        String reason = mirrorable(t);
+        tables.put(t.name(), reason == null ? new TableStatus(t.name(), TableState.ONLINE, null, 0, t.estimatedRows())
+            : new TableStatus(t.name(), TableState.NOT_MIRRORED, reason, 0, 0));
+      }
+      LOG.info("mirror of {} resumes at {}", config.describe(), lsnText(position));
+    } else {
+      snapshot(current);
+    }
+    schemaSignature = schemaSignature();
+    startStream();
+    timer.scheduleWithFixedDelay(this::heartbeat, 500, 500, TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether the stored mirror can continue: same slot, slot still valid, same tables with the same columns. */
+  private boolean resumable(Properties state, List<UpstreamTable> current) {
+    if (!"done".equals(state.getProperty("snapshot")) || !config.slotName().equals(state.getProperty("slot"))) {
+      return false;
+    }
+    if (!state.getProperty("tables", "").equals(signature(current))) {
+      LOG.info("the upstream's tables changed since the mirror was taken: taking a new snapshot");
+      return false;
+    }
+    try (PreparedStatement ps = admin.prepareStatement(
+        "SELECT wal_status FROM pg_replication_slots WHERE slot_name = ? AND database = current_database()")) {
+      ps.setString(1, config.slotName());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          LOG.warn("replication slot {} is gone: taking a new snapshot", config.slotName());
+          return false;
+        }
+        if ("lost".equals(rs.getString(1))) {
+          LOG.warn("replication slot {} lost WAL it needed: taking a new snapshot", config.slotName());
+          return false;
+        }
+        return true;
+      }
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot read the upstream's replication slots", e);
+    }
+  }
+
+  private List<UpstreamTable> readUpstreamTables() {
+    try {
+      return UpstreamTable.read(admin, config.tables());
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot read the upstream's catalog", e);
+    }
+  }
+
+  /** The tables and columns the mirror was taken of: a new snapshot is needed when they change. */
+  private static String signature(List<UpstreamTable> tables) {
+    return tables.stream().map(t -> t.oid() + ":" + t.schema() + "." + t.name() + "(" + t.columns().stream()
+        .map(c -> c.name() + " " + c.pgType() + (c.notNull() ? " nn" : "")).collect(Collectors.joining(","))
+        + ";pk=" + t.primaryKey() + ";ix=" + t.indexes() + ";rls=" + t.rowSecurity() + ";ri=" + t.replicaIdentity() + ")")
+        .collect(Collectors.joining("\n"));
+  }
+
+  private String mirrorable(UpstreamTable t) {
+    if (t.rowSecurity()) {
+      return "row-level security is enabled: its reads go upstream";
+    }
+    return t.unsupportedReason();
+  }
+
+  /**
+   * Takes a new snapshot: drops whatever the store holds, (re)creates the publication and the slot, and copies
+   * every mirrorable table at the slot's exported snapshot, two tables at a time.
+   */
+  private void snapshot(List<UpstreamTable> current) {
+    long t0 = System.nanoTime();
+    tables.clear();
+    upstreamTables.clear();
+    Properties previousState = loadState();
+    dropLocalTables();
+    saveState(previousState == null || previousState.getProperty("mirrorIndexes") == null ? null
+        : keepOnly(previousState, "mirrorIndexes"));
+    List<UpstreamTable> mirrored = new ArrayList<>();
+    for (UpstreamTable t : current) {
+      upstreamTables.put(t.name(), t);
+      String reason = mirrorable(t);
+      if (reason != null) {
+        tables.put(t.name(), new TableStatus(t.name(), TableState.NOT_MIRRORED, reason, 0, 0));
+        LOG.info("table {} is not mirrored: {}", t.qualifiedName(), reason);
+      } else {
+        mirrored.add(t);
+        tables.put(t.name(), new TableStatus(t.name(), TableState.SNAPSHOTTING, null, 0, t.estimatedRows()));
+      }
+    }
+    try (Statement s = admin.createStatement()) {
+      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+          + config.slotName() + "' AND NOT active");
+      s.execute("DROP PUBLICATION IF EXISTS " + config.publicationName());
+      String list = mirrored.stream().map(UpstreamTable::qualifiedName).collect(Collectors.joining(", "));
+      // an empty publication still streams the mirror's own position messages
+      s.execute("CREATE PUBLICATION " + config.publicationName() + (list.isEmpty() ? "" : " FOR TABLE " + list));
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot set up the publication " + config.publicationName()
+          + " (the mirror's user must own the mirrored tables or be a superuser)", e);
+    }
+    for (UpstreamTable t : mirrored) {
+      try (Result r = session.execute(this, t.createTableSql())) {
+        // created
+      }
+      for (UpstreamTable.Index index : t.indexes()) {
+        try (Result r = session.execute(this, t.createIndexSql(index))) {
+          // created on the empty table: the loader writes its entries
+        }
+      }
+    }
+    Connection replication = connect(true);
+    long consistentPoint;
+    try {
+      ReplicationSlotInfo slot;
+      try {
+        slot = replication.unwrap(PGConnection.class).getReplicationAPI().createReplicationSlot().logical()
+            .withSlotName(config.slotName()).withOutputPlugin("pgoutput").make();
+      } catch (SQLException e) {
+        throw Upstream.failure("cannot create the replication slot " + config.slotName()
+            + " (the mirror's user needs the REPLICATION attribute, and max_replication_slots a free slot)", e);
+      }
+      consistentPoint = slot.getConsistentPoint().asLong();
+      copyTables(mirrored, slot.getSnapshotName(), replication);
+    } finally {
+      try {
+        replication.close();
+      } catch (SQLException ignored) {
+        // the slot outlives the connection
+      }
+    }
+    for (UpstreamTable t : mirrored) {
+      try (Result r = session.execute(this, "ANALYZE " + UpstreamTable.quote(t.name()))) {
+        // statistics for the planner
+      }
+      TableStatus s = tables.get(t.name());
+      tables.put(t.name(), new TableStatus(t.name(), TableState.ONLINE, null, s.rowsDone(), s.rowsDone()));
+    }
+    Properties previous = previousState;
+    List<String> localIndexes = previous == null ? List.of() : mirrorIndexes(previous);
+    for (String ddl : localIndexes) {
+      try (Result r = session.execute(this, ddl)) {
+        // rebuilt over the new snapshot's rows
+      } catch (AccelException e) {
+        LOG.warn("mirror-only index not rebuilt ({}): {}", ddl, e.getMessage());
+      }
+    }
+    position = consistentPoint;
+    Properties state = new Properties();
+    if (!localIndexes.isEmpty()) {
+      state.setProperty("mirrorIndexes", String.join("\n", localIndexes));
+    }
+    state.setProperty("snapshot", "done");
+    state.setProperty("slot", config.slotName());
+    state.setProperty("position", Long.toString(consistentPoint));
+    state.setProperty("tables", signature(current));
+    saveState(state);
+    LOG.info("mirror of {}: snapshot of {} tables ({} rows) in {} ms, streaming from {}", config.describe(),
+        mirrored.size(), tables.values().stream().mapToLong(TableStatus::rowsDone).sum(),
+        (System.nanoTime() - t0) / 1_000_000, lsnText(consistentPoint));
+  }
+
+  /** Copies the tables, two at a time, each through its own connection that imported the exported snapshot. */
+  private void copyTables(List<UpstreamTable> mirrored, String snapshotName, Connection holder) {
+    int threads = Math.max(1, Math.min(2, mirrored.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Connection> connections = new ArrayList<>();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (UpstreamTable t : mirrored) {
+        Connection c = connect(false);
+        connections.add(c);
+        try {
+          // imported before the slot's connection closes: the snapshot lives while one transaction holds it
+          SnapshotLoader.importSnapshot(c, snapshotName);
+        } catch (SQLException e) {
+          throw Upstream.failure("cannot import the snapshot " + snapshotName, e);
+        }
+        TableDef def = database.catalog().table(t.name()).orElseThrow();
+        SnapshotLoader loader = new SnapshotLoader(database, def, t);
+        done.add(pool.submit(() -> {
+          var progress = timer.scheduleAtFixedRate(() -> progress(t, loader), 1, 1, TimeUnit.SECONDS);
+          try {
+            loader.load(c);
+            c.commit();
+            progress(t, loader);
+            return null;
+          } finally {
+            progress.cancel(false);
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof SQLException s) {
+            throw Upstream.failure("the snapshot failed", s);
+          }
+          throw new AccelException(SqlState.INTERNAL_ERROR, "the snapshot failed: " + cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AccelException(SqlState.QUERY_CANCELED, "the snapshot was interrupted");
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+      for (Connection c : connections) {
+        try {
+          c.close();
+        } catch (SQLException ignored) {
+          // read-only transactions: nothing to lose
+        }
+      }
+    }
+  }
+
+  private void progress(UpstreamTable t, SnapshotLoader loader) {
+    long done = loader.rowsDone.get();
+    tables.put(t.name(), new TableStatus(t.name(), TableState.SNAPSHOTTING, null, done, Math.max(done,
+        t.estimatedRows())));
+    LOG.info("snapshot of {}: {} of about {} rows", t.qualifiedName(), done, Math.max(done, t.estimatedRows()));
+  }
+
+  private void dropLocalTables() {
+    for (TableDef t : List.copyOf(database.catalog().tables())) {
+      try (Result r = session.execute(this, "DROP TABLE " + UpstreamTable.quote(t.name()))) {
+        // the store holds only the mirror's tables
+      }
+    }
+  }
+
+  private void startStream() {
+    stream = new ChangeStream(this);
+    stream.start();
+  }
+
+  /** Called by the stream when it stops with an error: retried with backoff, or a new snapshot if the slot is gone. */
+  void streamFailed(Throwable error) {
+    if (closed) {
+      return;
+    }
+    streamError = error == null ? "stopped" : String.valueOf(error.getMessage());
+    LOG.warn("change stream of {} stopped: {}; retrying", config.describe(), streamError);
+    timer.schedule(this::restartStream, 2, TimeUnit.SECONDS);
+  }
+
+  private void restartStream() {
+    synchronized (restartLock) {
+      restartStreamLocked();
+    }
+  }
+
+  private void restartStreamLocked() {
+    if (closed) {
+      return;
+    }
+    try {
+      if (stream != null) {
+        stream.close();
+      }
+      if (admin == null || !admin.isValid(2)) {
+        closeQuietly(admin);
+        admin = connect(false);
+      }
+      Properties state = loadState();
+      List<UpstreamTable> current = readUpstreamTables();
+      if (state == null || !resumable(state, current)) {
+        tables.replaceAll((k, s) -> s.state() == TableState.ONLINE
+            ? new TableStatus(k, TableState.OFFLINE, "taking a new snapshot", 0, s.rowsEstimated()) : s);
+        snapshot(current);
+        schemaSignature = schemaSignature();
+      }
+      streamError = null;
+      startStream();
+    } catch (RuntimeException | SQLException e) {
+      streamFailed(e);
+    }
+  }
+
+  /** Emits a position message, records the lag, and checks the mirrored tables' schema. */
+  private void heartbeat() {
+    if (closed) {
+      return;
+    }
+    try {
+      syncPoint();
+      long signature = schemaSignature();
+      if (signature != schemaSignature) {
+        schemaChanged("the upstream's table definitions changed");
+      }
+    } catch (RuntimeException e) {
+      lastEmitFailure = lastEmitFailure == 0 ? System.currentTimeMillis() : lastEmitFailure;
+    }
+  }
+
+  /**
+   * A schema change upstream: the mirrored tables go offline at once (their reads go upstream) and the mirror
+   * takes a new snapshot; no row of the old schema is served meanwhile.
+   */
+  void schemaChanged(String why) {
+    LOG.info("mirror of {}: {}; taking a new snapshot", config.describe(), why);
+    tables.replaceAll((k, s) -> s.state() == TableState.ONLINE
+        ? new TableStatus(k, TableState.OFFLINE, why + "; taking a new snapshot", 0, s.rowsEstimated()) : s);
+    Properties state = loadState();
+    saveState(state == null || state.getProperty("mirrorIndexes") == null ? null : keepOnly(state, "mirrorIndexes"));
+    timer.execute(this::restartStream);
+  }
+
+  /** Checks the upstream's definitions of the mirrored tables now (after DDL that passed through Accel). */
+  public void checkSchema() {
+    if (schemaSignature() != schemaSignature) {
+      schemaChanged("DDL changed the upstream's tables");
+    }
+  }
+
+  private long schemaSignature() {
+    synchronized (syncLock) {
+      return schemaSignatureLocked();
+    }
+  }
+
+  private long schemaSignatureLocked() {
+    try (Statement s = syncConnection().createStatement(); ResultSet rs = s.executeQuery("""
+        SELECT coalesce(sum(hashtext(c.oid::text || a.attnum || a.attname || a.atttypid || a.atttypmod
+                 || a.attnotnull || a.attisdropped)), 0) + count(*)
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+        WHERE c.relkind IN ('r', 'p') AND n.nspname = ANY (current_schemas(false))""")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      dropSync();
+      throw Upstream.failure("cannot read the upstream's catalog", e);
+    }
+  }
+
+  private Connection syncConnection() {
+    if (sync == null) {
+      Connection c = connect(false);
+      try (Statement s = c.createStatement()) {
+        // a position message's commit flushes the WAL, so the stream sees it now, not at the WAL writer's next round
+        s.execute("SET synchronous_commit = on");
+      } catch (SQLException e) {
+        closeQuietly(c);
+        throw Upstream.failure("cannot set up the mirror's connection", e);
+      }
+      sync = c;
+    }
+    return sync;
+  }
+
+  private void dropSync() {
+    closeQuietly(sync);
+    sync = null;
+  }
+
+  /**
+   * A position after every upstream commit that has completed by now: a logical decoding message is emitted (in a
+   * transaction of its own, committed synchronously so that the WAL holding it is flushed and streamed at once) and
+   * its LSN returned; once the mirror has seen it, it has applied every transaction committed before.
+   */
+  public long syncPoint() {
+    synchronized (syncLock) {
+      return syncPointLocked();
+    }
+  }
+
+  private long syncPointLocked() {
+    long sent = System.currentTimeMillis();
+    try (PreparedStatement ps = syncConnection().prepareStatement("SELECT pg_logical_emit_message(true, ?, ?)::text")) {
+      ps.setString(1, MESSAGE_PREFIX);
+      ps.setString(2, Long.toString(sent));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        long lsn = parseLsn(rs.getString(1));
+        if (lsn > position) {
+          pendingMessages.put(lsn, sent);
+        }
+        lastEmitFailure = 0;
+        return lsn;
+      }
+    } catch (SQLException e) {
+      dropSync();
+      throw Upstream.failure("cannot reach the upstream", e);
+    }
+  }
+
+  /** Waits until the mirror has applied everything before {@code lsn}; false if {@code timeoutMillis} passed first. */
+  public boolean awaitPosition(long lsn, long timeoutMillis) {
+    if (position >= lsn) {
+      return true;
+    }
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    synchronized (positionMonitor) {
+      while (position < lsn) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        try {
+          positionMonitor.wait(Math.max(1, left / 1_000_000L), (int) (left % 1_000_000L));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** How far the mirror has caught up (an upstream LSN). */
+  public long position() {
+    return position;
+  }
+
+  void advance(long lsn) {
+    if (lsn <= position) {
+      return;
+    }
+    synchronized (positionMonitor) {
+      position = lsn;
+      positionMonitor.notifyAll();
+    }
+    pendingMessages.headMap(lsn, true).clear();
+  }
+
+  /** Milliseconds the mirror is behind: since the oldest position message not seen back yet was sent. */
+  public long lagMillis() {
+    long now = System.currentTimeMillis();
+    var oldest = pendingMessages.firstEntry();
+    long lag = oldest == null ? 0 : now - oldest.getValue();
+    if (lastEmitFailure != 0) {
+      lag = Math.max(lag, now - lastEmitFailure);
+    }
+    if (streamError != null) {
+      lag = Math.max(lag, now - startedAt);
+    }
+    return lag;
+  }
+
+  private double lagBytes() {
+    var newest = pendingMessages.lastEntry();
+    return newest == null ? 0 : Math.max(0, newest.getKey() - position);
+  }
+
+  /** Whether every table of {@code names} (local names) is mirrored and online. */
+  public boolean online(Collection<String> names) {
+    for (String name : names) {
+      TableStatus s = tables.get(name);
+      if (s == null || s.state() != TableState.ONLINE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public TableStatus status(String table) {
+    return tables.get(table);
+  }
+
+  public List<TableStatus> tableStatuses() {
+    return tables.values().stream().sorted(java.util.Comparator.comparing(TableStatus::name)).toList();
+  }
+
+  /** The upstream description of a mirrored table (by local name), or null. */
+  public UpstreamTable upstreamTable(String name) {
+    return upstreamTables.get(name);
+  }
+
+  /** Status in rows of (name, value), as SHOW ACCEL STATUS shows it. */
+  public Map<String, String> statusValues() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("upstream", config.describe());
+    m.put("mirror", config.mirrorDir().toString());
+    m.put("replication slot", config.slotName());
+    m.put("publication", config.publicationName());
+    m.put("replication", streamError == null ? "streaming" : "reconnecting: " + streamError);
+    m.put("position", lsnText(position));
+    m.put("lag (ms)", Long.toString(lagMillis()));
+    m.put("transactions applied", Long.toString(transactionsApplied.get()));
+    m.put("tables online", Long.toString(tables.values().stream().filter(t -> t.state() == TableState.ONLINE).count()));
+    m.put("uptime (s)", Long.toString((System.currentTimeMillis() - startedAt) / 1000));
+    return m;
+  }
+
+  public ProxiedQueries proxied() {
+    return proxied;
+  }
+
+  public Privileges privileges() {
+    return privileges;
+  }
+
+  private boolean upstreamMaySelect(String user, String table) {
+    UpstreamTable t = upstreamTables.get(table);
+    if (t == null) {
+      return false;
+    }
+    synchronized (syncLock) {
+      try (PreparedStatement ps = syncConnection().prepareStatement("""
+          SELECT has_table_privilege(?, c.oid, 'SELECT') OR NOT EXISTS (
+                   SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+                     AND NOT has_column_privilege(?, c.oid, a.attnum, 'SELECT'))
+          FROM pg_class c WHERE c.oid = ?""")) {
+        ps.setString(1, user);
+        ps.setString(2, user);
+        ps.setLong(3, t.oid());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() && rs.getBoolean(1);
+        }
+      } catch (SQLException e) {
+        if (!"42704".equals(e.getSQLState())) {
+          dropSync();
+        }
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Creates or drops an index of the mirror only ({@code CREATE INDEX ...} or {@code DROP INDEX ...} in Accel's
+   * SQL): the upstream is not touched; the index is remembered and rebuilt after a new snapshot.
+   */
+  void mirrorIndex(String ddl) {
+    synchronized (ChangeStream.APPLY) {
+      try (Result r = session.execute(this, ddl)) {
+        // done
+      }
+      Properties state = loadState();
+      if (state != null) {
+        List<String> indexes = new ArrayList<>(mirrorIndexes(state));
+        String name = indexName(ddl);
+        indexes.removeIf(i -> indexName(i).equals(name));
+        if (ddl.stripLeading().toUpperCase(java.util.Locale.ROOT).startsWith("CREATE")) {
+          indexes.add(ddl);
+        }
+        state.setProperty("mirrorIndexes", String.join("\n", indexes));
+        saveState(state);
+      }
+    }
+  }
+
+  private static List<String> mirrorIndexes(Properties state) {
+    String list = state.getProperty("mirrorIndexes", "");
+    return list.isBlank() ? List.of() : List.of(list.split("\n"));
+  }
+
+  private static String indexName(String ddl) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "(?is)^\\s*(?:CREATE\\s+(?:UNIQUE\\s+)?|DROP\\s+)INDEX\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(\"[^\"]+\"|\\S+)")
+        .matcher(ddl);
+    return m.find() ? m.group(1).replace("\"", "").toLowerCase(java.util.Locale.ROOT) : ddl;
+  }
+
+  void countTransaction() {
+    transactionsApplied.incrementAndGet();
+  }
+
+  Session applySession() {
+    return session;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  private Properties loadState() {
+    try {
+      byte[] bytes = database.store().db().get(database.store().meta(), STATE_KEY);
+      if (bytes == null) {
+        return null;
+      }
+      Properties p = new Properties();
+      p.load(new ByteArrayInputStream(bytes));
+      return p;
+    } catch (RocksDBException | IOException e) {
+      throw new AccelException(SqlState.IO_ERROR, "cannot read the mirror's state: " + e.getMessage(), e);
+    }
+  }
+
+  private void saveState(Properties state) {
+    try {
+      if (state == null) {
+        database.store().db().delete(database.store().meta(), database.store().writeOptions(), STATE_KEY);
+      } else {
+        database.store().db().put(database.store().meta(), database.store().writeOptions(), STATE_KEY,
+            stateBytes(state));
+      }
+    } catch (RocksDBException e) {
+      throw new AccelException(SqlState.IO_ERROR, "cannot write the mirror's state: " + e.getMessage(), e);
+    }
+  }
+
+  /** The stored state with its position moved to {@code lsn}: written in the same batch as the transaction. */
+  byte[] stateAt(long lsn) {
+    Properties p = loadState();
+    if (p == null) {
+      p = new Properties();
+    }
+    p.setProperty("position", Long.toString(lsn));
+    return stateBytes(p);
+  }
+
+  private static Properties keepOnly(Properties p, String name) {
+    Properties kept = new Properties();
+    kept.setProperty(name, p.getProperty(name));
+    return kept;
+  }
+
+  private static byte[] stateBytes(Properties p) {
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      p.store(out, null);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static long parseLsn(String text) {
+    int slash = text.indexOf('/');
+    return (Long.parseLong(text.substring(0, slash), 16) << 32) | Long.parseLong(text.substring(slash + 1), 16);
+  }
+
+  static String lsnText(long lsn) {
+    return Long.toHexString(lsn >>> 32).toUpperCase() + "/" + Long.toHexString(lsn & 0xffffffffL).toUpperCase();
+  }
+
+  /**
+   * Removes the mirror for good: stops it, drops its replication slot and publication upstream (the slot makes
+   * the upstream keep WAL for it), and deletes the local store's tables.
+   */
+  public void drop() {
+    closeStreamAndTimer();
+    try (Statement s = admin.createStatement()) {
+      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+          + config.slotName() + "'");
+      s.execute("DROP PUBLICATION IF EXISTS " + config.publicationName());
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot drop the mirror's slot and publication", e);
+    }
+    dropLocalTables();
+    saveState(null);
+  }
+
+  private void closeStreamAndTimer() {
+    closed = true;
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (restartLock) {
+      if (stream != null) {
+        stream.close();
+        stream = null;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closeStreamAndTimer();
+    closeQuietly(admin);
+    synchronized (syncLock) {
+      dropSync();
+    }
+    session.close();
+    StoreRegistry.release(database);
+  }
+
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // closing
+      }
+    }
+  }
+}

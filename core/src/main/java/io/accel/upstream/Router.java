@@ -1,0 +1,329 @@
+package io.accel.upstream;
+
+import io.accel.catalog.TableDef;
+import io.accel.exec.Prepared;
+import io.accel.exec.Session;
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decides, per execution, where one fronting connection's statement runs: locally on the mirror, or upstream
+ * unchanged. Shared by every frontend (the JDBC driver, the server); the frontend executes the decision.
+ *
+ * <p>A statement runs locally when it is a query (not FOR UPDATE / SHARE, not SELECT INTO), outside a transaction
+ * block, reads at least one table and only mirrored tables that are online, Accel plans it, the connection's user
+ * may SELECT every table it reads, and the consistency rule allows it: with read-your-writes, after a write the
+ * connection's next local read waits until the mirror has applied it (bounded; then it goes upstream); with
+ * {@code maxStaleness}, reads go upstream while the mirror lags more. Everything else goes upstream.
+ */
+public final class Router {
+  /** Where a statement ran. */
+  public enum Destination { LOCAL, UPSTREAM, ACCEL }
+
+  /**
+   * A decision: where, why, and for a local statement its prepared form; for Accel's own commands
+   * ({@link Destination#ACCEL}) the local query that produces their result.
+   */
+  public record Route(Destination destination, String reason, Prepared prepared, String localSql) {
+    public boolean local() {
+      return destination != Destination.UPSTREAM;
+    }
+  }
+
+  private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
+  private static final Pattern LOCKING = Pattern.compile(
+      "(?i)\\bFOR\\s+(UPDATE|SHARE|NO\\s+KEY\\s+UPDATE|KEY\\s+SHARE)\\b");
+  private static final Pattern EXPLAIN = Pattern.compile("(?i)EXPLAIN\\s+(ANALYZE\\s+)?(?=\\S)");
+  private static final Pattern MISSING_RELATION = Pattern.compile("relation \"([^\"]+)\" does not exist");
+  private static final Pattern INTO = Pattern.compile("(?i)\\bINTO\\b");
+  private static final Pattern MODIFYING_CTE = Pattern.compile("(?i)\\b(INSERT|UPDATE|DELETE|MERGE)\\b");
+  private static final Pattern MIRROR_INDEX = Pattern.compile(
+      "(?is)^\\s*(CREATE|DROP)\\s+MIRROR\\s+INDEX\\b(.*?);?\\s*$");
+  private static final Pattern ACCEL_COMMAND = Pattern.compile(
+      "(?is)^\\s*(EXPLAIN\\s+LAST\\s+STATEMENT|SHOW\\s+PROXIED\\s+QUERIES|SHOW\\s+ACCEL\\s+STATUS|SHOW\\s+ACCEL\\s+TABLES)"
+          + "\\s*;?\\s*$");
+
+  private final Mirror mirror;
+  private final String user;
+  /** The connection's writes since its last local read were covered by a sync point (read-your-writes). */
+  private boolean wroteSinceSync;
+  private boolean roleChanged;
+  private volatile Route last;
+
+  public Router(Mirror mirror, String user) {
+    this.mirror = mirror;
+    this.user = user;
+  }
+
+  public Mirror mirror() {
+    return mirror;
+  }
+
+  /** The decision for the last statement routed ({@code EXPLAIN LAST STATEMENT}). */
+  public Route last() {
+    return last;
+  }
+
+  /**
+   * Routes {@code sql} for one execution. {@code local} is the connection's session on the mirror (its plan
+   * cache makes the second routing of a statement cheap); {@code inTransaction} whether the connection is in a
+   * transaction block upstream.
+   */
+  public Route route(Session local, String sql, boolean inTransaction) {
+    Route r = decide(local, sql, inTransaction);
+    if (r.destination() != Destination.ACCEL) {
+      last = r;
+    }
+    if (r.destination() == Destination.UPSTREAM) {
+      mirror.proxied().record(sql, r.reason());
+    }
+    return r;
+  }
+
+  private Route decide(Session local, String sql, boolean inTransaction) {
+    Matcher command = ACCEL_COMMAND.matcher(sql);
+    if (command.matches()) {
+      return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
+    }
+    Matcher mirrorIndex = MIRROR_INDEX.matcher(sql);
+    if (mirrorIndex.matches()) {
+      mirror.mirrorIndex(mirrorIndex.group(1).toUpperCase(Locale.ROOT) + " INDEX" + mirrorIndex.group(2));
+      return new Route(Destination.ACCEL, "an index of the mirror only", null, null);
+    }
+    String word = firstWord(sql);
+    Matcher explain = EXPLAIN.matcher(stripComments(sql));
+    if (!inTransaction && explain.lookingAt()) {
+      // EXPLAIN of a query that runs locally shows Accel's plan; anything else is the upstream's to explain
+      Route inner = decide(local, sql.substring(sql.length() - stripComments(sql).length() + explain.end()), false);
+      if (inner.destination() != Destination.LOCAL) {
+        return inner;
+      }
+      try {
+        return new Route(Destination.LOCAL, inner.reason(), local.prepare(sql), null);
+      } catch (AccelException e) {
+        return upstream("not supported by Accel: " + e.getMessage());
+      }
+    }
+    if (inTransaction) {
+      noteUpstream(word);
+      return upstream("in a transaction block: every statement of a transaction runs upstream");
+    }
+    if (!(word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))) {
+      noteUpstream(word);
+      return upstream(word.isEmpty() ? "not a query" : "not a query (" + word.toUpperCase(Locale.ROOT) + ")");
+    }
+    if (LOCKING.matcher(sql).find()) {
+      return upstream("a locking read (FOR UPDATE / SHARE)");
+    }
+    if (INTO.matcher(sql).find() || word.equals("with") && MODIFYING_CTE.matcher(sql).find()) {
+      return upstream("a query that writes");
+    }
+    if (roleChanged) {
+      return upstream("the connection changed its role: privileges are checked upstream");
+    }
+    Prepared prepared;
+    try {
+      prepared = local.prepare(sql);
+    } catch (AccelException e) {
+      Matcher missing = MISSING_RELATION.matcher(e.getMessage());
+      if (e.state() == SqlState.UNDEFINED_TABLE && missing.find() && mirror.status(missing.group(1)) != null) {
+        Mirror.TableStatus s = mirror.status(missing.group(1));
+        return upstream("table " + s.name() + " is " + describe(s));
+      }
+      return upstream("not supported by Accel: " + e.getMessage());
+    } catch (RuntimeException e) {
+      return upstream("not supported by Accel: " + e);
+    }
+    if (prepared.kind() != Prepared.Kind.QUERY) {
+      return upstream("not a query");
+    }
+    Set<Long> ids = prepared.tablesRead();
+    if (ids.isEmpty()) {
+      return upstream("reads no mirrored table");
+    }
+    List<String> names = new ArrayList<>();
+    for (TableDef t : mirror.database().catalog().tables()) {
+      if (ids.contains(t.id())) {
+        names.add(t.name());
+      }
+    }
+    for (String name : names) {
+      Mirror.TableStatus s = mirror.status(name);
+      if (s == null || s.state() != Mirror.TableState.ONLINE) {
+        return upstream("table " + name + " is " + (s == null ? "not mirrored" : describe(s)));
+      }
+      if (!mirror.privileges().maySelect(user, name)) {
+        return upstream("the user " + user + " may not SELECT every column of " + name + " (checked upstream)");
+      }
+    }
+    UpstreamConfig config = mirror.config();
+    if (config.maxStaleness() != null && mirror.lagMillis() > config.maxStaleness().toMillis()) {
+      return upstream("the mirror lags " + mirror.lagMillis() + " ms, more than maxStaleness");
+    }
+    if (config.consistency() == UpstreamConfig.Consistency.READ_YOUR_WRITES && wroteSinceSync) {
+      long point;
+      try {
+        point = mirror.syncPoint();
+      } catch (AccelException e) {
+        return upstream("the mirror cannot confirm it holds this connection's writes: " + e.getMessage());
+      }
+      if (!mirror.awaitPosition(point, config.readYourWritesTimeout().toMillis())) {
+        return upstream("the mirror has not applied this connection's last write within "
+            + config.readYourWritesTimeout().toMillis() + " ms");
+      }
+      wroteSinceSync = false;
+    }
+    return new Route(Destination.LOCAL, "mirrored tables " + String.join(", ", names), prepared, null);
+  }
+
+  private static String describe(Mirror.TableStatus s) {
+    return s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ') + (s.reason() == null ? "" : ": " + s.reason());
+  }
+
+  /** Whether {@code sql} is one of Accel's own statements that change the mirror (mirror-only indexes). */
+  public static boolean isMirrorDdl(String sql) {
+    return MIRROR_INDEX.matcher(sql).matches();
+  }
+
+  /** What running {@code word}'s statement upstream means for later local reads. */
+  private void noteUpstream(String word) {
+    switch (word) {
+      case "select", "values", "table", "show", "explain" -> {
+        // reads: nothing to wait for
+      }
+      case "grant", "revoke" -> {
+        mirror.privileges().invalidate();
+        wroteSinceSync = true;
+      }
+      case "set", "reset" -> {
+        roleChanged = true;
+        wroteSinceSync = true;
+      }
+      default -> wroteSinceSync = true;
+    }
+  }
+
+  /**
+   * Tells the router that statements ran upstream outside {@link #route} (a commit, a rollback, a batch): later
+   * reads must see their effects.
+   */
+  public void upstreamWrote() {
+    wroteSinceSync = true;
+  }
+
+  /** After DDL upstream: the mirror checks whether the tables it holds changed. */
+  public void afterUpstream(String sql) {
+    String word = firstWord(sql);
+    if (word.equals("create") || word.equals("alter") || word.equals("drop") || word.equals("truncate")
+        || word.equals("comment")) {
+      mirror.checkSchema();
+    }
+  }
+
+  /** Whether {@code sql} only reads (by its first word; a WITH that modifies data is not). */
+  public static boolean isQuery(String sql) {
+    String word = firstWord(sql);
+    return switch (word) {
+      case "select" -> !INTO.matcher(sql).find();
+      case "values", "table", "show", "explain" -> true;
+      case "with" -> !MODIFYING_CTE.matcher(sql).find();
+      default -> false;
+    };
+  }
+
+  private static Route upstream(String reason) {
+    return new Route(Destination.UPSTREAM, reason, null, null);
+  }
+
+  static String firstWord(String sql) {
+    String s = stripComments(sql);
+    Matcher m = FIRST_WORD.matcher(s);
+    return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : "";
+  }
+
+  private static String stripComments(String sql) {
+    String s = sql;
+    while (true) {
+      String t = s.stripLeading();
+      if (t.startsWith("--")) {
+        int nl = t.indexOf('\n');
+        s = nl < 0 ? "" : t.substring(nl + 1);
+      } else if (t.startsWith("/*")) {
+        int end = t.indexOf("*/");
+        s = end < 0 ? "" : t.substring(end + 2);
+      } else {
+        return t;
+      }
+    }
+  }
+
+  /** The local query that answers one of Accel's commands. */
+  private String commandQuery(String command) {
+    String c = command.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+    if (c.equals("EXPLAIN LAST STATEMENT")) {
+      Route r = last;
+      String destination = r == null ? "none" : r.destination() == Destination.LOCAL ? "accel" : "upstream";
+      String reason = r == null ? "no statement has run on this connection" : r.reason();
+      return "SELECT * FROM (VALUES (" + literal(destination) + ", " + literal(reason)
+          + ")) AS t(\"Query_destination\", \"Reason\")";
+    }
+    if (c.equals("SHOW PROXIED QUERIES")) {
+      List<String[]> rows = new ArrayList<>();
+      for (ProxiedQueries.Entry e : mirror.proxied().entries()) {
+        rows.add(new String[] {e.id(), e.text(), e.supported() ? "yes" : "no", e.reason(),
+            Long.toString(e.count())});
+      }
+      return values(rows, "query id", "proxied query", "accel supported", "reason", "count");
+    }
+    if (c.equals("SHOW ACCEL STATUS")) {
+      List<String[]> rows = new ArrayList<>();
+      for (Map.Entry<String, String> e : mirror.statusValues().entrySet()) {
+        rows.add(new String[] {e.getKey(), e.getValue()});
+      }
+      return values(rows, "name", "value");
+    }
+    List<String[]> rows = new ArrayList<>();
+    for (Mirror.TableStatus s : mirror.tableStatuses()) {
+      String state = s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+      if (s.state() == Mirror.TableState.SNAPSHOTTING) {
+        state += " (" + s.rowsDone() + " of about " + s.rowsEstimated() + " rows)";
+      }
+      rows.add(new String[] {s.name(), state, s.reason() == null ? "" : s.reason()});
+    }
+    return values(rows, "table", "status", "description");
+  }
+
+  private static String values(List<String[]> rows, String... columns) {
+    StringBuilder names = new StringBuilder();
+    for (int i = 0; i < columns.length; i++) {
+      names.append(i == 0 ? "" : ", ").append('"').append(columns[i]).append('"');
+    }
+    if (rows.isEmpty()) {
+      StringBuilder nulls = new StringBuilder();
+      for (int i = 0; i < columns.length; i++) {
+        nulls.append(i == 0 ? "" : ", ").append("CAST(NULL AS VARCHAR)");
+      }
+      return "SELECT * FROM (VALUES (" + nulls + ")) AS t(" + names + ") WHERE FALSE";
+    }
+    StringBuilder sql = new StringBuilder("SELECT * FROM (VALUES ");
+    for (int r = 0; r < rows.size(); r++) {
+      sql.append(r == 0 ? "" : ", ").append('(');
+      for (int i = 0; i < columns.length; i++) {
+        sql.append(i == 0 ? "" : ", ").append(literal(rows.get(r)[i]));
+      }
+      sql.append(')');
+    }
+    return sql.append(") AS t(").append(names).append(')').toString();
+  }
+
+  private static String literal(String s) {
+    return "CAST('" + s.replace("'", "''") + "' AS VARCHAR)";
+  }
+}

@@ -1,0 +1,156 @@
+package io.accel.upstream;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.DataType;
+import io.accel.catalog.IndexDef;
+import io.accel.catalog.TableDef;
+import io.accel.exec.Database;
+import io.accel.exec.RowKeys;
+import io.accel.storage.RowCodec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.postgresql.PGConnection;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+
+/**
+ * Copies one upstream table into its (empty) mirror table at an exported snapshot: COPY in text form, each row
+ * decoded once, its key and value and every index entry gathered into sorted runs that RocksDB ingests as whole
+ * table files (SstFileWriter), never row-by-row writes. Runs are at most {@link #RUN} rows; several runs are
+ * compacted into one sorted run at the end.
+ */
+final class SnapshotLoader {
+  static final int RUN = 500_000;
+
+  private final Database database;
+  private final TableDef table;
+  private final UpstreamTable upstream;
+  final AtomicLong rowsDone = new AtomicLong();
+
+  SnapshotLoader(Database database, TableDef table, UpstreamTable upstream) {
+    this.database = database;
+    this.table = table;
+    this.upstream = upstream;
+  }
+
+  /** Copies the table through {@code c}, a connection whose transaction already imported the snapshot. */
+  void load(Connection c) throws SQLException, IOException, RocksDBException {
+    List<DataType> types = table.columns().stream().map(Column::type).toList();
+    int n = types.size();
+    String columns = String.join(", ", upstream.columns().stream().map(col -> UpstreamTable.quote(col.name()))
+        .toList());
+    String copy = "COPY (SELECT " + columns + " FROM " + upstream.qualifiedName() + ") TO STDOUT";
+    // COPY streams into a pipe that this thread decodes while pgJDBC's copier thread fills it
+    PipedInputStream in = new PipedInputStream(1 << 20);
+    PipedOutputStream out = new PipedOutputStream(in);
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    Thread copier = new Thread(() -> {
+      try (out) {
+        c.unwrap(PGConnection.class).getCopyAPI().copyOut(copy, out);
+      } catch (Exception e) {
+        failure.set(e);
+      }
+    }, "accel-snapshot-copy-" + table.name());
+    copier.setDaemon(true);
+    copier.start();
+    ColumnFamilyHandle rowFamily = database.tableFamily(table);
+    List<IndexDef> indexes = table.indexes();
+    Run rows = new Run(rowFamily);
+    List<Run> entries = new ArrayList<>();
+    for (IndexDef index : indexes) {
+      entries.add(new Run(database.indexFamily(index.id())));
+    }
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        String[] fields = UpstreamValues.splitCopyLine(line, n);
+        Object[] row = new Object[n];
+        for (int i = 0; i < n; i++) {
+          row[i] = fields[i] == null ? null : UpstreamValues.fromText(types.get(i), fields[i]);
+        }
+        byte[] key = table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row);
+        rows.add(key, RowCodec.encode(table.schemaVersion(), types, row));
+        for (int i = 0; i < indexes.size(); i++) {
+          IndexDef index = indexes.get(i);
+          entries.get(i).add(RowKeys.indexKey(table, index, row, key), RowKeys.indexValue(table, index, row, key));
+        }
+        rowsDone.incrementAndGet();
+      }
+    } finally {
+      try {
+        copier.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (failure.get() instanceof SQLException e) {
+      throw e;
+    } else if (failure.get() != null) {
+      throw new IOException(failure.get());
+    }
+    rows.finish();
+    for (Run r : entries) {
+      r.finish();
+    }
+  }
+
+  /** Entries of one family gathered into sorted runs of at most {@link #RUN}, each ingested as one file. */
+  private final class Run {
+    private final ColumnFamilyHandle family;
+    private final List<byte[][]> pending = new ArrayList<>();
+    private int ingested;
+
+    Run(ColumnFamilyHandle family) {
+      this.family = family;
+    }
+
+    void add(byte[] key, byte[] value) throws RocksDBException {
+      pending.add(new byte[][] {key, value});
+      if (pending.size() >= RUN) {
+        flush();
+      }
+    }
+
+    private void flush() throws RocksDBException {
+      if (pending.isEmpty()) {
+        return;
+      }
+      pending.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+      database.store().ingestSorted(family, pending.iterator());
+      pending.clear();
+      ingested++;
+    }
+
+    void finish() throws RocksDBException {
+      flush();
+      if (ingested > 1) {
+        database.store().db().compactRange(family);
+      }
+    }
+  }
+
+  /** Starts a transaction on {@code c} that reads the exported snapshot {@code name}. */
+  static void importSnapshot(Connection c, String name) throws SQLException {
+    c.setAutoCommit(false);
+    try (Statement s = c.createStatement()) {
+      s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      s.execute("SET TRANSACTION SNAPSHOT '" + name.replace("'", "''") + "'");
+      s.execute("SET LOCAL DateStyle = ISO");
+      s.execute("SET LOCAL TimeZone = 'UTC'");
+      s.execute("SET LOCAL extra_float_digits = 3");
+      s.execute("SET LOCAL bytea_output = hex");
+    }
+  }
+}

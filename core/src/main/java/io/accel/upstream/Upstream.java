@@ -1,0 +1,28 @@
+package io.accel.upstream;
+
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.sql.SQLException;
+
+/** Failures of the upstream connection in Accel's terms: PostgreSQL's own SQLSTATE where it gave one. */
+final class Upstream {
+  private Upstream() {
+  }
+
+  /** The upstream could not be reached: 08001 naming host and port. */
+  static AccelException unreachable(UpstreamConfig config, SQLException e) {
+    String state = e.getSQLState();
+    if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
+      return new AccelException(SqlState.of(state), "upstream " + config.describe() + ": " + e.getMessage(), e);
+    }
+    return new AccelException(SqlState.CONNECTION_FAILURE_SQLCLIENT, "cannot connect to the upstream PostgreSQL at "
+        + config.host() + ":" + config.port() + " (database " + config.database() + "): " + e.getMessage(), e);
+  }
+
+  /** A failed upstream statement of the mirror's: the upstream's SQLSTATE, with what the mirror was doing. */
+  static AccelException failure(String doing, SQLException e) {
+    String state = e.getSQLState();
+    SqlState code = state == null || state.length() != 5 ? SqlState.CONNECTION_FAILURE : SqlState.of(state);
+    return new AccelException(code, doing + ": " + e.getMessage(), e);
+  }
+}
