@@ -103,6 +103,9 @@ public final class Mirror implements AutoCloseable {
         .description("upstream transactions applied to the mirror").register(meters);
     Gauge.builder("accel.replication.lag", this, m -> m.lagMillis() / 1000.0).tags(tags.and("unit", "seconds"))
         .description("how far the mirror is behind the upstream").register(meters);
+    Gauge.builder("accel.snapshot.rows", this, m -> m.tables.values().stream().filter(
+        t -> t.state() == TableState.SNAPSHOTTING).mapToLong(TableStatus::rowsDone).sum()).tags(tags)
+        .description("rows copied by the snapshot under way").register(meters);
     Gauge.builder("accel.replication.lag.bytes", this, Mirror::lagBytes).tags(tags)
         .description("WAL bytes between the upstream's position and the mirror's").register(meters);
   }
@@ -271,8 +274,7 @@ public final class Mirror implements AutoCloseable {
       }
     }
     try (Statement s = admin.createStatement()) {
-      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-          + config.slotName() + "' AND NOT active");
+      dropSlot(s);
       s.execute("DROP PUBLICATION IF EXISTS " + config.publicationName());
       String list = mirrored.stream().map(UpstreamTable::qualifiedName).collect(Collectors.joining(", "));
       // an empty publication still streams the mirror's own position messages
@@ -614,10 +616,8 @@ public final class Mirror implements AutoCloseable {
     var oldest = pendingMessages.firstEntry();
     long lag = oldest == null ? 0 : now - oldest.getValue();
     if (lastEmitFailure != 0) {
+      // the upstream cannot be asked: the mirror is at least as old as the first failed attempt
       lag = Math.max(lag, now - lastEmitFailure);
-    }
-    if (streamError != null) {
-      lag = Math.max(lag, now - startedAt);
     }
     return lag;
   }
@@ -661,6 +661,7 @@ public final class Mirror implements AutoCloseable {
     m.put("replication", streamError == null ? "streaming" : "reconnecting: " + streamError);
     m.put("position", lsnText(position));
     m.put("lag (ms)", Long.toString(lagMillis()));
+    m.put("slot retains (bytes)", slotRetained());
     m.put("transactions applied", Long.toString(transactionsApplied.get()));
     m.put("tables online", Long.toString(tables.values().stream().filter(t -> t.state() == TableState.ONLINE).count()));
     m.put("uptime (s)", Long.toString((System.currentTimeMillis() - startedAt) / 1000));
@@ -734,6 +735,38 @@ public final class Mirror implements AutoCloseable {
         "(?is)^\\s*(?:CREATE\\s+(?:UNIQUE\\s+)?|DROP\\s+)INDEX\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(\"[^\"]+\"|\\S+)")
         .matcher(ddl);
     return m.find() ? m.group(1).replace("\"", "").toLowerCase(java.util.Locale.ROOT) : ddl;
+  }
+
+  /** How much WAL the slot makes the upstream keep: a stopped mirror's slot keeps growing it. */
+  private String slotRetained() {
+    synchronized (syncLock) {
+      try (PreparedStatement ps = syncConnection().prepareStatement(
+          "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint FROM pg_replication_slots"
+              + " WHERE slot_name = ?")) {
+        ps.setString(1, config.slotName());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Long.toString(rs.getLong(1)) : "no slot";
+        }
+      } catch (SQLException | AccelException e) {
+        if (e instanceof SQLException) {
+          dropSync();
+        }
+        return "unknown: " + e.getMessage();
+      }
+    }
+  }
+
+  /**
+   * The statement {@code DROP ACCEL MIRROR}: removes the mirror for good, with its slot and publication upstream,
+   * when no other connection uses it; its tables then read upstream.
+   */
+  void dropByCommand() {
+    if (Mirrors.references(this) > 1) {
+      throw new AccelException(SqlState.OBJECT_IN_USE, "the mirror of " + config.describe()
+          + " is used by other connections; close them first");
+    }
+    drop();
+    tables.replaceAll((k, s) -> new TableStatus(k, TableState.OFFLINE, "the mirror was dropped", 0, 0));
   }
 
   void countTransaction() {
@@ -817,14 +850,34 @@ public final class Mirror implements AutoCloseable {
   public void drop() {
     closeStreamAndTimer();
     try (Statement s = admin.createStatement()) {
-      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-          + config.slotName() + "'");
+      dropSlot(s);
       s.execute("DROP PUBLICATION IF EXISTS " + config.publicationName());
     } catch (SQLException e) {
       throw Upstream.failure("cannot drop the mirror's slot and publication", e);
     }
     dropLocalTables();
     saveState(null);
+  }
+
+  /** Drops the mirror's slot if it exists; a stream that just stopped may hold it for a moment. */
+  private void dropSlot(Statement s) throws SQLException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
+            + config.slotName() + "'");
+        return;
+      } catch (SQLException e) {
+        if (!"55006".equals(e.getSQLState()) || attempt >= 100) {
+          throw e;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   private void closeStreamAndTimer() {

@@ -36,6 +36,14 @@ public final class Mirrors {
     }
   }
 
+  /** How many connections hold the mirror. */
+  static int references(Mirror mirror) {
+    synchronized (OPEN) {
+      Entry e = OPEN.get(mirror.config().mirrorKey());
+      return e != null && e.mirror == mirror ? e.references : 0;
+    }
+  }
+
   public static void release(Mirror mirror) {
     synchronized (OPEN) {
       Entry e = OPEN.get(mirror.config().mirrorKey());

@@ -46,6 +46,7 @@ public final class Router {
   private static final Pattern MODIFYING_CTE = Pattern.compile("(?i)\\b(INSERT|UPDATE|DELETE|MERGE)\\b");
   private static final Pattern MIRROR_INDEX = Pattern.compile(
       "(?is)^\\s*(CREATE|DROP)\\s+MIRROR\\s+INDEX\\b(.*?);?\\s*$");
+  private static final Pattern DROP_MIRROR = Pattern.compile("(?is)^\\s*DROP\\s+ACCEL\\s+MIRROR\\s*;?\\s*$");
   private static final Pattern ACCEL_COMMAND = Pattern.compile(
       "(?is)^\\s*(EXPLAIN\\s+LAST\\s+STATEMENT|SHOW\\s+PROXIED\\s+QUERIES|SHOW\\s+ACCEL\\s+STATUS|SHOW\\s+ACCEL\\s+TABLES)"
           + "\\s*;?\\s*$");
@@ -91,6 +92,10 @@ public final class Router {
     Matcher command = ACCEL_COMMAND.matcher(sql);
     if (command.matches()) {
       return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
+    }
+    if (DROP_MIRROR.matcher(sql).matches()) {
+      mirror.dropByCommand();
+      return new Route(Destination.ACCEL, "the mirror was dropped", null, null);
     }
     Matcher mirrorIndex = MIRROR_INDEX.matcher(sql);
     if (mirrorIndex.matches()) {
@@ -189,7 +194,7 @@ public final class Router {
 
   /** Whether {@code sql} is one of Accel's own statements that change the mirror (mirror-only indexes). */
   public static boolean isMirrorDdl(String sql) {
-    return MIRROR_INDEX.matcher(sql).matches();
+    return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches();
   }
 
   /** What running {@code word}'s statement upstream means for later local reads. */

@@ -42,9 +42,9 @@ public record UpstreamConfig(String host, int port, String database, Properties 
     return host + ":" + port + "/" + database;
   }
 
-  /** The key of this upstream's mirror within a process: one mirror per upstream database. */
+  /** The key of this upstream's mirror within a process: one mirror per upstream database (and mirror directory). */
   public String mirrorKey() {
-    return describe();
+    return describe() + " " + mirrorDir;
   }
 
   /**

@@ -85,6 +85,8 @@ class FrontingTest {
       }
     }
     s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + DB + "'");
+    s.execute("DO $$ DECLARE p text; BEGIN FOR p IN SELECT pubname FROM pg_publication LOOP"
+        + " EXECUTE 'DROP PUBLICATION ' || quote_ident(p); END LOOP; END $$");
   }
 
   @AfterEach
@@ -376,6 +378,109 @@ class FrontingTest {
       assertThat(rows(c, "EXPLAIN " + sql).toString()).contains("orders_amount");
       s.execute("DROP MIRROR INDEX orders_amount");
       assertThat(rows(c, "EXPLAIN " + sql).toString()).doesNotContain("orders_amount");
+    }
+  }
+
+  @Test
+  void readersNeverSeeUncommittedOrPartialUpstreamTransactions() throws Exception {
+    try (Statement s = pg.createStatement()) {
+      s.execute("CREATE TABLE batches (id bigint PRIMARY KEY, batch int NOT NULL, committed bool NOT NULL)");
+      s.execute("CREATE INDEX batches_batch ON batches (batch)");
+    }
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger lastBatch = new java.util.concurrent.atomic.AtomicInteger();
+    try (Connection c = accel()) {
+      Thread writer = new Thread(() -> {
+        try (Connection w = Services.logicalPostgres(DB)) {
+          w.setAutoCommit(false);
+          java.util.Random rnd = new java.util.Random(3);
+          long id = 1;
+          for (int batch = 1; !stop.get() && batch <= 400; batch++) {
+            boolean commit = rnd.nextInt(4) != 0;
+            try (Statement ws = w.createStatement()) {
+              // every committed batch holds exactly 5 rows; a rolled-back one must never be seen
+              for (int i = 0; i < 5; i++) {
+                ws.execute("INSERT INTO batches VALUES (" + id++ + ", " + batch + ", " + commit + ")");
+              }
+            }
+            if (commit) {
+              w.commit();
+              lastBatch.set(batch);
+            } else {
+              w.rollback();
+            }
+          }
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      writer.start();
+      int reads = 0;
+      int local = 0;
+      while (writer.isAlive()) {
+        for (List<Object> row : rows(c, "SELECT batch, count(*), bool_and(committed) FROM batches GROUP BY batch")) {
+          assertThat(row.get(1)).as("rows of batch %s", row.get(0)).isEqualTo("5");
+          assertThat(row.get(2)).as("batch %s was committed", row.get(0)).isEqualTo(Boolean.TRUE);
+        }
+        reads++;
+        if (lastRoute(c)[0].equals("accel")) {
+          local++;
+        }
+      }
+      writer.join();
+      assertThat(local).as("reads served by the mirror of %d", reads).isGreaterThan(reads / 2);
+      String sql = "SELECT count(*), sum(id), max(batch) FROM batches";
+      List<List<Object>> expected = rows(pg, sql);
+      eventually(() -> same(c, sql, expected), "the mirror converges");
+    } finally {
+      stop.set(true);
+    }
+  }
+
+  @Test
+  void readsGoUpstreamWhileTheMirrorLagsMoreThanMaxStaleness() throws Exception {
+    try (Connection c = DriverManager.getConnection(url() + "&maxStaleness=300ms&consistency=eventual")) {
+      assertThat(rows(c, "SELECT count(*) FROM orders")).containsExactly(List.of("20000"));
+      assertThat(lastRoute(c)[0]).isEqualTo("accel");
+      // the stream stops (its walsender is terminated) and reconnects after a pause: meanwhile the mirror lags
+      eventually(() -> {
+        try {
+          return rows(pg, "SELECT count(*) FROM pg_replication_slots WHERE database = '" + DB + "' AND active")
+              .equals(List.of(List.of("1")));
+        } catch (SQLException e) {
+          throw new AssertionError(e);
+        }
+      }, "the stream reads the slot");
+      try (Statement s = pg.createStatement()) {
+        s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
+            + "' AND active");
+      }
+      eventually(() -> {
+        try {
+          rows(c, "SELECT count(*) FROM orders");
+          String[] route = lastRoute(c);
+          return route[0].equals("upstream") && route[1].contains("maxStaleness");
+        } catch (SQLException e) {
+          throw new AssertionError(e);
+        }
+      }, "reads go upstream while the mirror lags");
+      eventually(() -> same(c, "SELECT count(*) FROM orders", List.of(List.of("20000"))),
+          "reads come back to the mirror once it has caught up");
+    }
+  }
+
+  @Test
+  void dropAccelMirrorRemovesTheSlotAndThePublication() throws Exception {
+    try (Connection c = accel(); Statement s = c.createStatement()) {
+      assertThat(rows(pg, "SELECT count(*) FROM pg_replication_slots WHERE database = '" + DB + "'"))
+          .containsExactly(List.of("1"));
+      assertThat(s.execute("DROP ACCEL MIRROR")).isFalse();
+      assertThat(rows(pg, "SELECT count(*) FROM pg_replication_slots WHERE database = '" + DB + "'"))
+          .containsExactly(List.of("0"));
+      assertThat(rows(pg, "SELECT count(*) FROM pg_publication")).containsExactly(List.of("0"));
+      assertThat(tableStates(c).get("orders")).isEqualTo("offline: the mirror was dropped");
+      assertThat(rows(c, "SELECT count(*) FROM orders")).containsExactly(List.of("20000"));
+      assertThat(lastRoute(c)[0]).isEqualTo("upstream");
     }
   }
 
