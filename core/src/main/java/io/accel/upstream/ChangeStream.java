@@ -155,15 +155,10 @@ final class ChangeStream implements AutoCloseable {
       TxnContext ctx = session.beginStatement(APPLY);
       try {
         for (SourceRecord r : pending) {
-          apply(database, ctx, r);
+          apply(database, ctx, r, commitLsn);
         }
         ctx.put(database.store().meta(), Mirror.STATE_KEY, mirror.stateAt(commitLsn));
         session.statementSucceeded(APPLY);
-      } catch (SchemaChanged e) {
-        session.statementFailed(APPLY);
-        pending.clear();
-        mirror.schemaChanged(e.getMessage());
-        return;
       } catch (RuntimeException e) {
         session.statementFailed(APPLY);
         pending.clear();
@@ -183,19 +178,33 @@ final class ChangeStream implements AutoCloseable {
     }
   }
 
-  private void apply(Database database, TxnContext ctx, SourceRecord r) {
+  /**
+   * Applies one change of a transaction committed at {@code commitLsn}, unless its table is not online (it will be
+   * copied whole) or its copy already holds it. A row whose columns are not the mirrored table's means the table
+   * changed upstream: it goes offline, to be copied again, and the rest of the transaction is applied.
+   */
+  private void apply(Database database, TxnContext ctx, SourceRecord r, long commitLsn) {
     Struct value = (Struct) r.value();
     Struct source = value.getStruct("source");
     String schema = source.getString("schema");
     String name = source.getString("table");
     UpstreamTable upstream = mirror.upstreamTable(name);
-    Mirror.TableStatus status = mirror.status(name);
-    if (upstream == null || !upstream.schema().equals(schema) || status == null
-        || status.state() == Mirror.TableState.NOT_MIRRORED) {
+    if (upstream == null || !upstream.schema().equals(schema) || !mirror.applies(name, commitLsn)) {
       return;
     }
-    TableDef table = database.catalog().table(name).orElseThrow(() -> new SchemaChanged("table " + name
-        + " is not in the mirror"));
+    TableDef table = database.catalog().table(name).orElse(null);
+    if (table == null) {
+      mirror.tableChanged(name, "it is missing from the mirror");
+      return;
+    }
+    try {
+      applyChange(database, ctx, table, value, name);
+    } catch (SchemaChanged e) {
+      mirror.tableChanged(name, e.getMessage());
+    }
+  }
+
+  private void applyChange(Database database, TxnContext ctx, TableDef table, Struct value, String name) {
     List<DataType> types = table.columns().stream().map(Column::type).toList();
     TableWriter writer = new TableWriter(database, ctx, table);
     String op = value.getString("op");
@@ -285,7 +294,18 @@ final class ChangeStream implements AutoCloseable {
     try {
       if (engine != null) {
         started.await(60, TimeUnit.SECONDS);
-        engine.close();
+        // the start callback comes a moment before the engine accepts a stop: retry briefly
+        for (int attempt = 0; ; attempt++) {
+          try {
+            engine.close();
+            break;
+          } catch (IllegalStateException e) {
+            if (attempt >= 200 || !String.valueOf(e.getMessage()).contains("starting")) {
+              throw e;
+            }
+            Thread.sleep(50);
+          }
+        }
       }
     } catch (java.io.IOException | RuntimeException e) {
       LOG.warn("closing the change stream: {}", e.getMessage());

@@ -66,6 +66,8 @@ public final class Mirror implements AutoCloseable {
   private final Session session;
   private final Map<String, TableStatus> tables = new ConcurrentHashMap<>();
   private final Map<String, UpstreamTable> upstreamTables = new ConcurrentHashMap<>();
+  /** Per table copied on its own after the stream started: its changes committed up to this LSN are in the copy. */
+  private final Map<String, Long> skipUntil = new ConcurrentHashMap<>();
   private final Object positionMonitor = new Object();
   private volatile long position;
   /** Emitted position messages not seen back yet: their emission times, for the lag. */
@@ -183,6 +185,11 @@ public final class Mirror implements AutoCloseable {
     List<UpstreamTable> current = readUpstreamTables();
     if (state != null && resumable(state, current)) {
       position = Long.parseLong(state.getProperty("position"));
+      for (String name : state.stringPropertyNames()) {
+        if (name.startsWith("skip.")) {
+          skipUntil.put(name.substring(5), Long.parseLong(state.getProperty(name)));
+        }
+      }
       for (UpstreamTable t : current) {
         upstreamTables.put(t.name(), t);
         String reason = mirrorable(t);
@@ -283,16 +290,7 @@ public final class Mirror implements AutoCloseable {
       throw Upstream.failure("cannot set up the publication " + config.publicationName()
           + " (the mirror's user must own the mirrored tables or be a superuser)", e);
     }
-    for (UpstreamTable t : mirrored) {
-      try (Result r = session.execute(this, t.createTableSql())) {
-        // created
-      }
-      for (UpstreamTable.Index index : t.indexes()) {
-        try (Result r = session.execute(this, t.createIndexSql(index))) {
-          // created on the empty table: the loader writes its entries
-        }
-      }
-    }
+    createLocal(mirrored);
     Connection replication = connect(true);
     long consistentPoint;
     try {
@@ -313,26 +311,16 @@ public final class Mirror implements AutoCloseable {
         // the slot outlives the connection
       }
     }
+    position = consistentPoint;
+    skipUntil.clear();
+    Properties state = new Properties();
+    if (previousState != null && previousState.getProperty("mirrorIndexes") != null) {
+      state.setProperty("mirrorIndexes", previousState.getProperty("mirrorIndexes"));
+    }
     for (UpstreamTable t : mirrored) {
-      try (Result r = session.execute(this, "ANALYZE " + UpstreamTable.quote(t.name()))) {
-        // statistics for the planner
-      }
+      analyzeAndRestoreIndexes(t, state);
       TableStatus s = tables.get(t.name());
       tables.put(t.name(), new TableStatus(t.name(), TableState.ONLINE, null, s.rowsDone(), s.rowsDone()));
-    }
-    Properties previous = previousState;
-    List<String> localIndexes = previous == null ? List.of() : mirrorIndexes(previous);
-    for (String ddl : localIndexes) {
-      try (Result r = session.execute(this, ddl)) {
-        // rebuilt over the new snapshot's rows
-      } catch (AccelException e) {
-        LOG.warn("mirror-only index not rebuilt ({}): {}", ddl, e.getMessage());
-      }
-    }
-    position = consistentPoint;
-    Properties state = new Properties();
-    if (!localIndexes.isEmpty()) {
-      state.setProperty("mirrorIndexes", String.join("\n", localIndexes));
     }
     state.setProperty("snapshot", "done");
     state.setProperty("slot", config.slotName());
@@ -342,6 +330,38 @@ public final class Mirror implements AutoCloseable {
     LOG.info("mirror of {}: snapshot of {} tables ({} rows) in {} ms, streaming from {}", config.describe(),
         mirrored.size(), tables.values().stream().mapToLong(TableStatus::rowsDone).sum(),
         (System.nanoTime() - t0) / 1_000_000, lsnText(consistentPoint));
+  }
+
+  /** Creates the (empty) local tables and their indexes: the loader writes their rows and entries. */
+  private void createLocal(List<UpstreamTable> mirrored) {
+    for (UpstreamTable t : mirrored) {
+      try (Result r = session.execute(this, t.createTableSql())) {
+        // created
+      }
+      for (UpstreamTable.Index index : t.indexes()) {
+        try (Result r = session.execute(this, t.createIndexSql(index))) {
+          // created on the empty table
+        }
+      }
+    }
+  }
+
+  /** After a table's copy: its statistics, and the mirror-only indexes ({@code state}'s) defined on it. */
+  private void analyzeAndRestoreIndexes(UpstreamTable t, Properties state) {
+    try (Result r = session.execute(this, "ANALYZE " + UpstreamTable.quote(t.name()))) {
+      // statistics for the planner
+    }
+    java.util.regex.Pattern on = java.util.regex.Pattern.compile("(?is)\\bON\\s+(\"" + java.util.regex.Pattern.quote(
+        t.name()) + "\"|" + java.util.regex.Pattern.quote(t.name()) + ")\\s*\\(");
+    for (String ddl : mirrorIndexes(state)) {
+      if (on.matcher(ddl).find()) {
+        try (Result r = session.execute(this, ddl)) {
+          // rebuilt over the new rows
+        } catch (AccelException e) {
+          LOG.warn("mirror-only index not rebuilt ({}): {}", ddl, e.getMessage());
+        }
+      }
+    }
   }
 
   /** Copies the tables, two at a time, each through its own connection that imported the exported snapshot. */
@@ -470,9 +490,8 @@ public final class Mirror implements AutoCloseable {
     }
     try {
       syncPoint();
-      long signature = schemaSignature();
-      if (signature != schemaSignature) {
-        schemaChanged("the upstream's table definitions changed");
+      if (schemaSignature() != schemaSignature) {
+        checkSchema();
       }
     } catch (RuntimeException e) {
       lastEmitFailure = lastEmitFailure == 0 ? System.currentTimeMillis() : lastEmitFailure;
@@ -480,23 +499,175 @@ public final class Mirror implements AutoCloseable {
   }
 
   /**
-   * A schema change upstream: the mirrored tables go offline at once (their reads go upstream) and the mirror
-   * takes a new snapshot; no row of the old schema is served meanwhile.
+   * A change of {@code table} the stream met (a row of other columns): the table goes offline at once (its reads
+   * go upstream, its changes are skipped) until it has been copied again.
    */
-  void schemaChanged(String why) {
-    LOG.info("mirror of {}: {}; taking a new snapshot", config.describe(), why);
-    tables.replaceAll((k, s) -> s.state() == TableState.ONLINE
-        ? new TableStatus(k, TableState.OFFLINE, why + "; taking a new snapshot", 0, s.rowsEstimated()) : s);
-    Properties state = loadState();
-    saveState(state == null || state.getProperty("mirrorIndexes") == null ? null : keepOnly(state, "mirrorIndexes"));
-    timer.execute(this::restartStream);
+  void tableChanged(String table, String why) {
+    TableStatus s = tables.get(table);
+    if (s != null && s.state() == TableState.ONLINE) {
+      tables.put(table, new TableStatus(table, TableState.OFFLINE, why + "; copying it again", 0, s.rowsEstimated()));
+    }
+    timer.execute(this::reconcile);
   }
 
-  /** Checks the upstream's definitions of the mirrored tables now (after DDL that passed through Accel). */
+  /**
+   * Compares the upstream's tables with the mirror's now (after DDL that passed through Accel, or when the heartbeat
+   * saw the catalog change): a changed table goes offline at once, a dropped one is removed; then, in the
+   * background, changed and new tables are copied again on their own ({@link #reconcile}).
+   */
   public void checkSchema() {
-    if (schemaSignature() != schemaSignature) {
-      schemaChanged("DDL changed the upstream's tables");
+    List<UpstreamTable> current;
+    synchronized (syncLock) {
+      try {
+        current = UpstreamTable.read(syncConnection(), config.tables());
+      } catch (SQLException e) {
+        dropSync();
+        throw Upstream.failure("cannot read the upstream's catalog", e);
+      }
     }
+    Map<String, UpstreamTable> now = new LinkedHashMap<>();
+    current.forEach(t -> now.put(t.name(), t));
+    boolean changed = false;
+    for (Map.Entry<String, UpstreamTable> e : upstreamTables.entrySet()) {
+      UpstreamTable after = now.get(e.getKey());
+      if (after == null || !signature(List.of(after)).equals(signature(List.of(e.getValue())))) {
+        changed = true;
+        TableStatus s = tables.get(e.getKey());
+        if (s != null && s.state() != TableState.NOT_MIRRORED) {
+          tables.put(e.getKey(), new TableStatus(e.getKey(), TableState.OFFLINE, after == null ? "dropped upstream"
+              : "its definition changed upstream; copying it again", 0, s.rowsEstimated()));
+        }
+      }
+    }
+    changed |= !upstreamTables.keySet().containsAll(now.keySet());
+    if (changed) {
+      timer.execute(this::reconcile);
+    } else {
+      schemaSignature = schemaSignature();
+    }
+  }
+
+  /**
+   * Brings the mirror's tables in line with the upstream's, table by table, while the stream waits: the
+   * publication is set to the mirrorable tables, a temporary slot exports a snapshot and its consistent point C,
+   * each changed or new table is dropped, created and copied at that snapshot, and the stream skips that table's
+   * changes committed at or before C (the copy holds them); dropped tables go. The skip points are stored with the
+   * state, so a restart skips the same changes.
+   */
+  private void reconcile() {
+    synchronized (restartLock) {
+      if (closed) {
+        return;
+      }
+      try {
+        reconcileLocked();
+      } catch (RuntimeException e) {
+        LOG.warn("mirror of {}: could not bring its tables up to date ({}); taking a new snapshot",
+            config.describe(), e.getMessage());
+        Properties state = loadState();
+        saveState(state == null || state.getProperty("mirrorIndexes") == null ? null
+            : keepOnly(state, "mirrorIndexes"));
+        timer.execute(this::restartStream);
+      }
+    }
+  }
+
+  private void reconcileLocked() {
+    long expectedSignature = schemaSignature();
+    List<UpstreamTable> current = readUpstreamTables();
+    Map<String, UpstreamTable> now = new LinkedHashMap<>();
+    current.forEach(t -> now.put(t.name(), t));
+    List<UpstreamTable> copy = new ArrayList<>();
+    List<String> drop = new ArrayList<>();
+    for (String name : upstreamTables.keySet()) {
+      UpstreamTable after = now.get(name);
+      if (after == null || !signature(List.of(after)).equals(signature(List.of(upstreamTables.get(name))))
+          || tables.get(name) != null && tables.get(name).state() == TableState.OFFLINE) {
+        drop.add(name);
+      }
+    }
+    for (UpstreamTable t : current) {
+      if (!upstreamTables.containsKey(t.name()) || drop.contains(t.name())) {
+        copy.add(t);
+      }
+    }
+    if (copy.isEmpty() && drop.isEmpty()) {
+      schemaSignature = expectedSignature;
+      return;
+    }
+    long t0 = System.nanoTime();
+    synchronized (ChangeStream.APPLY) {
+      for (String name : drop) {
+        if (database.catalog().table(name).isPresent()) {
+          try (Result r = session.execute(this, "DROP TABLE " + UpstreamTable.quote(name))) {
+            // copied again below if it still exists
+          }
+        }
+        upstreamTables.remove(name);
+        tables.remove(name);
+        skipUntil.remove(name);
+      }
+      List<UpstreamTable> mirrored = new ArrayList<>();
+      for (UpstreamTable t : copy) {
+        upstreamTables.put(t.name(), t);
+        String reason = mirrorable(t);
+        if (reason == null) {
+          mirrored.add(t);
+          tables.put(t.name(), new TableStatus(t.name(), TableState.SNAPSHOTTING, null, 0, t.estimatedRows()));
+        } else {
+          tables.put(t.name(), new TableStatus(t.name(), TableState.NOT_MIRRORED, reason, 0, 0));
+        }
+      }
+      try (Statement s = admin.createStatement()) {
+        String list = upstreamTables.values().stream().filter(t -> mirrorable(t) == null)
+            .map(UpstreamTable::qualifiedName).collect(Collectors.joining(", "));
+        // the stream sees the tables' changes from here on; the copy below starts after this
+        s.execute(list.isEmpty() ? "DROP PUBLICATION IF EXISTS " + config.publicationName() + "; CREATE PUBLICATION "
+            + config.publicationName() : "ALTER PUBLICATION " + config.publicationName() + " SET TABLE " + list);
+      } catch (SQLException e) {
+        throw Upstream.failure("cannot change the publication " + config.publicationName(), e);
+      }
+      createLocal(mirrored);
+      Connection replication = connect(true);
+      long consistentPoint;
+      try {
+        ReplicationSlotInfo slot = replication.unwrap(PGConnection.class).getReplicationAPI().createReplicationSlot()
+            .logical().withSlotName(config.slotName() + "_copy").withOutputPlugin("pgoutput").withTemporaryOption()
+            .make();
+        consistentPoint = slot.getConsistentPoint().asLong();
+        copyTables(mirrored, slot.getSnapshotName(), replication);
+      } catch (SQLException e) {
+        throw Upstream.failure("cannot copy the changed tables", e);
+      } finally {
+        closeQuietly(replication);
+      }
+      Properties state = loadState();
+      for (UpstreamTable t : mirrored) {
+        skipUntil.put(t.name(), consistentPoint);
+        state.setProperty("skip." + t.name(), Long.toString(consistentPoint));
+        analyzeAndRestoreIndexes(t, state);
+      }
+      for (String name : drop) {
+        if (!now.containsKey(name)) {
+          state.remove("skip." + name);
+        }
+      }
+      state.setProperty("tables", signature(List.copyOf(upstreamTables.values())));
+      saveState(state);
+      for (UpstreamTable t : mirrored) {
+        TableStatus s = tables.get(t.name());
+        tables.put(t.name(), new TableStatus(t.name(), TableState.ONLINE, null, s.rowsDone(), s.rowsDone()));
+      }
+    }
+    schemaSignature = expectedSignature;
+    LOG.info("mirror of {}: {} tables copied again, {} removed, in {} ms", config.describe(), copy.size(),
+        drop.stream().filter(n -> !now.containsKey(n)).count(), (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /** Whether the stream applies a change of {@code table} committed at {@code commitLsn}. */
+  boolean applies(String table, long commitLsn) {
+    TableStatus s = tables.get(table);
+    return s != null && s.state() == TableState.ONLINE && commitLsn > skipUntil.getOrDefault(table, 0L);
   }
 
   private long schemaSignature() {

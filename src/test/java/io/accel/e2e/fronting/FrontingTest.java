@@ -330,6 +330,26 @@ class FrontingTest {
           throw new AssertionError(e);
         }
       }, "orders is mirrored again with its new column");
+
+      // a table created (and filled) upstream joins the mirror; one dropped leaves it; the others stay online
+      s.execute("CREATE TABLE tags (id int PRIMARY KEY, label text)");
+      s.executeUpdate("INSERT INTO tags SELECT g, 'tag' || g FROM generate_series(1, 100) g");
+      eventually(() -> same(c, "SELECT count(*), max(label) FROM tags", List.of(List.of("100", "tag99"))),
+          "a new table is mirrored");
+      try (Statement direct = pg.createStatement()) {
+        direct.execute("INSERT INTO tags VALUES (101, 'late')");
+      }
+      eventually(() -> same(c, "SELECT label FROM tags WHERE id = 101", List.of(List.of("late"))),
+          "the new table's later changes are streamed");
+      s.execute("DROP TABLE tags");
+      eventually(() -> {
+        try {
+          return !tableStates(c).containsKey("tags");
+        } catch (SQLException e) {
+          throw new AssertionError(e);
+        }
+      }, "a dropped table leaves the mirror");
+      assertThat(tableStates(c).get("users")).isEqualTo("online");
     }
   }
 
