@@ -270,7 +270,7 @@ final class ChangeStream implements AutoCloseable {
     List<Field> fields = struct.schema().fields();
     for (int i = 0; i < row.length; i++) {
       Field f = fields.get(i);
-      row[i] = UpstreamValues.fromConnect(types.get(i), f.schema(), struct.get(f), old == null ? null : old[i]);
+      row[i] = UpstreamValues.fromConnect(types.get(i), f.schema(), struct.getWithoutDefault(f.name()), old == null ? null : old[i]);
     }
     return row;
   }
@@ -283,7 +283,7 @@ final class ChangeStream implements AutoCloseable {
       if (f == null) {
         throw new SchemaChanged("the primary key of " + table.name() + " changed upstream");
       }
-      row[c] = UpstreamValues.fromConnect(types.get(c), f.schema(), before.get(f), null);
+      row[c] = UpstreamValues.fromConnect(types.get(c), f.schema(), before.getWithoutDefault(f.name()), null);
     }
     return row;
   }

@@ -559,11 +559,19 @@ public final class Mirror implements AutoCloseable {
       if (closed) {
         return;
       }
-      try {
-        reconcileLocked();
-      } catch (RuntimeException e) {
+      RuntimeException failure = null;
+      for (int attempt = 0; attempt < 3 && !closed; attempt++) {
+        try {
+          reconcileLocked();
+          return;
+        } catch (RuntimeException e) {
+          // most often DDL racing with the copy (a table dropped meanwhile): look at the catalog again
+          failure = e;
+        }
+      }
+      if (!closed) {
         LOG.warn("mirror of {}: could not bring its tables up to date ({}); taking a new snapshot",
-            config.describe(), e.getMessage());
+            config.describe(), failure.getMessage());
         Properties state = loadState();
         saveState(state == null || state.getProperty("mirrorIndexes") == null ? null
             : keepOnly(state, "mirrorIndexes"));
@@ -573,6 +581,9 @@ public final class Mirror implements AutoCloseable {
   }
 
   private void reconcileLocked() {
+    if (loadState() == null) {
+      return; // a new snapshot of everything is under way or due
+    }
     long expectedSignature = schemaSignature();
     List<UpstreamTable> current = readUpstreamTables();
     Map<String, UpstreamTable> now = new LinkedHashMap<>();
@@ -582,7 +593,8 @@ public final class Mirror implements AutoCloseable {
     for (String name : upstreamTables.keySet()) {
       UpstreamTable after = now.get(name);
       if (after == null || !signature(List.of(after)).equals(signature(List.of(upstreamTables.get(name))))
-          || tables.get(name) != null && tables.get(name).state() == TableState.OFFLINE) {
+          || tables.get(name) != null && (tables.get(name).state() == TableState.OFFLINE
+              || tables.get(name).state() == TableState.SNAPSHOTTING)) {
         drop.add(name);
       }
     }
@@ -834,6 +846,8 @@ public final class Mirror implements AutoCloseable {
     m.put("lag (ms)", Long.toString(lagMillis()));
     m.put("slot retains (bytes)", slotRetained());
     m.put("transactions applied", Long.toString(transactionsApplied.get()));
+    m.put("statements run locally", Long.toString(routedLocal.get()));
+    m.put("statements sent upstream", Long.toString(routedUpstream.get()));
     m.put("tables online", Long.toString(tables.values().stream().filter(t -> t.state() == TableState.ONLINE).count()));
     m.put("uptime (s)", Long.toString((System.currentTimeMillis() - startedAt) / 1000));
     return m;
@@ -938,6 +952,13 @@ public final class Mirror implements AutoCloseable {
     }
     drop();
     tables.replaceAll((k, s) -> new TableStatus(k, TableState.OFFLINE, "the mirror was dropped", 0, 0));
+  }
+
+  private final java.util.concurrent.atomic.AtomicLong routedLocal = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong routedUpstream = new java.util.concurrent.atomic.AtomicLong();
+
+  void countRoute(boolean local) {
+    (local ? routedLocal : routedUpstream).incrementAndGet();
   }
 
   void countTransaction() {

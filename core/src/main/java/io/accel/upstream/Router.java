@@ -42,6 +42,8 @@ public final class Router {
       "(?i)\\bFOR\\s+(UPDATE|SHARE|NO\\s+KEY\\s+UPDATE|KEY\\s+SHARE)\\b");
   private static final Pattern EXPLAIN = Pattern.compile("(?i)EXPLAIN\\s+(ANALYZE\\s+)?(?=\\S)");
   private static final Pattern MISSING_RELATION = Pattern.compile("relation \"([^\"]+)\" does not exist");
+  private static final Pattern ROLE = Pattern.compile(
+      "(?is)^\\s*(SET|RESET)\\s+(SESSION\\s+|LOCAL\\s+)?(ROLE|SESSION\\s+AUTHORIZATION|ALL)\\b");
   private static final Pattern INTO = Pattern.compile("(?i)\\bINTO\\b");
   private static final Pattern MODIFYING_CTE = Pattern.compile("(?i)\\b(INSERT|UPDATE|DELETE|MERGE)\\b");
   private static final Pattern MIRROR_INDEX = Pattern.compile(
@@ -55,7 +57,8 @@ public final class Router {
   private final String user;
   /** The connection's writes since its last local read were covered by a sync point (read-your-writes). */
   private boolean wroteSinceSync;
-  private boolean roleChanged;
+  /** Why this connection's reads must go upstream for good (a setting or role Accel cannot follow), or null. */
+  private String divergedBy;
   private volatile Route last;
 
   public Router(Mirror mirror, String user) {
@@ -84,6 +87,9 @@ public final class Router {
     }
     if (r.destination() == Destination.UPSTREAM) {
       mirror.proxied().record(sql, r.reason());
+      mirror.countRoute(false);
+    } else if (r.destination() == Destination.LOCAL) {
+      mirror.countRoute(true);
     }
     return r;
   }
@@ -130,8 +136,8 @@ public final class Router {
     if (INTO.matcher(sql).find() || word.equals("with") && MODIFYING_CTE.matcher(sql).find()) {
       return upstream("a query that writes");
     }
-    if (roleChanged) {
-      return upstream("the connection changed its role: privileges are checked upstream");
+    if (divergedBy != null) {
+      return upstream(divergedBy);
     }
     Prepared prepared;
     try {
@@ -208,8 +214,7 @@ public final class Router {
         wroteSinceSync = true;
       }
       case "set", "reset" -> {
-        roleChanged = true;
-        wroteSinceSync = true;
+        // handled after it ran (afterUpstream): the local session follows where it can
       }
       default -> wroteSinceSync = true;
     }
@@ -223,9 +228,25 @@ public final class Router {
     wroteSinceSync = true;
   }
 
-  /** After DDL upstream: the mirror checks whether the tables it holds changed. */
-  public void afterUpstream(String sql) {
+  /**
+   * After a statement ran upstream: DDL makes the mirror check its tables; a session setting is made on the local
+   * session too, so local reads answer as the upstream would (TimeZone, search_path, ...); a setting Accel does not
+   * model, or a change of role, sends the connection's reads upstream from then on.
+   */
+  public void afterUpstream(Session local, String sql) {
     String word = firstWord(sql);
+    if (word.equals("set") || word.equals("reset")) {
+      if (ROLE.matcher(sql).find()) {
+        divergedBy = "the connection changed its role: privileges are checked upstream";
+        return;
+      }
+      try (io.accel.exec.Result r = local.execute(this, sql)) {
+        // the local session follows
+      } catch (AccelException e) {
+        divergedBy = "the connection changed a setting Accel does not model (" + sql.strip() + ")";
+      }
+      return;
+    }
     if (word.equals("create") || word.equals("alter") || word.equals("drop") || word.equals("truncate")
         || word.equals("comment")) {
       mirror.checkSchema();

@@ -335,12 +335,13 @@ final class FrontingConnection implements InvocationHandler {
       current = upstreamStatement;
       long t0 = System.nanoTime();
       try {
-        return call(upstreamStatement, method, args);
+        Object result = call(upstreamStatement, method, args);
+        if (sql != null) {
+          router.afterUpstream(local.session(), sql);
+        }
+        return result;
       } finally {
         upstreamTimer.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
-        if (sql != null) {
-          router.afterUpstream(sql);
-        }
         if (!method.getName().startsWith("executeQuery")) {
           // updates, batches and statements that may write: later local reads wait for them
           if (sql == null || !Router.isQuery(sql)) {
@@ -393,9 +394,13 @@ final class FrontingConnection implements InvocationHandler {
       }
     }
 
-    /** A local execution that failed: an internal error is retried upstream (and counted); others are reported. */
+    /**
+     * A local execution that failed: it is a read, so it runs again upstream (and is counted), and the application
+     * gets PostgreSQL's own result or error: an internal error of Accel's, a table copied again meanwhile, or an
+     * error whose words and SQLSTATE PostgreSQL's would differ from.
+     */
     private Object retryUpstream(Method method, Object[] args, String sql, Throwable failure) throws Throwable {
-      if (failure instanceof SQLException e && SqlState.INTERNAL_ERROR.code().equals(e.getSQLState())) {
+      if (failure instanceof SQLException) {
         retried.increment();
         return runUpstream(method, args, sql);
       }

@@ -30,6 +30,19 @@ public final class SltRunner {
   private final String engine;
   private final boolean ignoreSkipIf;
 
+  /**
+   * Whether the record applies to every engine named in {@code engine} ({@code accel+postgresql}: the fronting
+   * run, where a statement may run on either, takes only records both agree on).
+   */
+  private boolean appliesToAll(SltRecord record) {
+    for (String name : engine.split("\\+")) {
+      if (!record.appliesTo(name, ignoreSkipIf)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public SltRunner(SltConnection connection, String engine) {
     this(connection, engine, false);
   }
@@ -52,7 +65,7 @@ public final class SltRunner {
     int skipped = 0;
     boolean halted = false;
     for (SltRecord record : script.records()) {
-      if (!record.appliesTo(engine, ignoreSkipIf)) {
+      if (!appliesToAll(record)) {
         skipped++;
         continue;
       }
