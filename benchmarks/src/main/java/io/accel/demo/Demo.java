@@ -58,6 +58,12 @@ public final class Demo implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "N", description = "generator seed (default: ${DEFAULT-VALUE})")
   long seed = Straddle.DEFAULT_SEED;
 
+  @Option(names = "--postgres", paramLabel = "URL", defaultValue = "${env:ACCEL_DEMO_POSTGRES}",
+      description = "a PostgreSQL with wal_level=logical, as postgresql://user@host:port/db (or ACCEL_DEMO_POSTGRES):"
+          + " the workload is loaded there (its users and orders tables are replaced), fronted through"
+          + " jdbc:accel:postgresql://, and each query runs through Accel and straight on PostgreSQL, side by side")
+  String postgres;
+
   @Option(names = "--replace",
       description = "drop the users and orders tables first if the store already has them (for a file: store)")
   boolean replace;
@@ -116,6 +122,9 @@ public final class Demo implements Callable<Integer> {
     }
     if (repeat < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be >= 1");
+    }
+    if (postgres != null && !postgres.isBlank()) {
+      return new FrontingDemo(this, out).run(postgres.trim());
     }
     if (!store.startsWith("jdbc:accel:")) {
       throw new CommandLine.ParameterException(spec.commandLine(),
@@ -190,11 +199,18 @@ public final class Demo implements Callable<Integer> {
   // ---------------------------------------------------------------- queries
 
   /** A query of the demo: its SQL, the parameter sets whose results are shown, those of the timed runs. */
-  private record DemoQuery(String title, String about, String sql, List<Object[]> shown, LongFunction<Object[]> timed,
+  record DemoQuery(String title, String about, String sql, List<Object[]> shown, LongFunction<Object[]> timed,
       String timedAbout) {
   }
 
-  private void runQueries(Connection connection, Straddle straddle) throws SQLException {
+  void runQueries(Connection connection, Straddle straddle) throws SQLException {
+    for (DemoQuery q : queries(straddle)) {
+      runQuery(connection, q, q.sql().equals(Straddle.S1) ? straddle : null);
+    }
+  }
+
+  /** The demo's queries over {@code straddle}'s data. */
+  List<DemoQuery> queries(Straddle straddle) {
     List<Object[]> emails = new ArrayList<>();
     for (int i = 0; i < S1_EMAILS; i++) {
       emails.add(straddle.s1Params(i));
@@ -223,9 +239,7 @@ public final class Demo implements Callable<Integer> {
                 + "FROM users u LEFT JOIN orders o ON o.user_id = u.id AND o.status = 'CANCELLED' "
                 + "GROUP BY u.country ORDER BY u.country",
             List.<Object[]>of(new Object[0]), i -> new Object[0], ""));
-    for (DemoQuery q : queries) {
-      runQuery(connection, q, q.sql().equals(Straddle.S1) ? straddle : null);
-    }
+    return queries;
   }
 
   private void runQuery(Connection connection, DemoQuery q, Straddle checkS1Against) throws SQLException {
@@ -300,10 +314,10 @@ public final class Demo implements Callable<Integer> {
   }
 
   /** One execution's result: the first rows as a table, the row count, the time to execute and read all. */
-  private record Result(TextTable table, long rows, long nanos) {
+  record Result(TextTable table, long rows, long nanos) {
   }
 
-  private static Result execute(PreparedStatement ps, Object[] params) throws SQLException {
+  static Result execute(PreparedStatement ps, Object[] params) throws SQLException {
     long start = System.nanoTime();
     for (int i = 0; i < params.length; i++) {
       ps.setObject(i + 1, params[i]);
@@ -377,17 +391,17 @@ public final class Demo implements Callable<Integer> {
 
   // ---------------------------------------------------------------- formatting
 
-  private void section(String title) {
+  void section(String title) {
     out.println();
     out.println("== " + title + " " + "=".repeat(Math.max(3, 96 - title.length())));
   }
 
-  private static long median(long[] sorted) {
+  static long median(long[] sorted) {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
-  private static String millis(long nanos) {
+  static String millis(long nanos) {
     double ms = nanos / 1e6;
     return ms >= 100 ? String.format(Locale.ROOT, "%,.0f ms", ms) : String.format(Locale.ROOT, "%.2f ms", ms);
   }

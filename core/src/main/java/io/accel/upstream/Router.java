@@ -108,64 +108,19 @@ public final class Router {
       mirror.mirrorIndex(mirrorIndex.group(1).toUpperCase(Locale.ROOT) + " INDEX" + mirrorIndex.group(2));
       return new Route(Destination.ACCEL, "an index of the mirror only", null, null);
     }
-    String word = firstWord(sql);
-    Matcher explain = EXPLAIN.matcher(stripComments(sql));
-    if (!inTransaction && explain.lookingAt()) {
-      // EXPLAIN of a query that runs locally shows Accel's plan; anything else is the upstream's to explain
-      Route inner = decide(local, sql.substring(sql.length() - stripComments(sql).length() + explain.end()), false);
-      if (inner.destination() != Destination.LOCAL) {
-        return inner;
-      }
-      try {
-        return new Route(Destination.LOCAL, inner.reason(), local.prepare(sql), null);
-      } catch (AccelException e) {
-        return upstream("not supported by Accel: " + e.getMessage());
-      }
-    }
+    Static st = classify(local, sql);
     if (inTransaction) {
-      noteUpstream(word);
+      noteUpstream(st.word());
       return upstream("in a transaction block: every statement of a transaction runs upstream");
     }
-    if (!(word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))) {
-      noteUpstream(word);
-      return upstream(word.isEmpty() ? "not a query" : "not a query (" + word.toUpperCase(Locale.ROOT) + ")");
-    }
-    if (LOCKING.matcher(sql).find()) {
-      return upstream("a locking read (FOR UPDATE / SHARE)");
-    }
-    if (INTO.matcher(sql).find() || word.equals("with") && MODIFYING_CTE.matcher(sql).find()) {
-      return upstream("a query that writes");
+    if (st.upstream() != null) {
+      noteUpstream(st.word());
+      return st.upstream();
     }
     if (divergedBy != null) {
       return upstream(divergedBy);
     }
-    Prepared prepared;
-    try {
-      prepared = local.prepare(sql);
-    } catch (AccelException e) {
-      Matcher missing = MISSING_RELATION.matcher(e.getMessage());
-      if (e.state() == SqlState.UNDEFINED_TABLE && missing.find() && mirror.status(missing.group(1)) != null) {
-        Mirror.TableStatus s = mirror.status(missing.group(1));
-        return upstream("table " + s.name() + " is " + describe(s));
-      }
-      return upstream("not supported by Accel: " + e.getMessage());
-    } catch (RuntimeException e) {
-      return upstream("not supported by Accel: " + e);
-    }
-    if (prepared.kind() != Prepared.Kind.QUERY) {
-      return upstream("not a query");
-    }
-    Set<Long> ids = prepared.tablesRead();
-    if (ids.isEmpty()) {
-      return upstream("reads no mirrored table");
-    }
-    List<String> names = new ArrayList<>();
-    for (TableDef t : mirror.database().catalog().tables()) {
-      if (ids.contains(t.id())) {
-        names.add(t.name());
-      }
-    }
-    for (String name : names) {
+    for (String name : st.tables()) {
       Mirror.TableStatus s = mirror.status(name);
       if (s == null || s.state() != Mirror.TableState.ONLINE) {
         return upstream("table " + name + " is " + (s == null ? "not mirrored" : describe(s)));
@@ -191,7 +146,94 @@ public final class Router {
       }
       wroteSinceSync = false;
     }
-    return new Route(Destination.LOCAL, "mirrored tables " + String.join(", ", names), prepared, null);
+    return st.local() != null ? st.local() : upstream("reads a table the mirror does not hold yet");
+  }
+
+  /**
+   * What a statement's text alone decides, kept per text while the mirror's catalog is unchanged: a prepared
+   * statement's later executions only make the checks that can change (transaction, tables online, privileges,
+   * staleness, the connection's writes). {@code upstream} is set when it always runs upstream; otherwise
+   * {@code local} is the route and {@code tables} the mirrored tables it reads.
+   */
+  private record Static(String word, Route upstream, Route local, List<String> tables, long catalogVersion) {
+  }
+
+  private final Map<String, Static> statics = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Static> eldest) {
+      return size() > 256;
+    }
+  };
+
+  private Static classify(Session local, String sql) {
+    long version = mirror.database().catalog().version();
+    Static st = statics.get(sql);
+    if (st == null || st.catalogVersion() != version) {
+      st = classifyAfresh(local, sql, version);
+      statics.put(sql, st);
+    }
+    return st;
+  }
+
+  private Static classifyAfresh(Session local, String sql, long version) {
+    String word = firstWord(sql);
+    Matcher explain = EXPLAIN.matcher(stripComments(sql));
+    if (explain.lookingAt()) {
+      // EXPLAIN of a query that runs locally shows Accel's plan; anything else is the upstream's to explain
+      String inner = sql.substring(sql.length() - stripComments(sql).length() + explain.end());
+      Static st = classifyAfresh(local, inner, version);
+      if (st.upstream() != null) {
+        return new Static(word, st.upstream(), null, List.of(), version);
+      }
+      if (st.local() == null) {
+        return new Static(word, upstream("reads a table the mirror does not hold yet"), null, List.of(), -1);
+      }
+      try {
+        return new Static(word, null, new Route(Destination.LOCAL, st.local().reason(), local.prepare(sql), null),
+            st.tables(), version);
+      } catch (AccelException e) {
+        return new Static(word, upstream("not supported by Accel: " + e.getMessage()), null, List.of(), version);
+      }
+    }
+    String why = null;
+    if (!(word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))) {
+      why = word.isEmpty() ? "not a query" : "not a query (" + word.toUpperCase(Locale.ROOT) + ")";
+    } else if (LOCKING.matcher(sql).find()) {
+      why = "a locking read (FOR UPDATE / SHARE)";
+    } else if (INTO.matcher(sql).find() || word.equals("with") && MODIFYING_CTE.matcher(sql).find()) {
+      why = "a query that writes";
+    }
+    if (why != null) {
+      return new Static(word, upstream(why), null, List.of(), version);
+    }
+    Prepared prepared;
+    try {
+      prepared = local.prepare(sql);
+    } catch (AccelException e) {
+      Matcher missing = MISSING_RELATION.matcher(e.getMessage());
+      if (e.state() == SqlState.UNDEFINED_TABLE && missing.find() && mirror.status(missing.group(1)) != null) {
+        // a table the mirror knows but does not hold: decided per execution (it may come online)
+        return new Static(word, null, null, List.of(missing.group(1)), -1);
+      }
+      return new Static(word, upstream("not supported by Accel: " + e.getMessage()), null, List.of(), version);
+    } catch (RuntimeException e) {
+      return new Static(word, upstream("not supported by Accel: " + e), null, List.of(), version);
+    }
+    if (prepared.kind() != Prepared.Kind.QUERY) {
+      return new Static(word, upstream("not a query"), null, List.of(), version);
+    }
+    Set<Long> ids = prepared.tablesRead();
+    if (ids.isEmpty()) {
+      return new Static(word, upstream("reads no mirrored table"), null, List.of(), version);
+    }
+    List<String> names = new ArrayList<>();
+    for (TableDef t : mirror.database().catalog().tables()) {
+      if (ids.contains(t.id())) {
+        names.add(t.name());
+      }
+    }
+    return new Static(word, null, new Route(Destination.LOCAL, "mirrored tables " + String.join(", ", names),
+        prepared, null), List.copyOf(names), version);
   }
 
   private static String describe(Mirror.TableStatus s) {
