@@ -754,6 +754,32 @@ public final class Mirror implements AutoCloseable {
     }
   }
 
+  private final ExecutorService syncExecutor = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "accel-sync");
+    t.setDaemon(true);
+    return t;
+  });
+  /** The last position message emitted on request: when it was started (nanoTime) and its LSN. */
+  private volatile long[] lastRequested = {Long.MIN_VALUE, 0};
+
+  /**
+   * A sync point taken in the background, after the call: several requests while one is emitted share the next
+   * emission, which started after all of them.
+   */
+  public java.util.concurrent.CompletableFuture<Long> requestSyncPoint() {
+    long requested = System.nanoTime();
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      long[] last = lastRequested;
+      if (last[0] >= requested) {
+        return last[1];
+      }
+      long started = System.nanoTime();
+      long lsn = syncPoint();
+      lastRequested = new long[] {started, lsn};
+      return lsn;
+    }, syncExecutor);
+  }
+
   /** Waits until the mirror has applied everything before {@code lsn}; false if {@code timeoutMillis} passed first. */
   public boolean awaitPosition(long lsn, long timeoutMillis) {
     if (position >= lsn) {
@@ -1074,6 +1100,7 @@ public final class Mirror implements AutoCloseable {
 
   private void closeStreamAndTimer() {
     closed = true;
+    syncExecutor.shutdownNow();
     timer.shutdownNow();
     try {
       timer.awaitTermination(10, TimeUnit.SECONDS);

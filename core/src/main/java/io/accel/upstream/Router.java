@@ -55,8 +55,10 @@ public final class Router {
 
   private final Mirror mirror;
   private final String user;
-  /** The connection's writes since its last local read were covered by a sync point (read-your-writes). */
+  /** The connection wrote upstream since its last local read: a sync point must be requested. */
   private boolean wroteSinceSync;
+  /** The sync point requested after the connection's last write, until the mirror has applied it. */
+  private java.util.concurrent.CompletableFuture<Long> pendingWrite;
   /** Why this connection's reads must go upstream for good (a setting or role Accel cannot follow), or null. */
   private String divergedBy;
   private volatile Route last;
@@ -133,18 +135,12 @@ public final class Router {
     if (config.maxStaleness() != null && mirror.lagMillis() > config.maxStaleness().toMillis()) {
       return upstream("the mirror lags " + mirror.lagMillis() + " ms, more than maxStaleness");
     }
-    if (config.consistency() == UpstreamConfig.Consistency.READ_YOUR_WRITES && wroteSinceSync) {
-      long point;
-      try {
-        point = mirror.syncPoint();
-      } catch (AccelException e) {
-        return upstream("the mirror cannot confirm it holds this connection's writes: " + e.getMessage());
+    if (config.consistency() == UpstreamConfig.Consistency.READ_YOUR_WRITES && (pendingWrite != null || wroteSinceSync)) {
+      requestSync();
+      Route wait = awaitOwnWrites(config.readYourWritesTimeout().toMillis());
+      if (wait != null) {
+        return wait;
       }
-      if (!mirror.awaitPosition(point, config.readYourWritesTimeout().toMillis())) {
-        return upstream("the mirror has not applied this connection's last write within "
-            + config.readYourWritesTimeout().toMillis() + " ms");
-      }
-      wroteSinceSync = false;
     }
     return st.local() != null ? st.local() : upstream("reads a table the mirror does not hold yet");
   }
@@ -236,6 +232,35 @@ public final class Router {
         prepared, null), List.copyOf(names), version);
   }
 
+  /**
+   * Read-your-writes: null when the mirror holds everything the connection wrote (the sync point requested after
+   * its last write has been applied), else the upstream route; waits at most {@code timeoutMillis} for it.
+   */
+  private Route awaitOwnWrites(long timeoutMillis) {
+    java.util.concurrent.CompletableFuture<Long> request = pendingWrite;
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    try {
+      Long point = timeoutMillis <= 0 ? request.getNow(null)
+          : request.get(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (point != null) {
+        long left = Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
+        if (mirror.position() >= point || left > 0 && mirror.awaitPosition(point, left)) {
+          pendingWrite = null;
+          return null;
+        }
+      }
+    } catch (java.util.concurrent.TimeoutException e) {
+      // not yet
+    } catch (java.util.concurrent.ExecutionException e) {
+      pendingWrite = null;
+      wroteSinceSync = true;
+      return upstream("the mirror cannot confirm it holds this connection's writes: " + e.getCause().getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return upstream("the mirror does not hold this connection's last write yet");
+  }
+
   private static String describe(Mirror.TableStatus s) {
     return s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ') + (s.reason() == null ? "" : ": " + s.reason());
   }
@@ -268,6 +293,15 @@ public final class Router {
    */
   public void upstreamWrote() {
     wroteSinceSync = true;
+    requestSync();
+  }
+
+  /** Asks the mirror, in the background, for a position after the connection's writes so far. */
+  private void requestSync() {
+    if (wroteSinceSync && mirror.config().consistency() == UpstreamConfig.Consistency.READ_YOUR_WRITES) {
+      wroteSinceSync = false;
+      pendingWrite = mirror.requestSyncPoint();
+    }
   }
 
   /**

@@ -117,7 +117,7 @@ public record UpstreamConfig(String host, int port, String database, Properties 
     };
     Duration maxStaleness = duration("maxStaleness", props.getProperty("maxStaleness"), null);
     Duration rywTimeout = duration("readYourWritesTimeout", props.getProperty("readYourWritesTimeout"),
-        Duration.ofSeconds(2));
+        Duration.ZERO);
     String safe = (host + "-" + port + "-" + database).replaceAll("[^A-Za-z0-9_.-]", "_");
     Path dir = props.getProperty("mirrorDir") == null || props.getProperty("mirrorDir").isBlank()
         ? Path.of("accel-mirror", safe) : Path.of(props.getProperty("mirrorDir"));
