@@ -45,6 +45,7 @@ final class ChangeStream implements AutoCloseable {
   private ExecutorService executor;
   private final List<SourceRecord> pending = new ArrayList<>();
   private volatile boolean stopping;
+  private boolean appliedInBatch;
   /** Debezium refuses to stop while its task is starting: close waits for the start (or the engine's end). */
   private final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
 
@@ -138,6 +139,15 @@ final class ChangeStream implements AutoCloseable {
       }
       committer.markProcessed(event);
     }
+    if (appliedInBatch) {
+      // the mirror's store commits without syncing; what Debezium may confirm to the slot must be on disk first
+      appliedInBatch = false;
+      try {
+        mirror.database().store().db().flushWal(true);
+      } catch (org.rocksdb.RocksDBException e) {
+        throw new IllegalStateException("cannot sync the mirror's write-ahead log: " + e.getMessage(), e);
+      }
+    }
     committer.markBatchFinished();
   }
 
@@ -160,7 +170,7 @@ final class ChangeStream implements AutoCloseable {
         for (SourceRecord r : pending) {
           apply(database, ctx, r, commitLsn);
         }
-        ctx.put(database.store().meta(), Mirror.STATE_KEY, mirror.stateAt(commitLsn));
+        ctx.put(database.store().meta(), Mirror.POSITION_KEY, Mirror.positionBytes(commitLsn));
         session.statementSucceeded(APPLY);
       } catch (RuntimeException e) {
         session.statementFailed(APPLY);
@@ -171,6 +181,7 @@ final class ChangeStream implements AutoCloseable {
       }
     }
     pending.clear();
+    appliedInBatch = true;
     mirror.countTransaction();
     mirror.advance(commitLsn);
   }

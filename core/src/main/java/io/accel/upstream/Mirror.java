@@ -130,7 +130,10 @@ public final class Mirror implements AutoCloseable {
     Database database;
     try {
       java.nio.file.Files.createDirectories(config.mirrorDir());
-      database = StoreRegistry.acquire("file:" + config.mirrorDir(), options);
+      // commits are not synced one by one: the stream syncs the log once per batch, before Debezium may confirm
+      // the batch to the slot, and the snapshot's files are synced when ingested
+      database = StoreRegistry.acquire("file:" + config.mirrorDir(),
+          new StoreOptions(options.blockCacheBytes(), false, options.rowCacheBytes()));
     } catch (AccelException e) {
       if (e.getMessage().contains("in use by another process")) {
         throw new AccelException(SqlState.CONNECTION_FAILURE, "the mirror directory " + config.mirrorDir()
@@ -184,7 +187,7 @@ public final class Mirror implements AutoCloseable {
     Properties state = loadState();
     List<UpstreamTable> current = readUpstreamTables();
     if (state != null && resumable(state, current)) {
-      position = Long.parseLong(state.getProperty("position"));
+      position = storedPosition(state);
       for (String name : state.stringPropertyNames()) {
         if (name.startsWith("skip.")) {
           skipUntil.put(name.substring(5), Long.parseLong(state.getProperty(name)));
@@ -202,7 +205,12 @@ public final class Mirror implements AutoCloseable {
     }
     schemaSignature = schemaSignature();
     startStream();
+    // a resumed mirror first catches up with what the upstream committed while it was stopped: until then its
+    // reads go upstream
+    catchUpTo = syncPoint();
     timer.scheduleWithFixedDelay(this::heartbeat, 500, 500, TimeUnit.MILLISECONDS);
+    // the first connection usually need not wait: a new snapshot is caught up within milliseconds
+    awaitPosition(catchUpTo, 5_000);
   }
 
   /** Whether the stored mirror can continue: same slot, slot still valid, same tables with the same columns. */
@@ -325,6 +333,11 @@ public final class Mirror implements AutoCloseable {
     state.setProperty("snapshot", "done");
     state.setProperty("slot", config.slotName());
     state.setProperty("position", Long.toString(consistentPoint));
+    try {
+      database.store().db().delete(database.store().meta(), database.store().writeOptions(), POSITION_KEY);
+    } catch (RocksDBException e) {
+      throw new AccelException(SqlState.IO_ERROR, "cannot reset the mirror's position: " + e.getMessage(), e);
+    }
     state.setProperty("tables", signature(current));
     saveState(state);
     LOG.info("mirror of {}: snapshot of {} tables ({} rows) in {} ms, streaming from {}", config.describe(),
@@ -803,6 +816,13 @@ public final class Mirror implements AutoCloseable {
     }
   }
 
+  private volatile long catchUpTo = Long.MAX_VALUE;
+
+  /** Whether the mirror has applied everything the upstream had committed when it started. */
+  public boolean caughtUp() {
+    return position >= catchUpTo;
+  }
+
   /** How far the mirror has caught up (an upstream LSN). */
   public long position() {
     return position;
@@ -867,7 +887,8 @@ public final class Mirror implements AutoCloseable {
     m.put("mirror", config.mirrorDir().toString());
     m.put("replication slot", config.slotName());
     m.put("publication", config.publicationName());
-    m.put("replication", streamError == null ? "streaming" : "reconnecting: " + streamError);
+    m.put("replication", streamError != null ? "reconnecting: " + streamError
+        : caughtUp() ? "streaming" : "catching up");
     m.put("position", lsnText(position));
     m.put("lag (ms)", Long.toString(lagMillis()));
     m.put("slot retains (bytes)", slotRetained());
@@ -1026,14 +1047,22 @@ public final class Mirror implements AutoCloseable {
     }
   }
 
-  /** The stored state with its position moved to {@code lsn}: written in the same batch as the transaction. */
-  byte[] stateAt(long lsn) {
-    Properties p = loadState();
-    if (p == null) {
-      p = new Properties();
+  /** The key of the position the mirror has applied up to, written in the same batch as each transaction. */
+  static final byte[] POSITION_KEY = "upstream/position".getBytes(StandardCharsets.UTF_8);
+
+  static byte[] positionBytes(long lsn) {
+    return java.nio.ByteBuffer.allocate(8).putLong(lsn).array();
+  }
+
+  /** The stored position: the one the stream last wrote, else the snapshot's. */
+  private long storedPosition(Properties state) {
+    try {
+      byte[] b = database.store().db().get(database.store().meta(), POSITION_KEY);
+      long streamed = b == null ? Long.MIN_VALUE : java.nio.ByteBuffer.wrap(b).getLong();
+      return Math.max(streamed, Long.parseLong(state.getProperty("position")));
+    } catch (RocksDBException e) {
+      throw new AccelException(SqlState.IO_ERROR, "cannot read the mirror's position: " + e.getMessage(), e);
     }
-    p.setProperty("position", Long.toString(lsn));
-    return stateBytes(p);
   }
 
   private static Properties keepOnly(Properties p, String name) {

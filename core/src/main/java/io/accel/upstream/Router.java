@@ -122,6 +122,9 @@ public final class Router {
     if (divergedBy != null) {
       return upstream(divergedBy);
     }
+    if (!mirror.caughtUp()) {
+      return upstream("the mirror is catching up with what the upstream committed while it was stopped");
+    }
     for (String name : st.tables()) {
       Mirror.TableStatus s = mirror.status(name);
       if (s == null || s.state() != Mirror.TableState.ONLINE) {

@@ -92,6 +92,10 @@ class FrontingTest {
   @AfterEach
   void close() throws SQLException {
     if (pg != null) {
+      // a stopped mirror's slot would make PostgreSQL keep WAL for it from run to run
+      try (Statement s = pg.createStatement()) {
+        dropSlots(s);
+      }
       pg.close();
     }
   }

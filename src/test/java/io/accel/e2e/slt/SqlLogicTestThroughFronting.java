@@ -72,6 +72,11 @@ class SqlLogicTestThroughFronting {
           }
         }
       }
+      try (Statement st = c.createStatement()) {
+        st.execute("ROLLBACK"); // a script may end inside a transaction block
+        // the slot would make PostgreSQL keep WAL for this mirror from run to run
+        st.execute("DROP ACCEL MIRROR");
+      }
     } catch (SQLException e) {
       throw new AssertionError(e);
     }

@@ -38,7 +38,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * (through Accel the read waits for the mirror to hold the write, then runs on it).
  *
  * <p>The setup loads the workload into a schema of the fronted PostgreSQL if missing ({@link Upstream}), opens (or
- * resumes) the schema's mirror, checks that the first parameter sets give PostgreSQL's rows and that Accel ran
+ * resumes) the schema's mirror (dropped again, with its slot, at the end of the trial), checks that the first parameter sets give PostgreSQL's rows and that Accel ran
  * them on the mirror, and fails the trial otherwise. Sample mode: JMH prints p0.50, p0.99.
  * <pre>
  * java -cp benchmarks/target/accel-benchmarks.jar org.openjdk.jmh.Main FrontingBenchmark -p size=small
@@ -205,6 +205,10 @@ public class FrontingBenchmark {
               System.out.println(rs.getString(1) + ": " + rs.getString(2));
             }
           }
+        }
+        try (java.sql.Statement s = connection.createStatement()) {
+          // a stopped mirror's slot makes PostgreSQL keep WAL: each trial takes its own mirror
+          s.execute("DROP ACCEL MIRROR");
         }
       }
       connection.close();

@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ReplicationLagBenchmark {
   static final String DATABASE = "accel_pgbench";
 
-  @Param({"4"})
+  @Param({"1", "4"})
   public int clients;
 
   private Mirror mirror;
@@ -77,8 +77,10 @@ public class ReplicationLagBenchmark {
     System.out.printf("mirror of %s ready in %.1f s: %s%n", DATABASE, (System.nanoTime() - t0) / 1e9,
         mirror.tableStatuses());
     pgbench = new ProcessBuilder(bin, "-h", host, "-p", port, "-U", "postgres", "-c", Integer.toString(clients),
-        "-j", "2", "-T", "3600", "-n", DATABASE).redirectErrorStream(true)
+        "-j", "2", "-T", "90", "-n", DATABASE).redirectErrorStream(true)
         .redirectOutput(new File(System.getProperty("java.io.tmpdir"), "accel-pgbench.log")).start();
+    Process started = pgbench;
+    Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
     Thread.sleep(1000);
     if (!pgbench.isAlive()) {
       throw new IllegalStateException("pgbench stopped at once; see accel-pgbench.log in " + System.getProperty(
@@ -105,8 +107,8 @@ public class ReplicationLagBenchmark {
   @Benchmark
   public long lag() {
     long point = mirror.syncPoint();
-    if (!mirror.awaitPosition(point, 10_000)) {
-      throw new IllegalStateException("the mirror did not catch up within 10 s");
+    if (!mirror.awaitPosition(point, 120_000)) {
+      throw new IllegalStateException("the mirror did not catch up within 120 s");
     }
     return point;
   }
@@ -114,11 +116,12 @@ public class ReplicationLagBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
     if (pgbench != null) {
-      pgbench.destroy();
+      pgbench.destroyForcibly();
       pgbench.waitFor(10, TimeUnit.SECONDS);
     }
     if (mirror != null) {
       System.out.println("mirror status: " + mirror.statusValues());
+      mirror.drop(); // its slot would make PostgreSQL keep WAL
       Mirrors.release(mirror);
     }
   }

@@ -46,7 +46,10 @@ final class Upstream {
         + mirrorDir(schema);
   }
 
-  /** Waits until every one of {@code tables} is online in the mirror (a first connection copies them). */
+  /**
+   * Waits until every one of {@code tables} is online in the mirror (a first connection copies them) and the mirror
+   * has caught up with what the upstream committed while it was stopped.
+   */
   static void awaitOnline(Connection accel, Set<String> tables) throws SQLException, InterruptedException {
     long deadline = System.currentTimeMillis() + 600_000;
     while (true) {
@@ -58,7 +61,13 @@ final class Upstream {
           }
         }
       }
-      if (online == tables.size()) {
+      boolean streaming = false;
+      try (Statement s = accel.createStatement(); ResultSet rs = s.executeQuery("SHOW ACCEL STATUS")) {
+        while (rs.next()) {
+          streaming |= rs.getString(1).equals("replication") && rs.getString(2).equals("streaming");
+        }
+      }
+      if (online == tables.size() && streaming) {
         return;
       }
       if (System.currentTimeMillis() > deadline) {
