@@ -47,6 +47,43 @@ public final class Services {
     return DriverManager.getConnection("jdbc:postgresql://" + LOGICAL_HOST_PORT + "/" + database, p);
   }
 
+  /**
+   * Drops the replication slots of {@code database} (stopping a stream that still reads one: an idle slot makes
+   * PostgreSQL keep WAL for it from run to run) and its publications.
+   */
+  public static void dropMirrorObjects(java.sql.Statement s, String database) throws SQLException {
+    s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + database
+        + "' AND active");
+    for (int i = 0; i < 50; i++) {
+      try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE database = '"
+          + database + "' AND active")) {
+        rs.next();
+        if (rs.getLong(1) == 0) {
+          break;
+        }
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + database
+        + "'");
+    s.execute("DO $$ DECLARE p text; BEGIN FOR p IN SELECT pubname FROM pg_publication LOOP"
+        + " EXECUTE 'DROP PUBLICATION ' || quote_ident(p); END LOOP; END $$");
+  }
+
+  /** Empties {@code database} of the logical-replication PostgreSQL for a fronting test: no slots, no tables. */
+  public static void resetLogicalDatabase(String database) throws SQLException {
+    try (Connection c = logicalPostgres(database); java.sql.Statement s = c.createStatement()) {
+      dropMirrorObjects(s, database);
+      s.execute("DROP SCHEMA public CASCADE");
+      s.execute("CREATE SCHEMA public");
+      s.execute("GRANT ALL ON SCHEMA public TO public");
+    }
+  }
+
   public static boolean servicesRequired() {
     return "1".equals(System.getenv("ACCEL_REQUIRE_SERVICES"));
   }

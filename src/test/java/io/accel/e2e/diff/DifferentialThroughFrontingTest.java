@@ -39,16 +39,7 @@ class DifferentialThroughFrontingTest {
   @MethodSource("seeds")
   void queries(long seed) throws Exception {
     AccelDriver.load();
-    try (Connection up = Services.logicalPostgres(DB); Statement s = up.createStatement()) {
-      s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
-          + "' AND active");
-      Thread.sleep(200);
-      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + DB + "'");
-      s.execute("DO $$ DECLARE p text; BEGIN FOR p IN SELECT pubname FROM pg_publication LOOP"
-          + " EXECUTE 'DROP PUBLICATION ' || quote_ident(p); END LOOP; END $$");
-      s.execute("DROP SCHEMA public CASCADE");
-      s.execute("CREATE SCHEMA public");
-    }
+    Services.resetLogicalDatabase(DB);
     String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
         + dir + "&readYourWritesTimeout=5s";
     DiffRunner runner;

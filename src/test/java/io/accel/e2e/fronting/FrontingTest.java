@@ -66,27 +66,8 @@ class FrontingTest {
     }
   }
 
-  /** Drops the test database's replication slots, stopping a stream that still reads one. */
   private static void dropSlots(Statement s) throws SQLException {
-    s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
-        + "' AND active");
-    for (int i = 0; i < 50; i++) {
-      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE database = '" + DB
-          + "' AND active")) {
-        rs.next();
-        if (rs.getLong(1) == 0) {
-          break;
-        }
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + DB + "'");
-    s.execute("DO $$ DECLARE p text; BEGIN FOR p IN SELECT pubname FROM pg_publication LOOP"
-        + " EXECUTE 'DROP PUBLICATION ' || quote_ident(p); END LOOP; END $$");
+    Services.dropMirrorObjects(s, DB);
   }
 
   @AfterEach

@@ -1,6 +1,7 @@
 package io.accel.e2e.fronting;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.accel.e2e.Services;
 import io.accel.jdbc.AccelDriver;
@@ -40,10 +41,7 @@ class MirrorCrashTest {
   void aKilledMirrorResumesAndConverges() throws Exception {
     AccelDriver.load();
     try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
-      s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
-          + "' AND active");
-      Thread.sleep(300);
-      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + DB + "'");
+      Services.dropMirrorObjects(s, DB);
       s.execute("DROP TABLE IF EXISTS events, accounts");
       s.execute("CREATE TABLE events (id bigint PRIMARY KEY, account int NOT NULL, amount int NOT NULL, note text)");
       s.execute("CREATE INDEX events_account ON events (account)");
@@ -88,6 +86,49 @@ class MirrorCrashTest {
         s.execute("DROP ACCEL MIRROR");
       }
     }
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aSecondProcessOnTheSameMirrorDirectoryIsToldWhatToDo() throws Exception {
+    AccelDriver.load();
+    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
+      Services.dropMirrorObjects(s, DB);
+      s.execute("DROP TABLE IF EXISTS events, accounts");
+      s.execute("CREATE TABLE events (id bigint PRIMARY KEY, account int NOT NULL, amount int NOT NULL, note text)");
+    }
+    String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
+        + dir.resolve("shared");
+    Process holder = start(url);
+    try {
+      awaitLine(holder, "ready");
+      assertThatThrownBy(() -> DriverManager.getConnection(url))
+          .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("08006"))
+          .hasMessageContaining("in use by another process").hasMessageContaining("mirrorDir");
+    } finally {
+      holder.destroyForcibly();
+      holder.waitFor(20, TimeUnit.SECONDS);
+    }
+    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
+      Services.dropMirrorObjects(s, DB);
+    }
+  }
+
+  private Process start(String url) throws Exception {
+    String java = ProcessHandle.current().info().command().orElse(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    Path err = Files.createTempFile(dir, "holder", ".err");
+    return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        MirrorHolder.class.getName(), url).redirectError(err.toFile()).start();
+  }
+
+  private static void awaitLine(Process p, String wanted) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null && !line.equals(wanted)) {
+      // wait
+    }
+    assertThat(line).isEqualTo(wanted);
   }
 
   private static boolean local(Connection c) throws SQLException {

@@ -46,16 +46,7 @@ class SqlLogicTestThroughFronting {
   private static void runFile(Path file) throws Exception {
     AccelDriver.load();
     SltScript script = SltFiles.load(file);
-    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
-      s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
-          + "' AND active");
-      Thread.sleep(200);
-      s.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '" + DB + "'");
-      s.execute("DO $$ DECLARE p text; BEGIN FOR p IN SELECT pubname FROM pg_publication LOOP"
-          + " EXECUTE 'DROP PUBLICATION ' || quote_ident(p); END LOOP; END $$");
-      s.execute("DROP SCHEMA public CASCADE");
-      s.execute("CREATE SCHEMA public");
-    }
+    Services.resetLogicalDatabase(DB);
     Path mirror = Files.createTempDirectory("accel-slt-mirror");
     SltResult result;
     String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
