@@ -379,57 +379,89 @@ public final class Mirror implements AutoCloseable {
 
   /** Copies the tables, two at a time, each through its own connection that imported the exported snapshot. */
   private void copyTables(List<UpstreamTable> mirrored, String snapshotName, Connection holder) {
-    int threads = Math.max(1, Math.min(2, mirrored.size()));
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(COPY_THREADS);
     List<Connection> connections = new ArrayList<>();
     try {
-      List<Future<?>> done = new ArrayList<>();
+      Map<SnapshotLoader, List<Future<?>>> done = new LinkedHashMap<>();
       for (UpstreamTable t : mirrored) {
-        Connection c = connect(false);
-        connections.add(c);
-        try {
-          // imported before the slot's connection closes: the snapshot lives while one transaction holds it
-          SnapshotLoader.importSnapshot(c, snapshotName);
-        } catch (SQLException e) {
-          throw Upstream.failure("cannot import the snapshot " + snapshotName, e);
-        }
         TableDef def = database.catalog().table(t.name()).orElseThrow();
         SnapshotLoader loader = new SnapshotLoader(database, def, t);
-        done.add(pool.submit(() -> {
-          var progress = timer.scheduleAtFixedRate(() -> progress(t, loader), 1, 1, TimeUnit.SECONDS);
-          try {
-            loader.load(c);
-            c.commit();
-            progress(t, loader);
-            return null;
-          } finally {
-            progress.cancel(false);
-          }
-        }));
-      }
-      for (Future<?> f : done) {
+        List<String> parts;
+        Connection first = importedConnection(snapshotName, connections);
         try {
-          f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof SQLException s) {
-            throw Upstream.failure("the snapshot failed", s);
-          }
-          throw new AccelException(SqlState.INTERNAL_ERROR, "the snapshot failed: " + cause.getMessage(), cause);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new AccelException(SqlState.QUERY_CANCELED, "the snapshot was interrupted");
+          // a table of more than a million rows (system property accel.snapshot.splitRows) is copied in key
+          // ranges, on as many connections
+          parts = t.estimatedRows() > Long.getLong("accel.snapshot.splitRows", 1_000_000)
+              ? loader.parts(first, COPY_THREADS) : java.util.Collections.singletonList(null);
+        } catch (SQLException e) {
+          throw Upstream.failure("cannot split " + t.qualifiedName() + " for the snapshot", e);
+        }
+        if (parts.size() > 1) {
+          LOG.info("copying {} in {} key ranges at once: {}", t.qualifiedName(), parts.size(), parts);
+        }
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+          Connection c = i == 0 ? first : importedConnection(snapshotName, connections);
+          String where = parts.get(i);
+          futures.add(pool.submit(() -> {
+            var progress = timer.scheduleAtFixedRate(() -> progress(t, loader), 1, 1, TimeUnit.SECONDS);
+            try {
+              loader.load(c, where);
+              c.commit();
+              progress(t, loader);
+              return null;
+            } finally {
+              progress.cancel(false);
+            }
+          }));
+        }
+        done.put(loader, futures);
+      }
+      for (Map.Entry<SnapshotLoader, List<Future<?>>> e : done.entrySet()) {
+        for (Future<?> f : e.getValue()) {
+          await(f);
+        }
+        try {
+          e.getKey().finish();
+        } catch (RocksDBException x) {
+          throw new AccelException(SqlState.IO_ERROR, "the snapshot failed: " + x.getMessage(), x);
         }
       }
     } finally {
       pool.shutdownNow();
       for (Connection c : connections) {
-        try {
-          c.close();
-        } catch (SQLException ignored) {
-          // read-only transactions: nothing to lose
-        }
+        closeQuietly(c);
       }
+    }
+  }
+
+  /** Tables copied at once (and parts of a large table). */
+  private static final int COPY_THREADS = 2;
+
+  /** A new upstream connection whose transaction reads the exported snapshot (imported before the slot's closes). */
+  private Connection importedConnection(String snapshotName, List<Connection> connections) {
+    Connection c = connect(false);
+    connections.add(c);
+    try {
+      SnapshotLoader.importSnapshot(c, snapshotName);
+    } catch (SQLException e) {
+      throw Upstream.failure("cannot import the snapshot " + snapshotName, e);
+    }
+    return c;
+  }
+
+  private static void await(Future<?> f) {
+    try {
+      f.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof SQLException s) {
+        throw Upstream.failure("the snapshot failed", s);
+      }
+      throw new AccelException(SqlState.INTERNAL_ERROR, "the snapshot failed: " + cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AccelException(SqlState.QUERY_CANCELED, "the snapshot was interrupted");
     }
   }
 
@@ -454,13 +486,18 @@ public final class Mirror implements AutoCloseable {
   }
 
   /** Called by the stream when it stops with an error: retried with backoff, or a new snapshot if the slot is gone. */
+  private final java.util.concurrent.atomic.AtomicInteger consecutiveFailures =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   void streamFailed(Throwable error) {
     if (closed) {
       return;
     }
     streamError = error == null ? "stopped" : String.valueOf(error.getMessage());
-    LOG.warn("change stream of {} stopped: {}; retrying", config.describe(), streamError);
-    timer.schedule(this::restartStream, 2, TimeUnit.SECONDS);
+    // 0.5 s, 1 s, 2 s, ... up to 30 s between attempts; back to 0.5 s once the stream moves again
+    long delay = Math.min(30_000L, 500L << Math.min(consecutiveFailures.getAndIncrement(), 6));
+    LOG.warn("change stream of {} stopped: {}; retrying in {} ms", config.describe(), streamError, delay);
+    timer.schedule(this::restartStream, delay, TimeUnit.MILLISECONDS);
   }
 
   private void restartStream() {
@@ -832,6 +869,7 @@ public final class Mirror implements AutoCloseable {
     if (lsn <= position) {
       return;
     }
+    consecutiveFailures.set(0);
     synchronized (positionMonitor) {
       position = lsn;
       positionMonitor.notifyAll();
