@@ -512,6 +512,33 @@ class FrontingTest {
   }
 
   @Test
+  void aTableWithoutAPrimaryKeyIsMirroredWithReplicaIdentityFullAndOneWithRowSecurityIsNot() throws Exception {
+    try (Statement s = pg.createStatement()) {
+      s.execute("ALTER TABLE log REPLICA IDENTITY FULL");
+      s.execute("INSERT INTO log SELECT TIMESTAMPTZ '2026-01-01 00:00:00+00' + g * INTERVAL '1 minute', 'm' || (g % 3)"
+          + " FROM generate_series(1, 30) g");
+      s.execute("CREATE TABLE secrets (id int PRIMARY KEY, owner text)");
+      s.execute("ALTER TABLE secrets ENABLE ROW LEVEL SECURITY");
+    }
+    try (Connection c = accel()) {
+      Map<String, String> states = tableStates(c);
+      assertThat(states.get("log")).isEqualTo("online");
+      assertThat(states.get("secrets")).isEqualTo("not mirrored: row-level security is enabled: its reads go upstream");
+      try (Statement s = pg.createStatement()) {
+        // duplicate rows: an update and a delete of one of several equal rows must touch exactly one
+        s.execute("INSERT INTO log VALUES (TIMESTAMPTZ '2026-01-01 00:01:00+00', 'm1')");
+        s.execute("UPDATE log SET message = 'changed' WHERE message = 'm2'");
+        s.execute("DELETE FROM log WHERE ctid = (SELECT min(ctid) FROM log WHERE message = 'm1')");
+      }
+      String sql = "SELECT message, count(*), min(at), max(at) FROM log GROUP BY message ORDER BY message";
+      List<List<Object>> expected = rows(pg, sql);
+      eventually(() -> same(c, sql, expected), "the table without a primary key converges");
+      assertThat(rows(c, "SELECT count(*) FROM secrets")).containsExactly(List.of("0"));
+      assertThat(lastRoute(c)[0]).isEqualTo("upstream");
+    }
+  }
+
+  @Test
   void unusableUpstreamsAreClearErrors() {
     assertThatThrownBy(() -> DriverManager.getConnection("jdbc:accel:postgresql://127.0.0.1:1/test?user=postgres"
         + "&mirrorDir=" + dir + "&connectTimeout=2"))
