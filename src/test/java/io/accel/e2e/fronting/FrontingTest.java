@@ -469,28 +469,35 @@ class FrontingTest {
     try (Connection c = DriverManager.getConnection(url() + "&maxStaleness=300ms&consistency=eventual")) {
       assertThat(rows(c, "SELECT count(*) FROM orders")).containsExactly(List.of("20000"));
       assertThat(lastRoute(c)[0]).isEqualTo("accel");
-      // the stream stops (its walsender is terminated) and reconnects after a pause: meanwhile the mirror lags
-      eventually(() -> {
-        try {
-          return rows(pg, "SELECT count(*) FROM pg_replication_slots WHERE database = '" + DB + "' AND active")
-              .equals(List.of(List.of("1")));
-        } catch (SQLException e) {
-          throw new AssertionError(e);
+      // the stream keeps failing (its walsender is terminated as soon as it reads the slot) and waits longer between
+      // attempts each time: meanwhile the mirror lags
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread breaker = new Thread(() -> {
+        try (Connection admin = Services.logicalPostgres(DB); Statement s = admin.createStatement()) {
+          while (!stop.get()) {
+            s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
+                + "' AND active");
+            Thread.sleep(20);
+          }
+        } catch (SQLException | InterruptedException e) {
+          throw new IllegalStateException(e);
         }
-      }, "the stream reads the slot");
-      try (Statement s = pg.createStatement()) {
-        s.execute("SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = '" + DB
-            + "' AND active");
+      });
+      breaker.start();
+      try {
+        eventually(() -> {
+          try {
+            rows(c, "SELECT count(*) FROM orders");
+            String[] route = lastRoute(c);
+            return route[0].equals("upstream") && route[1].contains("maxStaleness");
+          } catch (SQLException e) {
+            throw new AssertionError(e);
+          }
+        }, "reads go upstream while the mirror lags");
+      } finally {
+        stop.set(true);
+        breaker.join();
       }
-      eventually(() -> {
-        try {
-          rows(c, "SELECT count(*) FROM orders");
-          String[] route = lastRoute(c);
-          return route[0].equals("upstream") && route[1].contains("maxStaleness");
-        } catch (SQLException e) {
-          throw new AssertionError(e);
-        }
-      }, "reads go upstream while the mirror lags");
       eventually(() -> same(c, "SELECT count(*) FROM orders", List.of(List.of("20000"))),
           "reads come back to the mirror once it has caught up");
     }
