@@ -1,5 +1,6 @@
 package io.accel.demo;
 
+import io.accel.bench.fronting.Upstream;
 import io.accel.bench.workload.Straddle;
 import io.accel.bench.workload.Workload;
 import java.io.PrintStream;
@@ -64,7 +65,8 @@ final class FrontingDemo {
       try (Connection accel = DriverManager.getConnection(accelUrl)) {
         out.printf(Locale.ROOT, "  connected through %s in %.1f s (the mirror's snapshot, or its catch-up)%n",
             accelUrl, (System.nanoTime() - m0) / 1e9);
-        waitOnline(accel);
+        // the mirror copies tables created while it was running on its own: wait until both are online
+        Upstream.awaitOnline(accel, java.util.Set.of("users", "orders"));
         print(accel, "SHOW ACCEL TABLES");
         for (Demo.DemoQuery q : demo.queries(straddle)) {
           compare(accel, pg, q);
@@ -78,26 +80,6 @@ final class FrontingDemo {
     return 0;
   }
 
-  /** The mirror copies tables created while it was running on its own: wait until both are online. */
-  private void waitOnline(Connection accel) throws SQLException, InterruptedException {
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (System.currentTimeMillis() < deadline) {
-      int online = 0;
-      try (Statement s = accel.createStatement(); ResultSet rs = s.executeQuery("SHOW ACCEL TABLES")) {
-        while (rs.next()) {
-          if ((rs.getString(1).equals("users") || rs.getString(1).equals("orders")) && rs.getString(2).equals("online")) {
-            online++;
-          }
-        }
-      }
-      if (online == 2) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("the mirror did not bring users and orders online within 120 s");
-  }
-
   private void compare(Connection accel, Connection pg, Demo.DemoQuery q) throws SQLException {
     demo.section(q.title());
     out.println("  " + q.about());
@@ -105,7 +87,8 @@ final class FrontingDemo {
     try (PreparedStatement a = accel.prepareStatement(q.sql()); PreparedStatement p = pg.prepareStatement(q.sql())) {
       Object[] first = q.shown().get(0);
       Demo.Result ra = Demo.execute(a, first);
-      String where = lastRoute(accel);
+      String route = Upstream.lastRoute(accel);
+      String where = route.equals("accel") ? "on the mirror" : route;
       Demo.Result rp = Demo.execute(p, first);
       out.printf(Locale.ROOT, "  rows: Accel %,d, PostgreSQL %,d: %s; Accel ran it %s%n", ra.rows(), rp.rows(),
           ra.rows() == rp.rows() ? "same" : "DIFFERENT", where);
@@ -134,13 +117,6 @@ final class FrontingDemo {
       out.printf(Locale.ROOT, "  Accel/PostgreSQL: %s%n", ma <= mp
           ? String.format(Locale.ROOT, "Accel %.1fx faster", (double) mp / Math.max(1, ma))
           : String.format(Locale.ROOT, "PostgreSQL %.1fx faster", (double) ma / Math.max(1, mp)));
-    }
-  }
-
-  private static String lastRoute(Connection accel) throws SQLException {
-    try (Statement s = accel.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
-      rs.next();
-      return rs.getString(1).equals("accel") ? "on the mirror" : "upstream (" + rs.getString(2) + ")";
     }
   }
 

@@ -14,13 +14,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,7 +156,6 @@ public final class Mirror implements AutoCloseable {
   /** A pgJDBC connection to the upstream with the mirror's credentials; 08001 naming the upstream if it fails. */
   Connection connect(boolean replication) {
     Properties p = new Properties();
-    p.putAll(config.pgProperties());
     p.setProperty("ApplicationName", "accel-mirror");
     if (replication) {
       PGProperty.REPLICATION.set(p, "database");
@@ -166,9 +163,9 @@ public final class Mirror implements AutoCloseable {
       PGProperty.PREFER_QUERY_MODE.set(p, "simple");
     }
     try {
-      return DriverManager.getConnection(config.jdbcUrl(), p);
+      return config.connect(p);
     } catch (SQLException e) {
-      throw Upstream.unreachable(config, e);
+      throw Upstream.failure("upstream " + config.describe(), e);
     }
   }
 
@@ -242,11 +239,20 @@ public final class Mirror implements AutoCloseable {
   }
 
   private List<UpstreamTable> readUpstreamTables() {
+    return readUpstreamTables(admin);
+  }
+
+  private List<UpstreamTable> readUpstreamTables(Connection c) {
     try {
-      return UpstreamTable.read(admin, config.tables());
+      return UpstreamTable.read(c, config.tables());
     } catch (SQLException e) {
       throw Upstream.failure("cannot read the upstream's catalog", e);
     }
+  }
+
+  /** Whether {@code a} and {@code b} define a table the same way (columns, keys, indexes, security, identity). */
+  private static boolean sameDefinition(UpstreamTable a, UpstreamTable b) {
+    return signature(List.of(a)).equals(signature(List.of(b)));
   }
 
   /** The tables and columns the mirror was taken of: a new snapshot is needed when they change. */
@@ -569,10 +575,10 @@ public final class Mirror implements AutoCloseable {
     List<UpstreamTable> current;
     synchronized (syncLock) {
       try {
-        current = UpstreamTable.read(syncConnection(), config.tables());
-      } catch (SQLException e) {
+        current = readUpstreamTables(syncConnection());
+      } catch (AccelException e) {
         dropSync();
-        throw Upstream.failure("cannot read the upstream's catalog", e);
+        throw e;
       }
     }
     Map<String, UpstreamTable> now = new LinkedHashMap<>();
@@ -580,7 +586,7 @@ public final class Mirror implements AutoCloseable {
     boolean changed = false;
     for (Map.Entry<String, UpstreamTable> e : upstreamTables.entrySet()) {
       UpstreamTable after = now.get(e.getKey());
-      if (after == null || !signature(List.of(after)).equals(signature(List.of(e.getValue())))) {
+      if (after == null || !sameDefinition(after, e.getValue())) {
         changed = true;
         TableStatus s = tables.get(e.getKey());
         if (s != null && s.state() != TableState.NOT_MIRRORED) {
@@ -642,7 +648,7 @@ public final class Mirror implements AutoCloseable {
     List<String> drop = new ArrayList<>();
     for (String name : upstreamTables.keySet()) {
       UpstreamTable after = now.get(name);
-      if (after == null || !signature(List.of(after)).equals(signature(List.of(upstreamTables.get(name))))
+      if (after == null || !sameDefinition(after, upstreamTables.get(name))
           || tables.get(name) != null && (tables.get(name).state() == TableState.OFFLINE
               || tables.get(name).state() == TableState.SNAPSHOTTING)) {
         drop.add(name);
@@ -785,6 +791,7 @@ public final class Mirror implements AutoCloseable {
   }
 
   private long syncPointLocked() {
+    long started = System.nanoTime();
     long sent = System.currentTimeMillis();
     try (PreparedStatement ps = syncConnection().prepareStatement("SELECT pg_logical_emit_message(true, ?, ?)::text")) {
       ps.setString(1, MESSAGE_PREFIX);
@@ -796,6 +803,7 @@ public final class Mirror implements AutoCloseable {
           pendingMessages.put(lsn, sent);
         }
         lastEmitFailure = 0;
+        lastEmitted = new long[] {started, lsn};
         return lsn;
       }
     } catch (SQLException e) {
@@ -809,24 +817,18 @@ public final class Mirror implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  /** The last position message emitted on request: when it was started (nanoTime) and its LSN. */
-  private volatile long[] lastRequested = {Long.MIN_VALUE, 0};
+  /** The last position message emitted (on request or by the heartbeat): when it was started (nanoTime), its LSN. */
+  private volatile long[] lastEmitted = {Long.MIN_VALUE, 0};
 
   /**
-   * A sync point taken in the background, after the call: several requests while one is emitted share the next
-   * emission, which started after all of them.
+   * A sync point taken in the background, after the call: an emission that started after the request (the next
+   * one, or a heartbeat's) serves it, so requests made while one is emitted share the following one.
    */
   public java.util.concurrent.CompletableFuture<Long> requestSyncPoint() {
     long requested = System.nanoTime();
     return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      long[] last = lastRequested;
-      if (last[0] >= requested) {
-        return last[1];
-      }
-      long started = System.nanoTime();
-      long lsn = syncPoint();
-      lastRequested = new long[] {started, lsn};
-      return lsn;
+      long[] last = lastEmitted;
+      return last[0] >= requested ? last[1] : syncPoint();
     }, syncExecutor);
   }
 
@@ -892,17 +894,6 @@ public final class Mirror implements AutoCloseable {
   private double lagBytes() {
     var newest = pendingMessages.lastEntry();
     return newest == null ? 0 : Math.max(0, newest.getKey() - position);
-  }
-
-  /** Whether every table of {@code names} (local names) is mirrored and online. */
-  public boolean online(Collection<String> names) {
-    for (String name : names) {
-      TableStatus s = tables.get(name);
-      if (s == null || s.state() != TableState.ONLINE) {
-        return false;
-      }
-    }
-    return true;
   }
 
   public TableStatus status(String table) {

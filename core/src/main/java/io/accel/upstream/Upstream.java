@@ -9,16 +9,6 @@ final class Upstream {
   private Upstream() {
   }
 
-  /** The upstream could not be reached: 08001 naming host and port. */
-  static AccelException unreachable(UpstreamConfig config, SQLException e) {
-    String state = e.getSQLState();
-    if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
-      return new AccelException(SqlState.of(state), "upstream " + config.describe() + ": " + e.getMessage(), e);
-    }
-    return new AccelException(SqlState.CONNECTION_FAILURE_SQLCLIENT, "cannot connect to the upstream PostgreSQL at "
-        + config.host() + ":" + config.port() + " (database " + config.database() + "): " + e.getMessage(), e);
-  }
-
   /** A failed upstream statement of the mirror's: the upstream's SQLSTATE, with what the mirror was doing. */
   static AccelException failure(String doing, SQLException e) {
     String state = e.getSQLState();

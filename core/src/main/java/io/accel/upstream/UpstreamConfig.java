@@ -37,6 +37,27 @@ public record UpstreamConfig(String host, int port, String database, Properties 
     return "jdbc:postgresql://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + database;
   }
 
+  /**
+   * A pgJDBC connection to the upstream with these properties and {@code overrides}. PostgreSQL's own refusals
+   * (authentication, an unknown database) come as PostgreSQL reported them; a server that cannot be reached is
+   * 08001 naming host and port.
+   */
+  public java.sql.Connection connect(Properties overrides) throws java.sql.SQLException {
+    Properties p = new Properties();
+    p.putAll(pgProperties);
+    p.putAll(overrides);
+    try {
+      return java.sql.DriverManager.getConnection(jdbcUrl(), p);
+    } catch (java.sql.SQLException e) {
+      String state = e.getSQLState();
+      if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
+        throw e;
+      }
+      throw new java.sql.SQLException("cannot connect to the upstream PostgreSQL at " + host + ":" + port
+          + " (database " + database + "): " + e.getMessage(), SqlState.CONNECTION_FAILURE_SQLCLIENT.code(), e);
+    }
+  }
+
   /** The upstream as people write it: host:port/database. */
   public String describe() {
     return host + ":" + port + "/" + database;

@@ -1,7 +1,6 @@
 package io.accel.jdbc;
 
 import io.accel.sql.AccelException;
-import io.accel.sql.SqlState;
 import io.accel.upstream.Mirror;
 import io.accel.upstream.Mirrors;
 import io.accel.upstream.Router;
@@ -13,7 +12,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,17 +56,7 @@ final class FrontingConnection implements InvocationHandler {
 
   static Connection open(AccelDriver driver, String url, String location, Properties props) throws SQLException {
     UpstreamConfig config = UpstreamConfig.parse(location, props);
-    Connection upstream;
-    try {
-      upstream = DriverManager.getConnection(config.jdbcUrl(), config.pgProperties());
-    } catch (SQLException e) {
-      String state = e.getSQLState();
-      if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
-        throw e;
-      }
-      throw new SQLException("cannot connect to the upstream PostgreSQL at " + config.host() + ":" + config.port()
-          + " (database " + config.database() + "): " + e.getMessage(), SqlState.CONNECTION_FAILURE_SQLCLIENT.code(), e);
-    }
+    Connection upstream = config.connect(new Properties());
     Mirror mirror = null;
     AccelDriver.Local local = null;
     try {
@@ -430,13 +418,5 @@ final class FrontingConnection implements InvocationHandler {
         throw new SQLException(e);
       }
     }
-  }
-
-  /** For tests: the fronting connection's router, through {@code unwrap} on the proxy's handler. */
-  static Router routerOf(Connection c) {
-    if (Proxy.isProxyClass(c.getClass()) && Proxy.getInvocationHandler(c) instanceof FrontingConnection f) {
-      return f.router;
-    }
-    return null;
   }
 }

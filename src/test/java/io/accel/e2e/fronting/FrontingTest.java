@@ -43,7 +43,7 @@ class FrontingTest {
     System.setProperty("accel.snapshot.splitRows", "5000");
     pg = Services.logicalPostgres(DB);
     try (Statement s = pg.createStatement()) {
-      dropSlots(s);
+      Services.dropMirrorObjects(s, DB);
       s.execute("DROP SCHEMA public CASCADE");
       s.execute("CREATE SCHEMA public");
       s.execute("GRANT ALL ON SCHEMA public TO public");
@@ -69,16 +69,12 @@ class FrontingTest {
     }
   }
 
-  private static void dropSlots(Statement s) throws SQLException {
-    Services.dropMirrorObjects(s, DB);
-  }
-
   @AfterEach
   void close() throws SQLException {
     if (pg != null) {
       // a stopped mirror's slot would make PostgreSQL keep WAL for it from run to run
       try (Statement s = pg.createStatement()) {
-        dropSlots(s);
+        Services.dropMirrorObjects(s, DB);
       }
       pg.close();
     }
@@ -92,7 +88,7 @@ class FrontingTest {
     return DriverManager.getConnection(url());
   }
 
-  private static String[] lastRoute(Connection c) throws SQLException {
+  static String[] lastRoute(Connection c) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
       assertThat(rs.next()).isTrue();
       return new String[] {rs.getString(1), rs.getString(2)};
@@ -381,7 +377,7 @@ class FrontingTest {
       }
     }
     try (Statement s = pg.createStatement()) {
-      dropSlots(s);
+      Services.dropMirrorObjects(s, DB);
       s.execute("DELETE FROM orders WHERE id > 20000");
     }
     try (Connection c = accel()) {

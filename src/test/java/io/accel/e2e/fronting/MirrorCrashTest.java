@@ -117,6 +117,7 @@ class MirrorCrashTest {
   private Process start(String url) throws Exception {
     String java = ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // the holder's stderr (Debezium's and Accel's log) is kept beside the test's mirror directory
     Path err = Files.createTempFile(dir, "holder", ".err");
     return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
         MirrorHolder.class.getName(), url).redirectError(err.toFile()).start();
@@ -132,11 +133,9 @@ class MirrorCrashTest {
   }
 
   private static boolean local(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
-      rs.next();
-      return rs.getString(1).equals("accel");
-    }
+    return FrontingTest.lastRoute(c)[0].equals("accel");
   }
+
 
   private static List<String> row(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
@@ -181,24 +180,15 @@ class MirrorCrashTest {
 
   /** Starts a {@link MirrorHolder}, waits for its line {@code waitFor}, lets it run {@code afterMillis}, kills it. */
   private void kill(String url, String waitFor, long afterMillis) throws Exception {
-    String java = ProcessHandle.current().info().command().orElse(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    Path err = Files.createTempFile(dir, "holder", ".err");
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-        MirrorHolder.class.getName(), url);
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null && !line.equals(waitFor)) {
-        // wait for the holder to reach the point
-      }
-      assertThat(line).as("holder output; its stderr:\n" + Files.readString(err)).isEqualTo(waitFor);
+    Process p = start(url);
+    try {
+      awaitLine(p, waitFor);
       Thread.sleep(afterMillis);
-      assertThat(p.isAlive()).as("holder alive before the kill; its stderr:\n" + Files.readString(err)).isTrue();
+      assertThat(p.isAlive()).as("holder alive before the kill").isTrue();
     } finally {
       p.destroyForcibly();
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
     }
   }
+
 }

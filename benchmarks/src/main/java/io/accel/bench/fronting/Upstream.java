@@ -15,7 +15,7 @@ import java.util.Set;
  * {@value #PROPERTY}). The workloads' data is loaded into schemas there, as {@code WorkloadData} does for the other
  * benchmarks, and each schema gets its own mirror under {@code target/bench-data/mirror-<schema>}.
  */
-final class Upstream {
+public final class Upstream {
   static final String PROPERTY = "accel.bench.fronting";
 
   private Upstream() {
@@ -50,7 +50,7 @@ final class Upstream {
    * Waits until every one of {@code tables} is online in the mirror (a first connection copies them) and the mirror
    * has caught up with what the upstream committed while it was stopped.
    */
-  static void awaitOnline(Connection accel, Set<String> tables) throws SQLException, InterruptedException {
+  public static void awaitOnline(Connection accel, Set<String> tables) throws SQLException, InterruptedException {
     long deadline = System.currentTimeMillis() + 600_000;
     while (true) {
       int online = 0;
@@ -78,7 +78,7 @@ final class Upstream {
   }
 
   /** Where the connection's last statement ran: {@code accel} or {@code upstream}, with the reason. */
-  static String lastRoute(Connection accel) throws SQLException {
+  public static String lastRoute(Connection accel) throws SQLException {
     try (Statement s = accel.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
       rs.next();
       return rs.getString(1) + (rs.getString(1).equals("accel") ? "" : " (" + rs.getString(2) + ")");
