@@ -40,15 +40,7 @@ class MirrorCrashTest {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void aKilledMirrorResumesAndConverges() throws Exception {
     AccelDriver.load();
-    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
-      Services.dropMirrorObjects(s, DB);
-      s.execute("DROP TABLE IF EXISTS events, accounts");
-      s.execute("CREATE TABLE events (id bigint PRIMARY KEY, account int NOT NULL, amount int NOT NULL, note text)");
-      s.execute("CREATE INDEX events_account ON events (account)");
-      s.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance bigint NOT NULL)");
-      s.execute("INSERT INTO events SELECT g, g % 500, g % 97, 'note ' || g FROM generate_series(1, 400000) g");
-      s.execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(0, 499) g");
-    }
+    freshUpstream(400_000);
     String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
         + dir.resolve("mirror");
     AtomicBoolean stop = new AtomicBoolean();
@@ -92,11 +84,7 @@ class MirrorCrashTest {
   @Timeout(value = 2, unit = TimeUnit.MINUTES)
   void aSecondProcessOnTheSameMirrorDirectoryIsToldWhatToDo() throws Exception {
     AccelDriver.load();
-    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
-      Services.dropMirrorObjects(s, DB);
-      s.execute("DROP TABLE IF EXISTS events, accounts");
-      s.execute("CREATE TABLE events (id bigint PRIMARY KEY, account int NOT NULL, amount int NOT NULL, note text)");
-    }
+    freshUpstream(0);
     String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
         + dir.resolve("shared");
     Process holder = start(url);
@@ -130,6 +118,19 @@ class MirrorCrashTest {
       // wait
     }
     assertThat(line).isEqualTo(wanted);
+  }
+
+  /** No mirror slots, and tables events (with {@code events} rows) and accounts (500 at balance 0) upstream. */
+  private static void freshUpstream(int events) throws SQLException {
+    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
+      Services.dropMirrorObjects(s, DB);
+      s.execute("DROP TABLE IF EXISTS events, accounts");
+      s.execute("CREATE TABLE events (id bigint PRIMARY KEY, account int NOT NULL, amount int NOT NULL, note text)");
+      s.execute("CREATE INDEX events_account ON events (account)");
+      s.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance bigint NOT NULL)");
+      s.execute("INSERT INTO events SELECT g, g % 500, g % 97, 'note ' || g FROM generate_series(1, " + events + ") g");
+      s.execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(0, 499) g");
+    }
   }
 
   private static boolean local(Connection c) throws SQLException {
