@@ -52,7 +52,8 @@ public final class ParameterConversions {
       .optionalStart().appendLiteral('T').optionalEnd()
       .append(DateTimeFormatter.ISO_LOCAL_TIME)
       .optionalStart().appendLiteral(' ').optionalEnd()
-      .appendOffset("+HH:mm", "Z")
+      // PostgreSQL prints offsets as +00, +05:30 or +00:19:32: hours alone are enough
+      .parseLenient().appendOffset("+HH:MM:ss", "Z").parseStrict()
       .toFormatter(Locale.ROOT)
       .withResolverStyle(ResolverStyle.STRICT);
 
