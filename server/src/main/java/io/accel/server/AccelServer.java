@@ -1,0 +1,297 @@
+package io.accel.server;
+
+import io.accel.exec.Database;
+import io.accel.exec.Session;
+import io.accel.exec.StoreRegistry;
+import io.accel.storage.StoreOptions;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Accel server: one store, the PostgreSQL protocol on {@code --port}, metrics and health on
+ * {@code --http-port}. Each authenticated connection has a worker thread running its session (a blocking
+ * statement never holds up another connection or the event loop), bounded by {@code --max-connections}.
+ */
+public final class AccelServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AccelServer.class);
+
+  private final ServerConfig config;
+  private final Users users;
+  private final SslContext sslContext;
+  private final PrometheusMeterRegistry prometheus;
+  private final ServerMetrics metrics;
+  private final Database database;
+  private final EventLoopGroup loops;
+  private final ExecutorService workers;
+  private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final Map<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
+  private final Map<Integer, Integer> secrets = new ConcurrentHashMap<>();
+  private final AtomicInteger admitted = new AtomicInteger();
+  private final AtomicInteger nextPid = new AtomicInteger(1000);
+  private final SecureRandom random = new SecureRandom();
+  private final Channel serverChannel;
+  private final HttpEndpoint http;
+  private volatile boolean shuttingDown;
+  private boolean closed;
+
+  AccelServer(ServerConfig config) throws IOException {
+    this.config = config;
+    this.users = users(config);
+    this.sslContext = config.tls() == ServerConfig.Tls.OFF ? null
+        : SslContextBuilder.forServer(config.tlsCert().toFile(), config.tlsKey().toFile()).build();
+    this.prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics.addRegistry(prometheus); // core registers its accel.* meters in the global registry
+    new JvmMemoryMetrics().bindTo(prometheus);
+    new JvmGcMetrics().bindTo(prometheus);
+    new JvmThreadMetrics().bindTo(prometheus);
+    new ProcessorMetrics().bindTo(prometheus);
+    this.database = StoreRegistry.acquire(config.store(),
+        new StoreOptions(128L << 20, config.syncCommits(), StoreOptions.DEFAULT_ROW_CACHE_BYTES));
+    this.metrics = new ServerMetrics(prometheus, this);
+    this.workers = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "accel-conn");
+      t.setDaemon(true);
+      return t;
+    });
+    boolean epoll = Epoll.isAvailable();
+    this.loops = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
+        epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    Class<? extends ServerSocketChannel> channelClass = epoll ? EpollServerSocketChannel.class
+        : NioServerSocketChannel.class;
+    try {
+      ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(channelClass)
+          .option(ChannelOption.SO_BACKLOG, 1024)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              if (shuttingDown) {
+                ch.close();
+                return;
+              }
+              channels.add(ch);
+              PgFrameDecoder decoder = new PgFrameDecoder(config.maxMessageSize());
+              ch.pipeline().addLast("frames", decoder).addLast("pg", new PgConnection(AccelServer.this, decoder));
+            }
+          });
+      this.serverChannel = bootstrap.bind(new InetSocketAddress(config.listen(), config.port())).sync().channel();
+      this.http = config.httpPort() == 0 ? null : new HttpEndpoint(this, loops, channelClass, config.listen(),
+          Math.max(config.httpPort(), 0));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      loops.shutdownGracefully();
+      StoreRegistry.release(database);
+      throw new IOException("interrupted while binding", e);
+    } catch (RuntimeException e) {
+      loops.shutdownGracefully();
+      StoreRegistry.release(database);
+      throw e;
+    }
+    LOG.info("Accel server listening on {}:{} (store {}, auth {}, TLS {}{})", config.listen(), port(), config.store(),
+        config.auth().name().toLowerCase().replace('_', '-'), config.tls().name().toLowerCase(),
+        http == null ? "" : ", metrics and health on http://" + config.listen() + ":" + http.port());
+  }
+
+  private static Users users(ServerConfig config) throws IOException {
+    Users users = config.usersFile() != null ? Users.load(config.usersFile()) : new Users();
+    if (config.user() != null && config.password() != null) {
+      users.add(config.user(), ScramVerifier.of(config.password()));
+    }
+    if (config.auth() != Authenticator.Mode.TRUST && users.size() == 0) {
+      throw new IllegalArgumentException("--auth " + config.auth().name().toLowerCase().replace('_', '-')
+          + " needs users: --users FILE or --user and --password");
+    }
+    return users;
+  }
+
+  public int port() {
+    return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+  }
+
+  int httpPort() {
+    return http == null ? 0 : http.port();
+  }
+
+  ServerConfig config() {
+    return config;
+  }
+
+  Users users() {
+    return users;
+  }
+
+  SslContext sslContext() {
+    return sslContext;
+  }
+
+  boolean tlsRequired() {
+    return config.tls() == ServerConfig.Tls.REQUIRED;
+  }
+
+  ServerMetrics metrics() {
+    return metrics;
+  }
+
+  PrometheusMeterRegistry prometheus() {
+    return prometheus;
+  }
+
+  Database database() {
+    return database;
+  }
+
+  boolean shuttingDown() {
+    return shuttingDown;
+  }
+
+  boolean healthy() {
+    return !shuttingDown && !closed;
+  }
+
+  /** Counts a connection past its startup message; false when --max-connections are in use. */
+  boolean admit() {
+    while (true) {
+      int n = admitted.get();
+      if (n >= config.maxConnections() || shuttingDown) {
+        return false;
+      }
+      if (admitted.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  void release() {
+    admitted.decrementAndGet();
+  }
+
+  void start(Runnable connection) {
+    workers.execute(connection);
+  }
+
+  Session newSession(String user) {
+    return new Session(database, new Session.Options(1000, null, user));
+  }
+
+  /** A process id and secret for BackendKeyData, by which a CancelRequest finds this connection. */
+  int[] register(PgConnection connection) {
+    int pid = nextPid.incrementAndGet();
+    int secret = random.nextInt();
+    sessions.put(pid, connection);
+    secrets.put(pid, secret);
+    return new int[] {pid, secret};
+  }
+
+  void unregister(int pid) {
+    sessions.remove(pid);
+    secrets.remove(pid);
+  }
+
+  /** A CancelRequest: stops the running statement of the session with that key, and only that one. */
+  void cancel(int pid, int secret) {
+    Integer expected = secrets.get(pid);
+    PgConnection c = sessions.get(pid);
+    if (expected != null && expected == secret && c != null) {
+      c.cancelRunning();
+    }
+  }
+
+  int sessionCount() {
+    return sessions.size();
+  }
+
+  int snapshotsHeld() {
+    return sessions.values().stream().mapToInt(PgConnection::snapshotsHeld).sum();
+  }
+
+  /**
+   * Stops accepting, lets each session finish the statement it runs (up to --shutdown-timeout, then cancels
+   * it), ends the sessions with 57P01, and closes the store once no session can touch it.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    shuttingDown = true;
+    serverChannel.close().awaitUninterruptibly();
+    if (http != null) {
+      http.close();
+    }
+    for (PgConnection c : sessions.values()) {
+      c.shutdown();
+    }
+    long deadline = System.currentTimeMillis() + config.shutdownTimeoutMillis();
+    while (admitted.get() > 0 && System.currentTimeMillis() < deadline) {
+      sleep(20);
+    }
+    if (admitted.get() > 0) {
+      LOG.warn("{} sessions still running after {} ms: canceling their statements", admitted.get(),
+          config.shutdownTimeoutMillis());
+      for (PgConnection c : sessions.values()) {
+        c.cancelRunning();
+      }
+    }
+    channels.close().awaitUninterruptibly();
+    // the store is closed only when no worker can use it any more: a freed native handle is never touched
+    long lastLog = System.currentTimeMillis();
+    while (admitted.get() > 0) {
+      sleep(20);
+      if (System.currentTimeMillis() - lastLog > 5000) {
+        LOG.warn("waiting for {} sessions to end before closing the store", admitted.get());
+        lastLog = System.currentTimeMillis();
+      }
+    }
+    workers.shutdown();
+    loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    StoreRegistry.release(database);
+    Metrics.removeRegistry(prometheus);
+    prometheus.close();
+    closed = true;
+    LOG.info("Accel server stopped");
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,1189 @@
+package io.accel.server;
+
+import io.accel.cursor.Cursor;
+import io.accel.exec.PgText;
+import io.accel.exec.Prepared;
+import io.accel.exec.Result;
+import io.accel.exec.Session;
+import io.accel.sql.AccelException;
+import io.accel.sql.PositionalParameters;
+import io.accel.sql.SqlState;
+import io.accel.sql.Statements;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection speaking protocol 3.0. The Netty event loop only frames bytes and answers the
+ * startup-phase packets (SSLRequest, GSSENCRequest, CancelRequest); everything after the startup message
+ * runs on the connection's own worker thread, in order, against one core {@link Session}, as a PostgreSQL
+ * backend process would. Replies are gathered in a buffer and written when the client waits for them
+ * (ReadyForQuery, Flush, a COPY response) or when 64 KB have accumulated; then the worker waits while the
+ * channel is not writable, so a huge result streams in bounded memory. Incoming messages are queued for the
+ * worker; past 1 MB queued the channel stops reading until the worker catches up.
+ */
+final class PgConnection extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(PgConnection.class);
+  private static final int SSL_REQUEST = 80877103;
+  private static final int GSSENC_REQUEST = 80877104;
+  private static final int CANCEL_REQUEST = 80877102;
+  private static final int PROTOCOL_3 = 196608;
+  private static final int FLUSH_BYTES = 64 * 1024;
+  private static final long QUEUE_HIGH = 1 << 20;
+  private static final long QUEUE_LOW = 256 * 1024;
+  private static final Object CLOSED = new Object();
+  private static final Object SHUTDOWN = new Object();
+  /** Parameters PostgreSQL reports with ParameterStatus whenever they change. */
+  private static final List<String> REPORTED = List.of("application_name", "client_encoding", "DateStyle",
+      "integer_datetimes", "IntervalStyle", "is_superuser", "server_encoding", "server_version",
+      "session_authorization", "standard_conforming_strings", "TimeZone");
+
+  private final AccelServer server;
+  private final PgFrameDecoder decoder;
+  private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  private final Object writability = new Object();
+  private volatile Channel channel;
+  private volatile boolean startupSeen;
+  private volatile boolean closed;
+  private boolean tls;
+
+  // worker state
+  private Map<String, String> startupParameters;
+  private Session session;
+  private int pid;
+  private int secret;
+  private ByteBuf out;
+  private final Map<String, Statement> statements = new HashMap<>();
+  private final Map<String, Portal> portals = new HashMap<>();
+  private final Map<String, String> reported = new HashMap<>();
+  private boolean skipUntilSync;
+  /** A transaction the server opened for a pipeline of several Executes before one Sync. */
+  private boolean implicitBlock;
+  private final AtomicBoolean cancel = new AtomicBoolean();
+
+  /** A prepared statement: PostgreSQL's $n text, the engine's statement, the client's parameter types. */
+  private static final class Statement {
+    final String sql;
+    final Prepared prepared; // null for an empty query
+    final PositionalParameters positions;
+    final int[] parameterTypes; // per $n, 0 = infer
+
+    Statement(String sql, Prepared prepared, PositionalParameters positions, int[] parameterTypes) {
+      this.sql = sql;
+      this.prepared = prepared;
+      this.positions = positions;
+      this.parameterTypes = parameterTypes;
+    }
+  }
+
+  /** A bound statement; its result, once executed, is read by one or several Executes. */
+  private static final class Portal {
+    final Statement statement;
+    final List<TypedValue> parameters;
+    final short[] resultFormats;
+    Result result;
+    long rowsSent;
+    String completedTag;
+
+    Portal(Statement statement, List<TypedValue> parameters, short[] resultFormats) {
+      this.statement = statement;
+      this.parameters = parameters;
+      this.resultFormats = resultFormats;
+    }
+  }
+
+  /** An error that ends the connection: FATAL, then close. */
+  private static final class Fatal extends RuntimeException {
+    final String sqlState;
+
+    Fatal(String sqlState, String message) {
+      super(message, null, false, false);
+      this.sqlState = sqlState;
+    }
+  }
+
+  /** A message body that does not parse: an ERROR (08P01), and the connection goes on. */
+  private static final class BadMessage extends RuntimeException {
+    BadMessage(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  PgConnection(AccelServer server, PgFrameDecoder decoder) {
+    this.server = server;
+    this.decoder = decoder;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // event loop side
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    server.metrics().connectionOpened();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof PgFrameDecoder.Startup startup) {
+      try {
+        startup(ctx, startup.body());
+      } finally {
+        startup.body().release();
+      }
+    } else if (msg instanceof PgFrameDecoder.Frame frame) {
+      server.metrics().bytesIn(frame.body().readableBytes() + 5);
+      if (closed) {
+        frame.body().release();
+        return;
+      }
+      if (queuedBytes.addAndGet(frame.body().readableBytes()) > QUEUE_HIGH) {
+        ctx.channel().config().setAutoRead(false);
+      }
+      inbox.add(frame);
+    } else if (msg instanceof PgFrameDecoder.Malformed bad) {
+      if (startupSeen) {
+        inbox.add(bad);
+      } else {
+        fatalNow(ctx, bad.sqlState(), bad.message());
+      }
+    }
+  }
+
+  private void startup(ChannelHandlerContext ctx, ByteBuf body) {
+    int code = body.readInt();
+    if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
+      boolean accept = code == SSL_REQUEST && !tls && server.sslContext() != null;
+      ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte(accept ? 'S' : 'N'));
+      if (accept) {
+        SslHandler ssl = server.sslContext().newHandler(ctx.alloc());
+        ctx.pipeline().addFirst("tls", ssl);
+        tls = true;
+      }
+      return;
+    }
+    if (code == CANCEL_REQUEST) {
+      if (body.readableBytes() >= 8) {
+        server.cancel(body.readInt(), body.readInt());
+      }
+      ctx.close();
+      return;
+    }
+    if (code >> 16 != 3) {
+      fatalNow(ctx, "0A000", "unsupported frontend protocol " + (code >> 16) + "." + (code & 0xffff)
+          + ": server supports 3.0 to 3.0");
+      return;
+    }
+    Map<String, String> parameters = new LinkedHashMap<>();
+    try {
+      while (body.isReadable()) {
+        String name = cstring(body);
+        if (name.isEmpty()) {
+          break;
+        }
+        parameters.put(name, cstring(body));
+      }
+    } catch (BadMessage e) {
+      fatalNow(ctx, "08P01", "invalid startup packet layout: expected terminator as last byte");
+      return;
+    }
+    if (server.tlsRequired() && !tls) {
+      fatalNow(ctx, "28000", "no encryption: this server accepts TLS connections only (--tls required)");
+      return;
+    }
+    if (!parameters.containsKey("user") || parameters.get("user").isEmpty()) {
+      fatalNow(ctx, "28000", "no PostgreSQL user name specified in startup packet");
+      return;
+    }
+    if (!server.admit()) {
+      fatalNow(ctx, "53300", "sorry, too many clients already");
+      return;
+    }
+    startupSeen = true;
+    decoder.startupDone();
+    startupParameters = parameters;
+    int minor = code & 0xffff;
+    server.start(() -> run(minor));
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    synchronized (writability) {
+      writability.notifyAll();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    closed = true;
+    server.metrics().connectionClosed();
+    if (session != null) {
+      session.cancel();
+    }
+    inbox.add(CLOSED);
+    synchronized (writability) {
+      writability.notifyAll();
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+
+  private void fatalNow(ChannelHandlerContext ctx, String sqlState, String message) {
+    ByteBuf b = ctx.alloc().buffer();
+    PgWriter.error(b, 'E', "FATAL", sqlState, message, null, null, 0);
+    ctx.writeAndFlush(b).addListener(f -> ctx.close());
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // worker side
+
+  private void run(int minorVersion) {
+    Thread.currentThread().setName("accel-conn-" + channel.remoteAddress());
+    out = channel.alloc().buffer(8192);
+    try {
+      if (minorVersion > 0) {
+        negotiateProtocol(minorVersion);
+      }
+      if (!authenticate()) {
+        return;
+      }
+      openSession();
+      while (true) {
+        Object next = next();
+        if (next == CLOSED) {
+          break;
+        }
+        if (next instanceof PgFrameDecoder.Malformed bad) {
+          throw new Fatal(bad.sqlState(), bad.message());
+        }
+        PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
+        try {
+          if (!handle(frame)) {
+            break;
+          }
+        } finally {
+          frame.body().release();
+        }
+      }
+    } catch (Fatal e) {
+      sendFatal(e.sqlState, e.getMessage());
+    } catch (Authenticator.Failure e) {
+      sendFatal(e.sqlState, e.getMessage());
+    } catch (RuntimeException | Error e) {
+      LOG.warn("connection {} ended by an internal error", channel.remoteAddress(), e);
+      sendFatal("XX000", "internal error: " + e);
+    } finally {
+      cleanUp();
+    }
+  }
+
+  private void negotiateProtocol(int minor) {
+    List<String> unsupported = new ArrayList<>();
+    for (String name : startupParameters.keySet()) {
+      if (name.startsWith("_pq_.")) {
+        unsupported.add(name);
+      }
+    }
+    int at = PgWriter.begin(out, 'v');
+    out.writeInt(PROTOCOL_3);
+    out.writeInt(unsupported.size());
+    for (String name : unsupported) {
+      PgWriter.cstring(out, name);
+    }
+    PgWriter.end(out, at);
+  }
+
+  /** The next message, waiting; closes an idle session after --idle-session-timeout. */
+  private Object next() {
+    long idle = server.config().idleSessionTimeoutMillis();
+    Object next;
+    try {
+      if (idle > 0 && session != null && !session.inTransactionBlock()) {
+        next = inbox.poll(idle, TimeUnit.MILLISECONDS);
+        if (next == null) {
+          throw new Fatal("57P05", "terminating connection due to idle-session timeout");
+        }
+      } else {
+        next = inbox.take();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return CLOSED;
+    }
+    if (next instanceof PgFrameDecoder.Frame f) {
+      long left = queuedBytes.addAndGet(-f.body().readableBytes());
+      if (left < QUEUE_LOW && !channel.config().isAutoRead()) {
+        channel.config().setAutoRead(true);
+      }
+    }
+    if (next == SHUTDOWN) {
+      throw new Fatal("57P01", "terminating connection due to administrator command");
+    }
+    return next;
+  }
+
+  private boolean authenticate() {
+    String user = startupParameters.get("user");
+    Authenticator auth = new Authenticator(server.config().auth(), server.users(), user, new Authenticator.Output() {
+      @Override
+      public void cleartextRequest() {
+        PgWriter.authenticationCleartext(out);
+      }
+
+      @Override
+      public void saslRequest(String mechanism) {
+        PgWriter.authenticationSasl(out, mechanism);
+      }
+
+      @Override
+      public void saslContinue(int code, String data) {
+        PgWriter.authenticationSaslContinue(out, code, data);
+      }
+    });
+    boolean done = auth.start();
+    while (!done) {
+      flush();
+      Object next = next();
+      if (next == CLOSED) {
+        return false;
+      }
+      if (next instanceof PgFrameDecoder.Malformed bad) {
+        throw new Fatal(bad.sqlState(), bad.message());
+      }
+      PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
+      try {
+        if (frame.type() != 'p') {
+          throw new Fatal("08P01", "expected password response, got message type " + (int) frame.type());
+        }
+        done = auth.respond(frame.body());
+      } catch (BadMessage | IndexOutOfBoundsException e) {
+        throw new Fatal("08P01", "invalid password packet");
+      } finally {
+        frame.body().release();
+      }
+    }
+    server.metrics().authenticated();
+    return true;
+  }
+
+  private void openSession() {
+    String user = startupParameters.get("user");
+    session = server.newSession(user);
+    try {
+      session.setParameter("application_name", startupParameters.getOrDefault("application_name", ""));
+    } catch (AccelException ignored) {
+      // not reachable for a string; kept for symmetry with the others
+    }
+    for (Map.Entry<String, String> e : startupParameters.entrySet()) {
+      String name = e.getKey();
+      if (name.equals("user") || name.equals("database") || name.equals("application_name")
+          || name.equals("replication") || name.startsWith("_pq_.")) {
+        continue;
+      }
+      if (name.equals("options")) {
+        applyOptions(e.getValue());
+        continue;
+      }
+      setStartupParameter(name, e.getValue());
+    }
+    int[] key = server.register(this);
+    pid = key[0];
+    secret = key[1];
+    PgWriter.authenticationOk(out);
+    for (String name : REPORTED) {
+      String value = setting(name);
+      reported.put(name, value);
+      PgWriter.parameterStatus(out, name, value);
+    }
+    PgWriter.backendKeyData(out, pid, secret);
+    readyForQuery();
+  }
+
+  /** {@code options=-c name=value -c ...} (and {@code --name=value}), as libpq's PGOPTIONS sends them. */
+  private void applyOptions(String options) {
+    String[] words = options.trim().split("\\s+");
+    for (int i = 0; i < words.length; i++) {
+      String w = words[i];
+      String assignment = null;
+      if (w.equals("-c") && i + 1 < words.length) {
+        assignment = words[++i];
+      } else if (w.startsWith("-c")) {
+        assignment = w.substring(2);
+      } else if (w.startsWith("--")) {
+        assignment = w.substring(2);
+      }
+      if (assignment != null && assignment.indexOf('=') > 0) {
+        int eq = assignment.indexOf('=');
+        setStartupParameter(assignment.substring(0, eq).replace('-', '_'), assignment.substring(eq + 1));
+      }
+    }
+  }
+
+  private void setStartupParameter(String name, String value) {
+    if (name.equalsIgnoreCase("client_encoding") && !value.equalsIgnoreCase("UTF8")
+        && !value.equalsIgnoreCase("UTF-8") && !value.equalsIgnoreCase("SQL_ASCII")) {
+      throw new Fatal("22023", "invalid value for parameter \"client_encoding\": \"" + value
+          + "\" (Accel speaks UTF8 only)");
+    }
+    if (name.equalsIgnoreCase("client_encoding")) {
+      return;
+    }
+    try {
+      session.setParameter(name, value);
+    } catch (AccelException e) {
+      throw new Fatal(e.state().code(), e.getMessage());
+    }
+  }
+
+  private String setting(String name) {
+    try {
+      return session.settings().get(name);
+    } catch (AccelException e) {
+      return "";
+    }
+  }
+
+  /** Handles one message; false to end the connection (Terminate). */
+  private boolean handle(PgFrameDecoder.Frame frame) {
+    char type = frame.type();
+    ByteBuf body = frame.body();
+    if (type == 'X') {
+      return false;
+    }
+    if (type == 'S') {
+      sync();
+      return true;
+    }
+    if (type == 'H') {
+      flush();
+      return true;
+    }
+    if (type == 'Q') {
+      skipUntilSync = false;
+      try {
+        simpleQuery(cstring(body));
+      } catch (BadMessage e) {
+        sendError("08P01", e.getMessage(), null, null, 0);
+        readyForQuery();
+      }
+      return true;
+    }
+    if (type == 'd' || type == 'c' || type == 'f') {
+      return true; // COPY messages outside COPY are ignored, as PostgreSQL does
+    }
+    if (skipUntilSync) {
+      return true;
+    }
+    try {
+      switch (type) {
+        case 'P' -> parse(body);
+        case 'B' -> bind(body);
+        case 'D' -> describe(body);
+        case 'E' -> execute(body);
+        case 'C' -> close(body);
+        case 'F' -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "the function call message is not supported");
+        default -> throw new Fatal("08P01", "invalid frontend message type " + (int) type);
+      }
+    } catch (AccelException e) {
+      extendedError(e);
+    } catch (BadMessage | IndexOutOfBoundsException e) {
+      sendError("08P01", e instanceof BadMessage ? e.getMessage() : "invalid message format", null, null, 0);
+      abortExtended();
+    } catch (Fatal e) {
+      throw e;
+    } catch (RuntimeException e) {
+      LOG.warn("statement failed with an internal error", e);
+      sendError("XX000", "internal error: " + e, null, null, 0);
+      abortExtended();
+    }
+    return true;
+  }
+
+  private void extendedError(AccelException e) {
+    sendError(e);
+    abortExtended();
+  }
+
+  /** After an error in extended mode: skip to Sync; a transaction the server opened is rolled back. */
+  private void abortExtended() {
+    skipUntilSync = true;
+    if (implicitBlock) {
+      implicitBlock = false;
+      session.rollback();
+    }
+  }
+
+  // --- simple query
+
+  private void simpleQuery(String sql) {
+    List<String> texts = Statements.split(sql);
+    if (texts.isEmpty()) {
+      PgWriter.simple(out, 'I');
+      readyForQuery();
+      return;
+    }
+    boolean implicit = texts.size() > 1 && !session.inTransactionBlock() && !controlsTransactions(texts);
+    try {
+      if (implicit) {
+        session.begin();
+        implicitBlock = true;
+      }
+      for (String text : texts) {
+        Statement statement = new Statement(text, session.prepare(text), PositionalParameters.of(""), new int[0]);
+        if (statement.prepared.parameters().size() > 0) {
+          throw new AccelException(SqlState.UNDEFINED_PARAMETER, "there is no parameter $1");
+        }
+        Portal portal = new Portal(statement, List.of(), new short[0]);
+        try {
+          run(portal, "", 0, true);
+        } finally {
+          closePortal(portal, "");
+        }
+      }
+      if (implicitBlock) {
+        implicitBlock = false;
+        session.commit();
+      }
+    } catch (AccelException e) {
+      if (implicitBlock) {
+        implicitBlock = false;
+        session.rollback();
+      }
+      sendError(e);
+    }
+    readyForQuery();
+  }
+
+  private static boolean controlsTransactions(List<String> texts) {
+    for (String t : texts) {
+      String first = firstWords(t, 1);
+      if (first.equals("BEGIN") || first.equals("START") || first.equals("COMMIT") || first.equals("END")
+          || first.equals("ROLLBACK") || first.equals("ABORT")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // --- extended query
+
+  private void parse(ByteBuf body) {
+    String name = cstring(body);
+    String sql = cstring(body);
+    int count = body.readShort();
+    if (count < 0) {
+      throw new BadMessage("invalid number of parameter types");
+    }
+    int[] types = new int[count];
+    for (int i = 0; i < count; i++) {
+      types[i] = body.readInt();
+    }
+    if (!name.isEmpty() && statements.containsKey(name)) {
+      throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
+    }
+    List<String> texts = Statements.split(sql);
+    if (texts.size() > 1) {
+      throw new AccelException(SqlState.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+    }
+    Statement statement;
+    if (texts.isEmpty()) {
+      statement = new Statement(sql, null, PositionalParameters.of(""), types);
+    } else {
+      PositionalParameters positions = PositionalParameters.of(texts.get(0));
+      Prepared prepared = session.prepare(positions.sql());
+      int parameters = Math.max(positions.count(), Math.max(count, prepared.parameters().size()));
+      if (positions.count() == 0 && prepared.parameters().size() > 0) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"?\"");
+      }
+      int[] all = new int[positions.count() == 0 ? count : parameters];
+      System.arraycopy(types, 0, all, 0, Math.min(count, all.length));
+      for (int n = 0; n < all.length; n++) {
+        if (all[n] == 0) {
+          all[n] = inferredType(prepared, positions, n + 1);
+        }
+      }
+      statement = new Statement(sql, prepared, positions, all);
+    }
+    Statement old = statements.put(name, statement);
+    if (old != null && name.isEmpty()) {
+      // the unnamed statement is replaced; its portals keep their own reference
+    }
+    PgWriter.simple(out, '1');
+  }
+
+  /** The type the engine inferred for parameter $n: that of its first occurrence. */
+  private static int inferredType(Prepared prepared, PositionalParameters positions, int n) {
+    int[] order = positions.order();
+    for (int i = 0; i < order.length; i++) {
+      if (order[i] == n && i < prepared.parameters().size()) {
+        AvaticaParameter p = prepared.parameters().get(i);
+        return PgTypes.oid(ColumnMetaData.scalar(p.parameterType, p.typeName, ColumnMetaData.Rep.OBJECT));
+      }
+    }
+    return PgTypes.UNKNOWN;
+  }
+
+  private void bind(ByteBuf body) {
+    String portalName = cstring(body);
+    String statementName = cstring(body);
+    int formatCount = body.readShort();
+    short[] formats = new short[Math.max(formatCount, 0)];
+    for (int i = 0; i < formats.length; i++) {
+      formats[i] = body.readShort();
+    }
+    int valueCount = body.readShort();
+    if (formatCount < 0 || valueCount < 0) {
+      throw new BadMessage("invalid bind message");
+    }
+    Statement statement = statements.get(statementName);
+    if (statement == null) {
+      throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, statementName.isEmpty()
+          ? "unnamed prepared statement does not exist" : "prepared statement \"" + statementName + "\" does not exist");
+    }
+    if (valueCount != statement.parameterTypes.length) {
+      throw new AccelException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + valueCount
+          + " parameters, but prepared statement \"" + statementName + "\" requires " + statement.parameterTypes.length);
+    }
+    if (formatCount > 1 && formatCount != valueCount) {
+      throw new AccelException(SqlState.PROTOCOL_VIOLATION, "bind message has " + formatCount
+          + " parameter formats but " + valueCount + " parameters");
+    }
+    TypedValue[] values = new TypedValue[valueCount];
+    for (int i = 0; i < valueCount; i++) {
+      int length = body.readInt();
+      if (length == -1) {
+        values[i] = TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, null);
+        continue;
+      }
+      if (length < 0 || length > body.readableBytes()) {
+        throw new BadMessage("insufficient data left in message");
+      }
+      short format = formatCount == 0 ? 0 : formats[formatCount == 1 ? 0 : i];
+      ByteBuf value = body.readSlice(length);
+      if (format == 1) {
+        try {
+          values[i] = PgTypes.readBinary(value, statement.parameterTypes[i]);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+          throw new AccelException(SqlState.INVALID_BINARY_REPRESENTATION,
+              "incorrect binary data format in bind parameter " + (i + 1));
+        }
+        if (value.isReadable()) {
+          throw new AccelException(SqlState.INVALID_BINARY_REPRESENTATION,
+              "incorrect binary data format in bind parameter " + (i + 1));
+        }
+      } else {
+        values[i] = TypedValue.ofLocal(ColumnMetaData.Rep.STRING, value.toString(StandardCharsets.UTF_8));
+      }
+    }
+    int resultCount = body.readShort();
+    short[] resultFormats = new short[Math.max(resultCount, 0)];
+    for (int i = 0; i < resultFormats.length; i++) {
+      resultFormats[i] = body.readShort();
+    }
+    if (!portalName.isEmpty() && portals.containsKey(portalName)) {
+      throw new AccelException(SqlState.DUPLICATE_CURSOR, "portal \"" + portalName + "\" already exists");
+    }
+    if (session.failedTransaction() && statement.prepared != null && !endsTransaction(statement.sql)) {
+      throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
+          "current transaction is aborted, commands ignored until end of transaction block");
+    }
+    List<TypedValue> parameters = new ArrayList<>(statement.positions.order().length);
+    for (int n : statement.positions.order()) {
+      parameters.add(values[n - 1]);
+    }
+    Portal old = portals.remove(portalName);
+    if (old != null) {
+      closePortal(old, portalName);
+    }
+    portals.put(portalName, new Portal(statement, parameters, resultFormats));
+    PgWriter.simple(out, '2');
+  }
+
+  private static boolean endsTransaction(String sql) {
+    String first = firstWords(sql, 1);
+    return first.equals("COMMIT") || first.equals("END") || first.equals("ROLLBACK") || first.equals("ABORT");
+  }
+
+  private void describe(ByteBuf body) {
+    byte kind = body.readByte();
+    String name = cstring(body);
+    if (kind == 'S') {
+      Statement statement = statements.get(name);
+      if (statement == null) {
+        throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, name.isEmpty()
+            ? "unnamed prepared statement does not exist" : "prepared statement \"" + name + "\" does not exist");
+      }
+      int at = PgWriter.begin(out, 't');
+      out.writeShort(statement.parameterTypes.length);
+      for (int t : statement.parameterTypes) {
+        out.writeInt(t);
+      }
+      PgWriter.end(out, at);
+      rowDescription(statement.prepared, new short[0]);
+    } else if (kind == 'P') {
+      Portal portal = portals.get(name);
+      if (portal == null) {
+        throw new AccelException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
+      }
+      rowDescription(portal.statement.prepared, portal.resultFormats);
+    } else {
+      throw new BadMessage("invalid DESCRIBE message subtype " + kind);
+    }
+  }
+
+  private void execute(ByteBuf body) {
+    String name = cstring(body);
+    int maxRows = body.readInt();
+    Portal portal = portals.get(name);
+    if (portal == null) {
+      throw new AccelException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
+    }
+    if (portal.result == null && portal.completedTag == null && !session.inTransactionBlock()
+        && portal.statement.prepared != null && portal.statement.prepared.kind() != Prepared.Kind.COMMAND
+        && moreExecutesBeforeSync()) {
+      // several statements before one Sync share one transaction, as PostgreSQL's implicit one
+      session.begin();
+      implicitBlock = true;
+    }
+    run(portal, name, Math.max(maxRows, 0), false);
+  }
+
+  /** Whether the client has queued another Execute before its next Sync (or no Sync yet). */
+  private boolean moreExecutesBeforeSync() {
+    for (Object m : inbox) {
+      if (m instanceof PgFrameDecoder.Frame f) {
+        if (f.type() == 'S') {
+          return false;
+        }
+        if (f.type() == 'E') {
+          return true;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void close(ByteBuf body) {
+    byte kind = body.readByte();
+    String name = cstring(body);
+    if (kind == 'S') {
+      statements.remove(name);
+    } else if (kind == 'P') {
+      Portal portal = portals.remove(name);
+      if (portal != null) {
+        closePortal(portal, name);
+      }
+    } else {
+      throw new BadMessage("invalid CLOSE message subtype " + kind);
+    }
+    PgWriter.simple(out, '3');
+  }
+
+  private void sync() {
+    skipUntilSync = false;
+    if (implicitBlock) {
+      implicitBlock = false;
+      try {
+        session.commit();
+      } catch (AccelException e) {
+        sendError(e);
+      }
+    }
+    if (!session.inTransactionBlock()) {
+      // portals live until the end of their transaction; outside a block that is now
+      for (Map.Entry<String, Portal> e : portals.entrySet()) {
+        closePortal(e.getValue(), e.getKey());
+      }
+      portals.clear();
+    }
+    readyForQuery();
+  }
+
+  // --- running a portal
+
+  /**
+   * Runs a portal, or resumes it: sends up to {@code maxRows} rows (0 = all), then PortalSuspended if rows
+   * remain, else CommandComplete. In simple-query mode a RowDescription comes first.
+   */
+  private void run(Portal portal, String name, int maxRows, boolean simple) {
+    Statement statement = portal.statement;
+    if (statement.prepared == null) {
+      PgWriter.simple(out, 'I');
+      return;
+    }
+    if (portal.completedTag != null) {
+      // executing a completed portal again returns nothing more
+      PgWriter.commandComplete(out, portal.result == null && portal.completedTag.startsWith("SELECT")
+          ? "SELECT 0" : portal.completedTag);
+      return;
+    }
+    if (portal.result == null) {
+      Prepared prepared = statement.prepared;
+      String tagWords = firstWords(statement.sql, 2);
+      if (tagWords.startsWith("BEGIN") || tagWords.startsWith("START")) {
+        if (implicitBlock) {
+          implicitBlock = false; // BEGIN turns the implicit transaction into an explicit block
+          complete(portal, "BEGIN");
+          return;
+        }
+        if (session.inTransactionBlock() && !session.failedTransaction()) {
+          notice("WARNING", "25001", "there is already a transaction in progress");
+          complete(portal, "BEGIN");
+          return;
+        }
+      }
+      if ((tagWords.startsWith("COMMIT") || tagWords.startsWith("END") || tagWords.startsWith("ROLLBACK")
+          || tagWords.startsWith("ABORT")) && !session.inTransactionBlock()) {
+        notice("WARNING", "25P01", "there is no transaction in progress");
+        complete(portal, tagWords.startsWith("COMMIT") || tagWords.startsWith("END") ? "COMMIT" : "ROLLBACK");
+        return;
+      }
+      boolean failedCommit = (tagWords.startsWith("COMMIT") || tagWords.startsWith("END"))
+          && session.failedTransaction();
+      if (implicitBlock && (endsTransaction(statement.sql))) {
+        implicitBlock = false;
+      }
+      cancel.set(false);
+      server.metrics().statement(prepared.kind());
+      Result result = session.execute(name.isEmpty() ? portal : name, prepared, portal.parameters, cancel, 0);
+      if (!result.hasRows()) {
+        String tag = tag(statement.sql, prepared, result.updateCount(), failedCommit);
+        result.close();
+        complete(portal, tag);
+        reportChangedParameters(prepared);
+        return;
+      }
+      portal.result = result;
+      if (simple) {
+        rowDescription(prepared, portal.resultFormats);
+      }
+    }
+    Cursor cursor = portal.result.cursor();
+    List<ColumnMetaData> columns = portal.statement.prepared.columns();
+    int[] oids = new int[columns.size()];
+    boolean[] binary = new boolean[columns.size()];
+    for (int i = 0; i < oids.length; i++) {
+      oids[i] = PgTypes.oid(columns.get(i).type);
+      binary[i] = format(portal.resultFormats, i) == 1;
+    }
+    ZoneId zone = session.timeZone().toZoneId();
+    long sent = 0;
+    while ((maxRows == 0 || sent < maxRows) && cursor.hasNext()) {
+      Object row = cursor.next();
+      dataRow(row, columns, oids, binary, zone);
+      sent++;
+      if (out.readableBytes() >= FLUSH_BYTES) {
+        flush();
+      }
+    }
+    portal.rowsSent += sent;
+    server.metrics().rows(sent);
+    if (maxRows > 0 && sent == maxRows && cursor.hasNext()) {
+      PgWriter.simple(out, 's');
+      server.metrics().portalSuspended();
+      return;
+    }
+    String tag = tag(statement.sql, statement.prepared, portal.rowsSent, false);
+    portal.result.close();
+    portal.result = null;
+    complete(portal, tag);
+  }
+
+  private void complete(Portal portal, String tag) {
+    portal.completedTag = tag;
+    PgWriter.commandComplete(out, tag);
+  }
+
+  private void dataRow(Object row, List<ColumnMetaData> columns, int[] oids, boolean[] binary, ZoneId zone) {
+    int n = columns.size();
+    int at = PgWriter.begin(out, 'D');
+    out.writeShort(n);
+    for (int i = 0; i < n; i++) {
+      Object v = n == 1 && !(row instanceof Object[]) ? row : ((Object[]) row)[i];
+      if (v == null) {
+        out.writeInt(-1);
+      } else if (binary[i]) {
+        PgTypes.writeBinary(out, oids[i], v);
+      } else {
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        int bytes = out.writeCharSequence(PgText.format(v, columns.get(i), zone), StandardCharsets.UTF_8);
+        out.setInt(lengthAt, bytes);
+      }
+    }
+    PgWriter.end(out, at);
+  }
+
+  private static short format(short[] formats, int column) {
+    return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : column];
+  }
+
+  private void rowDescription(Prepared prepared, short[] formats) {
+    if (prepared == null || !prepared.returnsRows()) {
+      PgWriter.simple(out, 'n');
+      return;
+    }
+    List<ColumnMetaData> columns = prepared.columns();
+    int at = PgWriter.begin(out, 'T');
+    out.writeShort(columns.size());
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnMetaData c = columns.get(i);
+      int oid = PgTypes.oid(c.type);
+      PgWriter.cstring(out, c.label != null ? c.label : c.columnName);
+      out.writeInt(0); // table OID
+      out.writeShort(0); // column number
+      out.writeInt(oid);
+      out.writeShort(PgTypes.size(oid));
+      out.writeInt(PgTypes.typmod(oid, c.precision, c.scale));
+      out.writeShort(format(formats, i));
+    }
+    PgWriter.end(out, at);
+  }
+
+  private void closePortal(Portal portal, String name) {
+    if (portal.result != null) {
+      portal.result.close();
+      portal.result = null;
+    }
+    session.releaseStatement(name.isEmpty() ? portal : name);
+  }
+
+  /** PostgreSQL's command tag for a statement that ran. */
+  static String tag(String sql, Prepared prepared, long count, boolean failedCommit) {
+    String words = firstWords(sql, 3);
+    String first = words.contains(" ") ? words.substring(0, words.indexOf(' ')) : words;
+    if (prepared.kind() == Prepared.Kind.QUERY || prepared.kind() == Prepared.Kind.EXPLAIN) {
+      return switch (first) {
+        case "SHOW" -> "SHOW";
+        case "EXPLAIN" -> "EXPLAIN";
+        case "COPY" -> "COPY " + count;
+        default -> "SELECT " + count;
+      };
+    }
+    if (prepared.kind() == Prepared.Kind.DML) {
+      Meta.StatementType type = prepared.signature().statementType;
+      String verb = type == Meta.StatementType.INSERT ? "INSERT" : type == Meta.StatementType.UPDATE ? "UPDATE"
+          : type == Meta.StatementType.DELETE ? "DELETE" : first;
+      return verb.equals("INSERT") ? "INSERT 0 " + count : verb + " " + count;
+    }
+    String[] w = words.split(" ");
+    return switch (first) {
+      case "BEGIN" -> "BEGIN";
+      case "START" -> "START TRANSACTION";
+      case "COMMIT", "END" -> failedCommit ? "ROLLBACK" : "COMMIT";
+      case "ROLLBACK", "ABORT" -> "ROLLBACK";
+      case "CREATE", "DROP", "ALTER" -> first + " " + objectWord(w);
+      case "TRUNCATE" -> "TRUNCATE TABLE";
+      case "COPY" -> "COPY " + count;
+      default -> first;
+    };
+  }
+
+  /** The object kind after CREATE/DROP/ALTER, past modifiers (UNIQUE, UNLOGGED, TEMP, OR REPLACE). */
+  private static String objectWord(String[] words) {
+    for (int i = 1; i < words.length; i++) {
+      switch (words[i]) {
+        case "UNIQUE", "UNLOGGED", "TEMP", "TEMPORARY", "OR", "REPLACE", "GLOBAL", "LOCAL" -> {
+        }
+        default -> {
+          return words[i];
+        }
+      }
+    }
+    return words.length > 1 ? words[1] : "";
+  }
+
+  /** The first {@code n} words of a statement, upper case, past comments and leading parentheses. */
+  static String firstWords(String sql, int n) {
+    StringBuilder b = new StringBuilder();
+    int i = 0;
+    int len = sql.length();
+    int words = 0;
+    while (i < len && words < n + 3) {
+      char c = sql.charAt(i);
+      if (Character.isWhitespace(c) || c == '(') {
+        i++;
+      } else if (c == '-' && i + 1 < len && sql.charAt(i + 1) == '-') {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? len : end + 1;
+      } else if (c == '/' && i + 1 < len && sql.charAt(i + 1) == '*') {
+        int end = sql.indexOf("*/", i + 2);
+        i = end < 0 ? len : end + 2;
+      } else if (Character.isLetter(c)) {
+        int start = i;
+        while (i < len && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_')) {
+          i++;
+        }
+        if (b.length() > 0) {
+          b.append(' ');
+        }
+        b.append(sql.substring(start, i).toUpperCase(Locale.ROOT));
+        if (++words == n) {
+          break;
+        }
+      } else {
+        break;
+      }
+    }
+    return b.toString();
+  }
+
+  private void reportChangedParameters(Prepared prepared) {
+    if (prepared.kind() != Prepared.Kind.COMMAND) {
+      return;
+    }
+    for (String name : REPORTED) {
+      String value = setting(name);
+      if (!value.equals(reported.get(name))) {
+        reported.put(name, value);
+        PgWriter.parameterStatus(out, name, value);
+      }
+    }
+  }
+
+  // --- output
+
+  private void readyForQuery() {
+    char status = session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
+    PgWriter.readyForQuery(out, status);
+    flush();
+  }
+
+  private void sendError(AccelException e) {
+    if (e.state() == SqlState.INTERNAL_ERROR) {
+      LOG.warn("internal error", e);
+    }
+    sendError(e.state().code(), e.getMessage(), e.detail(), e.hint(), e.position());
+  }
+
+  private void sendError(String code, String message, String detail, String hint, int position) {
+    server.metrics().error(code);
+    PgWriter.error(out, 'E', "ERROR", code, message, detail, hint, position);
+  }
+
+  private void notice(String severity, String code, String message) {
+    PgWriter.error(out, 'N', severity, code, message, null, null, 0);
+  }
+
+  private void sendFatal(String code, String message) {
+    if (closed || channel == null) {
+      return;
+    }
+    PgWriter.error(out, 'E', "FATAL", code, message, null, null, 0);
+    flush();
+  }
+
+  /** Writes what is gathered; waits while the channel cannot take more (back-pressure). */
+  private void flush() {
+    if (out.readableBytes() == 0) {
+      return;
+    }
+    ByteBuf b = out;
+    out = channel.alloc().buffer(8192);
+    server.metrics().bytesOut(b.readableBytes());
+    channel.writeAndFlush(b, channel.voidPromise());
+    if (!channel.isWritable()) {
+      synchronized (writability) {
+        while (!channel.isWritable() && channel.isActive()) {
+          try {
+            writability.wait(100);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Fatal("57P01", "terminating connection");
+          }
+        }
+      }
+    }
+    if (!channel.isActive()) {
+      throw new Fatal("08006", "connection closed by the client");
+    }
+  }
+
+  private void cleanUp() {
+    for (Map.Entry<String, Portal> e : portals.entrySet()) {
+      try {
+        closePortal(e.getValue(), e.getKey());
+      } catch (RuntimeException ignored) {
+        // the session is closing anyway
+      }
+    }
+    portals.clear();
+    statements.clear();
+    if (session != null) {
+      try {
+        session.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing a session failed", e);
+      }
+      server.unregister(pid);
+    }
+    server.release();
+    if (out != null) {
+      out.release();
+      out = null;
+    }
+    for (Object m; (m = inbox.poll()) != null; ) {
+      if (m instanceof PgFrameDecoder.Frame f) {
+        f.body().release();
+      }
+    }
+    closed = true;
+    channel.close();
+  }
+
+  /** Ends the session after the message it handles now (server shutdown). */
+  void shutdown() {
+    inbox.add(SHUTDOWN);
+  }
+
+  int snapshotsHeld() {
+    Session s = session;
+    return s == null ? 0 : s.snapshotsHeld();
+  }
+
+  /** Stops the statement running now, if any (a CancelRequest with this connection's key). */
+  void cancelRunning() {
+    cancel.set(true);
+    Session s = session;
+    if (s != null) {
+      s.cancel();
+    }
+  }
+
+  /** A NUL-terminated UTF-8 string from a message body. */
+  static String cstring(ByteBuf body) {
+    int end = body.indexOf(body.readerIndex(), body.writerIndex(), (byte) 0);
+    if (end < 0) {
+      throw new BadMessage("invalid string in message");
+    }
+    String s = body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.UTF_8);
+    body.readerIndex(end + 1);
+    return s;
+  }
+}
