@@ -160,6 +160,11 @@ public final class Session implements AutoCloseable {
     return block != null || explicitBlock || !autoCommit;
   }
 
+  /** True in a transaction block that a failed statement aborted (until ROLLBACK): PostgreSQL's 'E' state. */
+  public synchronized boolean failedTransaction() {
+    return aborted && inTransactionBlock();
+  }
+
   /** SQL BEGIN / START TRANSACTION. */
   public synchronized void begin() {
     if (explicitBlock) {
@@ -926,6 +931,11 @@ public final class Session implements AutoCloseable {
     }
     return Meta.Signature.create(columns, signature.sql, signature.parameters, signature.cursorFactory,
         signature.statementType);
+  }
+
+  /** SET name = value from a frontend (a startup parameter of the PostgreSQL protocol); null resets it. */
+  public void setParameter(String name, String value) {
+    set(name, value, false);
   }
 
   /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */
