@@ -96,6 +96,18 @@ public class AccelPrepare extends CalcitePrepareImpl {
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context, Type elementType,
       CalciteCatalogReader catalogReader, RelOptPlanner planner) {
     JavaTypeFactory typeFactory = context.getTypeFactory();
+    // unqualified names are looked up in the search path, then in pg_catalog (as PostgreSQL's implicit
+    // schema, but after the user's tables so that they resolve as before), then in the root
+    List<List<String>> paths = new java.util.ArrayList<>();
+    if (!context.getDefaultSchemaPath().isEmpty()) {
+      paths.add(context.getDefaultSchemaPath());
+    }
+    paths.add(List.of(PgCatalogSchema.NAME));
+    paths.add(List.of());
+    catalogReader = new CalciteCatalogReader(context.getRootSchema(),
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(context.config().caseSensitive()), paths,
+        typeFactory, context.config()) {
+    };
     EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
         : EnumerableRel.Prefer.CUSTOM;
     RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));

@@ -45,6 +45,24 @@ public final class StatementPlanner {
   private volatile TimeZone timeZone;
   private volatile boolean searchPublic = true;
   private final String user;
+  private final PgCatalogSchema pgCatalog;
+  /** What {@link io.accel.sql.PgCatalogSyntax} needs of this session: its catalog token and names' oids. */
+  private final io.accel.sql.PgCatalogSyntax.Resolver catalogNames = new io.accel.sql.PgCatalogSyntax.Resolver() {
+    @Override
+    public int token() {
+      return pgCatalog.token();
+    }
+
+    @Override
+    public Integer relationOid(String name) {
+      return pgCatalog.relationOid(name);
+    }
+
+    @Override
+    public Integer typeOid(String name) {
+      return PgCatalogSchema.typeOid(name);
+    }
+  };
 
   /**
    * @param timeZone the session's time zone (CURRENT_TIMESTAMP, LOCALTIMESTAMP, conversions of
@@ -57,6 +75,12 @@ public final class StatementPlanner {
     SchemaPlus root = rootSchema.plus();
     root.add(AccelSchema.NAME, new AccelSchema(session));
     AccelSchema.TYPE_ALIASES.forEach(root::add);
+    // PostgreSQL's system catalog and the standard's information schema, derived from Accel's catalog
+    this.pgCatalog = new PgCatalogSchema(session, this.user);
+    root.add(PgCatalogSchema.NAME, pgCatalog);
+    root.add(InformationSchema.NAME, new InformationSchema(pgCatalog));
+    root.add("oid", PgCatalogSchema.TYPE_ALIASES.get("oid"));
+    root.add("name", PgCatalogSchema.TYPE_ALIASES.get("name"));
     Properties props = new Properties();
     props.setProperty("parserFactory", "org.apache.calcite.sql.parser.babel.SqlBabelParserImpl#FACTORY");
     props.setProperty("conformance", "BABEL");
@@ -202,8 +226,10 @@ public final class StatementPlanner {
     try (Hook.Closeable hook = program == null ? Hook.Closeable.EMPTY
         : Hook.PROGRAM.addThread((Holder<Program> holder) -> holder.set(program))) {
       @SuppressWarnings("unchecked")
+      // the catalog queries' PostgreSQL syntax (OPERATOR(pg_catalog.~), ::regclass, current_database(), ...)
+      String text = io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames);
       CalcitePrepare.CalciteSignature<Object> signature = (CalcitePrepare.CalciteSignature<Object>) (Object)
-          new AccelPrepare().prepareSql(context, CalcitePrepare.Query.of(sql), Object[].class, maxRowCount);
+          new AccelPrepare().prepareSql(context, CalcitePrepare.Query.of(text), Object[].class, maxRowCount);
       return signature;
     } finally {
       CalcitePrepare.Dummy.pop(context);

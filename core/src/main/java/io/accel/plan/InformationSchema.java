@@ -1,0 +1,120 @@
+package io.accel.plan;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.DataType;
+import io.accel.catalog.TableDef;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+/**
+ * The standard's {@code information_schema} (schemata, tables, columns) over the same model as
+ * {@link PgCatalogSchema}, with PostgreSQL's values: data_type as PostgreSQL names it ({@code integer},
+ * {@code character varying}, {@code timestamp without time zone}), precisions in its radixes.
+ */
+public final class InformationSchema extends AbstractSchema {
+  public static final String NAME = "information_schema";
+
+  private final Map<String, Table> tables = new LinkedHashMap<>();
+
+  public InformationSchema(PgCatalogSchema pg) {
+    tables.put("schemata", PgCatalogSchema.virtual("catalog_name text, schema_name text, schema_owner text,"
+        + " default_character_set_catalog text, default_character_set_schema text, default_character_set_name text,"
+        + " sql_path text", () -> {
+          String db = pg.databaseName();
+          return List.of(new Object[] {db, "information_schema", pg.userName(), null, null, null, null},
+              new Object[] {db, "pg_catalog", pg.userName(), null, null, null, null},
+              new Object[] {db, "public", pg.userName(), null, null, null, null});
+        }));
+    tables.put("tables", PgCatalogSchema.virtual("table_catalog text, table_schema text, table_name text,"
+        + " table_type text, self_referencing_column_name text, reference_generation text,"
+        + " user_defined_type_catalog text, user_defined_type_schema text, user_defined_type_name text,"
+        + " is_insertable_into text, is_typed text, commit_action text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          for (TableDef t : pg.userTables()) {
+            rows.add(new Object[] {pg.databaseName(), "public", t.name(), "BASE TABLE", null, null, null, null, null,
+                "YES", "NO", null});
+          }
+          return rows;
+        }));
+    tables.put("columns", PgCatalogSchema.virtual("table_catalog text, table_schema text, table_name text,"
+        + " column_name text, ordinal_position int4, column_default text, is_nullable text, data_type text,"
+        + " character_maximum_length int4, character_octet_length int4, numeric_precision int4,"
+        + " numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, interval_type text,"
+        + " interval_precision int4, udt_catalog text, udt_schema text, udt_name text, is_identity text,"
+        + " is_generated text, is_updatable text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          for (TableDef t : pg.userTables()) {
+            for (int i = 0; i < t.columns().size(); i++) {
+              rows.add(column(pg.databaseName(), t, t.columns().get(i), i + 1));
+            }
+          }
+          return rows;
+        }));
+  }
+
+  private static Object[] column(String db, TableDef t, Column c, int ordinal) {
+    DataType type = c.type();
+    Integer charLength = null;
+    Integer octetLength = null;
+    Integer precision = null;
+    Integer radix = null;
+    Integer scale = null;
+    Integer datetime = null;
+    switch (type.kind()) {
+      case CHAR -> {
+        charLength = type.precision() < 0 ? 1 : type.precision();
+        octetLength = charLength * 4;
+      }
+      case VARCHAR -> {
+        charLength = type.precision() < 0 ? null : type.precision();
+        octetLength = charLength == null ? 1073741824 : charLength * 4;
+      }
+      case TEXT -> octetLength = 1073741824;
+      case SMALLINT -> {
+        precision = 16;
+        radix = 2;
+        scale = 0;
+      }
+      case INTEGER -> {
+        precision = 32;
+        radix = 2;
+        scale = 0;
+      }
+      case BIGINT -> {
+        precision = 64;
+        radix = 2;
+        scale = 0;
+      }
+      case REAL -> {
+        precision = 24;
+        radix = 2;
+      }
+      case DOUBLE -> {
+        precision = 53;
+        radix = 2;
+      }
+      case NUMERIC -> {
+        radix = 10;
+        precision = type.precision() < 0 ? null : type.precision();
+        scale = type.precision() < 0 ? null : Math.max(type.scale(), 0);
+      }
+      case DATE -> datetime = 0;
+      case TIME, TIMESTAMP, TIMESTAMPTZ -> datetime = type.precision() < 0 ? 6 : type.precision();
+      default -> {
+      }
+    }
+    String udt = PgTypes.BY_OID.get(PgTypes.oid(type)).name();
+    return new Object[] {db, "public", t.name(), c.name(), ordinal, c.defaultSql().orElse(null),
+        c.nullable() ? "YES" : "NO", PgTypes.sqlName(type), charLength, octetLength, precision, radix, scale,
+        datetime, null, null, db, "pg_catalog", udt, "NO", "NEVER", "YES"};
+  }
+
+  @Override
+  protected Map<String, Table> getTableMap() {
+    return tables;
+  }
+}

@@ -1,0 +1,629 @@
+package io.accel.plan;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.IndexColumn;
+import io.accel.catalog.IndexDef;
+import io.accel.catalog.TableDef;
+import io.accel.exec.Session;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelProtoDataType;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * PostgreSQL's system catalog ({@code pg_catalog}) for one session: read-only virtual tables derived from
+ * Accel's {@link io.accel.catalog.Catalog} when they are scanned (the model of tables, indexes and oids is
+ * built once per catalog version), the functions of {@link PgCatalogFunctions}, and PostgreSQL's type names.
+ * OIDs are stable: a table or index is {@code 16384 + 2 * catalog id}, a primary key's index
+ * {@code 16385 + 2 * table id}; namespaces and built-in types have PostgreSQL's own.
+ */
+public final class PgCatalogSchema extends AbstractSchema {
+  public static final String NAME = "pg_catalog";
+  static final int PG_CATALOG_OID = 11;
+  static final int PUBLIC_OID = 2200;
+  static final int INFORMATION_SCHEMA_OID = 13181;
+  static final int USER_OID = 10;
+  static final int DATABASE_OID = 16383;
+  static final int BTREE_OID = 403;
+
+  /** pg_catalog's own relations that {@code 'pg_class'::regclass} and the like name. */
+  static final Map<String, Integer> SYSTEM_RELATIONS = Map.ofEntries(Map.entry("pg_type", 1247),
+      Map.entry("pg_attribute", 1249), Map.entry("pg_proc", 1255), Map.entry("pg_class", 1259),
+      Map.entry("pg_database", 1262), Map.entry("pg_namespace", 2615), Map.entry("pg_index", 2610),
+      Map.entry("pg_constraint", 2606), Map.entry("pg_description", 2609), Map.entry("pg_attrdef", 2604),
+      Map.entry("pg_am", 2601), Map.entry("pg_inherits", 2611), Map.entry("pg_authid", 1260),
+      Map.entry("pg_tablespace", 1213), Map.entry("pg_collation", 3456), Map.entry("pg_settings", 12000));
+
+  private static final AtomicInteger TOKENS = new AtomicInteger();
+  private static final Map<Integer, WeakReference<PgCatalogSchema>> BY_TOKEN = new ConcurrentHashMap<>();
+
+  private final Session session;
+  private final String user;
+  private final int token;
+  private final Map<String, Table> tables = new LinkedHashMap<>();
+  private volatile Model model;
+
+  public PgCatalogSchema(Session session, String user) {
+    this.session = session;
+    this.user = user;
+    this.token = TOKENS.incrementAndGet();
+    BY_TOKEN.values().removeIf(ref -> ref.get() == null);
+    BY_TOKEN.put(token, new WeakReference<>(this));
+    defineTables();
+  }
+
+  /** The schema whose {@link #token()} is {@code token} (the calls {@code PgCatalogSyntax} rewrote carry it). */
+  static PgCatalogSchema of(int token) {
+    WeakReference<PgCatalogSchema> ref = BY_TOKEN.get(token);
+    PgCatalogSchema schema = ref == null ? null : ref.get();
+    if (schema == null) {
+      throw new IllegalStateException("no session for catalog token " + token);
+    }
+    return schema;
+  }
+
+  /** The number that stands for this session in rewritten calls of session-dependent functions. */
+  public int token() {
+    return token;
+  }
+
+  String userName() {
+    return user;
+  }
+
+  /** {@code current_database()}: the setting {@code accel.database} a frontend gives, else "accel". */
+  String databaseName() {
+    try {
+      String name = session.settings().get("accel.database");
+      return name == null || name.isEmpty() ? "accel" : name;
+    } catch (RuntimeException e) {
+      return "accel";
+    }
+  }
+
+  /** The schemas of search_path that exist, with pg_catalog first when {@code implicit} and not named. */
+  List<String> searchPath(boolean implicit) {
+    List<String> path = new ArrayList<>();
+    for (String part : session.settings().get("search_path").split(",")) {
+      String name = part.trim();
+      name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1
+          ? name.substring(1, name.length() - 1) : name.toLowerCase(java.util.Locale.ROOT);
+      if (name.equals("$user")) {
+        name = user;
+      }
+      if ((name.equals("public") || name.equals(NAME) || name.equals("information_schema")) && !path.contains(name)) {
+        path.add(name);
+      }
+    }
+    if (implicit && !path.contains(NAME)) {
+      path.add(0, NAME);
+    }
+    return path;
+  }
+
+  boolean relationVisible(int oid) {
+    Model m = model();
+    if (m.relations.containsKey(oid)) {
+      return searchPath(true).contains("public");
+    }
+    return SYSTEM_RELATIONS.containsValue(oid);
+  }
+
+  String relationName(int oid) {
+    String name = model().relations.get(oid);
+    if (name == null) {
+      name = SYSTEM_RELATIONS.entrySet().stream().filter(e -> e.getValue() == oid).map(Map.Entry::getKey)
+          .findFirst().orElse(null);
+    }
+    return name == null ? Integer.toString(oid) : PgCatalogFunctions.quoteIdent(name);
+  }
+
+  String namespaceName(int oid) {
+    return switch (oid) {
+      case PG_CATALOG_OID -> NAME;
+      case PUBLIC_OID -> "public";
+      case INFORMATION_SCHEMA_OID -> "information_schema";
+      default -> Integer.toString(oid);
+    };
+  }
+
+  /** The oid of the relation {@code name} names ({@code 'items'::regclass}), or null. */
+  public Integer relationOid(String name) {
+    String n = name.trim();
+    String schema = null;
+    int dot = n.indexOf('.');
+    if (dot > 0 && !n.startsWith("\"")) {
+      schema = n.substring(0, dot);
+      n = n.substring(dot + 1);
+    }
+    n = n.startsWith("\"") && n.endsWith("\"") && n.length() > 1 ? n.substring(1, n.length() - 1).replace("\"\"", "\"")
+        : n.toLowerCase(java.util.Locale.ROOT);
+    if (schema == null || schema.equalsIgnoreCase("public")) {
+      Integer oid = model().oidsByName.get(n);
+      if (oid != null) {
+        return oid;
+      }
+    }
+    return schema == null || schema.equalsIgnoreCase(NAME) ? SYSTEM_RELATIONS.get(n) : null;
+  }
+
+  /** The oid of the type {@code name} names ({@code 'int4'::regtype}), or null. */
+  public static Integer typeOid(String name) {
+    String n = name.trim().toLowerCase(java.util.Locale.ROOT);
+    if (n.startsWith("pg_catalog.")) {
+      n = n.substring("pg_catalog.".length());
+    }
+    n = switch (n) {
+      case "integer", "int" -> "int4";
+      case "smallint" -> "int2";
+      case "bigint" -> "int8";
+      case "real" -> "float4";
+      case "double precision" -> "float8";
+      case "boolean" -> "bool";
+      case "character varying" -> "varchar";
+      case "character" -> "bpchar";
+      case "timestamp without time zone" -> "timestamp";
+      case "timestamp with time zone" -> "timestamptz";
+      case "time without time zone" -> "time";
+      default -> n;
+    };
+    PgTypes.PgType t = PgTypes.BY_NAME.get(n);
+    return t == null ? null : t.oid();
+  }
+
+  IndexInfo index(int oid) {
+    return model().indexes.get(oid);
+  }
+
+  IndexInfo constraint(int oid) {
+    return model().constraints.get(oid);
+  }
+
+  /** An index as pg_index shows it; the primary key is one too (named {@code <table>_pkey}, as PostgreSQL names it). */
+  record IndexInfo(int oid, String name, TableDef table, List<IndexColumn> keys, boolean unique, boolean primary,
+      IndexDef def) {
+  }
+
+  static int tableOid(TableDef t) {
+    return 16384 + 2 * (int) t.id();
+  }
+
+  /** Tables, indexes and oids of one catalog version. */
+  private record Model(long version, List<TableDef> tables, List<IndexInfo> allIndexes, Map<Integer, IndexInfo> indexes,
+      Map<Integer, IndexInfo> constraints, Map<Integer, String> relations, Map<String, Integer> oidsByName) {
+  }
+
+  private Model model() {
+    long version = session.database().catalog().version();
+    Model m = model;
+    if (m != null && m.version() == version) {
+      return m;
+    }
+    List<TableDef> tables = new ArrayList<>(session.database().catalog().tables());
+    tables.sort(java.util.Comparator.comparingLong(TableDef::id));
+    List<IndexInfo> all = new ArrayList<>();
+    Map<Integer, IndexInfo> indexes = new HashMap<>();
+    Map<Integer, IndexInfo> constraints = new HashMap<>();
+    Map<Integer, String> relations = new HashMap<>();
+    Map<String, Integer> byName = new HashMap<>();
+    for (TableDef t : tables) {
+      relations.put(tableOid(t), t.name());
+      byName.put(t.name(), tableOid(t));
+      if (!t.hasHiddenRowId()) {
+        List<IndexColumn> keys = t.primaryKey().stream().map(c -> new IndexColumn(c, false)).toList();
+        IndexInfo pk = new IndexInfo(tableOid(t) + 1, t.name() + "_pkey", t, keys, true, true, null);
+        all.add(pk);
+        constraints.put(1_000_000_000 + (int) t.id(), pk);
+      }
+      for (IndexDef i : t.indexes()) {
+        all.add(new IndexInfo(16384 + 2 * (int) i.id(), i.name(), t, i.columns(), i.unique(), false, i));
+      }
+    }
+    for (IndexInfo i : all) {
+      indexes.put(i.oid(), i);
+      relations.put(i.oid(), i.name());
+      byName.put(i.name(), i.oid());
+    }
+    m = new Model(version, List.copyOf(tables), List.copyOf(all), indexes, constraints, relations, byName);
+    model = m;
+    return m;
+  }
+
+  private static int constraintOid(IndexInfo pk) {
+    return 1_000_000_000 + (int) pk.table().id();
+  }
+
+  // ---- the tables
+
+  /** A read-only table whose rows are computed from the session's catalog when it is scanned. */
+  private static final class VirtualTable extends AbstractTable implements ScannableTable {
+    private final List<String> names;
+    private final List<SqlTypeName> types;
+    private final java.util.function.Supplier<List<Object[]>> rows;
+
+    VirtualTable(List<String> names, List<SqlTypeName> types, java.util.function.Supplier<List<Object[]>> rows) {
+      this.names = names;
+      this.types = types;
+      this.rows = rows;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+      RelDataTypeFactory.Builder b = typeFactory.builder();
+      for (int i = 0; i < names.size(); i++) {
+        b.add(names.get(i), typeFactory.createTypeWithNullability(typeFactory.createSqlType(types.get(i)), true));
+      }
+      return b.build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+      return Linq4j.asEnumerable(rows.get());
+    }
+  }
+
+  /**
+   * Declares a table from {@code "name type, name type, ..."} (types: oid, int2, int4, int8, float4, bool, text)
+   * and its rows.
+   */
+  void table(String name, String columns, java.util.function.Supplier<List<Object[]>> rows) {
+    tables.put(name, virtual(columns, rows));
+  }
+
+  static Table virtual(String columns, java.util.function.Supplier<List<Object[]>> rows) {
+    List<String> names = new ArrayList<>();
+    List<SqlTypeName> types = new ArrayList<>();
+    for (String c : columns.split(",")) {
+      String[] p = c.trim().split("\\s+");
+      names.add(p[0]);
+      types.add(switch (p[1]) {
+        case "oid", "int4" -> SqlTypeName.INTEGER;
+        case "int2" -> SqlTypeName.SMALLINT;
+        case "int8" -> SqlTypeName.BIGINT;
+        case "float4" -> SqlTypeName.REAL;
+        case "bool" -> SqlTypeName.BOOLEAN;
+        default -> SqlTypeName.VARCHAR;
+      });
+    }
+    return new VirtualTable(List.copyOf(names), List.copyOf(types), rows);
+  }
+
+  private static List<Object[]> none() {
+    return List.of();
+  }
+
+  private void defineTables() {
+    table("pg_namespace", "oid oid, nspname text, nspowner oid, nspacl text", () -> List.of(
+        new Object[] {PG_CATALOG_OID, NAME, USER_OID, null},
+        new Object[] {PUBLIC_OID, "public", USER_OID, null},
+        new Object[] {INFORMATION_SCHEMA_OID, "information_schema", USER_OID, null}));
+    table("pg_class", "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid,"
+        + " relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4,"
+        + " reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence text, relkind text, relnatts int2,"
+        + " relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool,"
+        + " relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool, relrewrite oid,"
+        + " relfrozenxid int4, relminmxid int4, relacl text, reloptions text, relpartbound text", this::classRows);
+    table("pg_attribute", "attrelid oid, attname text, atttypid oid, attstattarget int4, attlen int2, attnum int2,"
+        + " attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text,"
+        + " attcompression text, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text,"
+        + " attgenerated text, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text,"
+        + " attoptions text, attfdwoptions text, attmissingval text", this::attributeRows);
+    table("pg_attrdef", "oid oid, adrelid oid, adnum int2, adbin text", this::attrdefRows);
+    table("pg_type", "oid oid, typname text, typnamespace oid, typowner oid, typlen int2, typbyval bool,"
+        + " typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid,"
+        + " typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text,"
+        + " typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text,"
+        + " typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text,"
+        + " typdefault text, typacl text", PgCatalogSchema::typeRows);
+    table("pg_index", "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool,"
+        + " indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool,"
+        + " indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,"
+        + " indisreplident bool, indkey text, indcollation text, indclass text, indoption text, indexprs text,"
+        + " indpred text", this::indexRows);
+    table("pg_constraint", "oid oid, conname text, connamespace oid, contype text, condeferrable bool,"
+        + " condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid,"
+        + " confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,"
+        + " coninhcount int4, connoinherit bool, conkey text, confkey text, conpfeqop text, conppeqop text,"
+        + " conffeqop text, confdelsetcols text, conexclop text, conbin text", this::constraintRows);
+    table("pg_database", "oid oid, datname text, datdba oid, encoding int4, datlocprovider text,"
+        + " datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int4, datminmxid int4,"
+        + " dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text",
+        () -> List.<Object[]>of(new Object[] {DATABASE_OID, databaseName(), USER_OID, 6, "c", false, true, -1, 0, 1,
+            1663, "C.UTF-8", "C.UTF-8", null, null, null}));
+    table("pg_settings", "name text, setting text, unit text, category text, short_desc text, extra_desc text,"
+        + " context text, vartype text, source text, min_val text, max_val text, enumvals text, boot_val text,"
+        + " reset_val text, sourcefile text, sourceline int4, pending_restart bool", this::settingRows);
+    table("pg_roles", "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool,"
+        + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil text,"
+        + " rolbypassrls bool, rolconfig text, oid oid", () -> List.<Object[]>of(new Object[] {user, true, true,
+            true, true, true, true, -1, "********", null, true, null, USER_OID}));
+    table("pg_authid", "oid oid, rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool,"
+        + " rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4",
+        () -> List.<Object[]>of(new Object[] {USER_OID, user, true, true, true, true, true, true, true, -1}));
+    table("pg_user", "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool,"
+        + " usebypassrls bool, passwd text, valuntil text, useconfig text",
+        () -> List.<Object[]>of(new Object[] {user, USER_OID, true, true, true, true, "********", null, null}));
+    table("pg_am", "oid oid, amname text, amhandler text, amtype text",
+        () -> List.<Object[]>of(new Object[] {BTREE_OID, "btree", "bthandler", "i"}));
+    table("pg_tablespace", "oid oid, spcname text, spcowner oid, spcacl text, spcoptions text", () -> List.of(
+        new Object[] {1663, "pg_default", USER_OID, null, null},
+        new Object[] {1664, "pg_global", USER_OID, null, null}));
+    table("pg_collation", "oid oid, collname text, collnamespace oid, collowner oid, collprovider text,"
+        + " collisdeterministic bool, collencoding int4, collcollate text, collctype text",
+        () -> List.of(new Object[] {100, "default", PG_CATALOG_OID, USER_OID, "d", true, -1, null, null},
+            new Object[] {950, "C", PG_CATALOG_OID, USER_OID, "c", true, -1, "C", "C"}));
+    table("pg_description", "objoid oid, classoid oid, objsubid int4, description text", PgCatalogSchema::none);
+    table("pg_shdescription", "objoid oid, classoid oid, description text", PgCatalogSchema::none);
+    table("pg_inherits", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", PgCatalogSchema::none);
+    table("pg_partitioned_table", "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs text",
+        PgCatalogSchema::none);
+    table("pg_policy", "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles text,"
+        + " polqual text, polwithcheck text", PgCatalogSchema::none);
+    table("pg_statistic_ext", "oid oid, stxrelid oid, stxname text, stxnamespace oid, stxowner oid,"
+        + " stxstattarget int4, stxkeys text, stxkind text, stxexprs text", PgCatalogSchema::none);
+    table("pg_publication", "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool,"
+        + " pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", PgCatalogSchema::none);
+    table("pg_publication_rel", "oid oid, prpubid oid, prrelid oid, prqual text, prattrs text",
+        PgCatalogSchema::none);
+    table("pg_publication_namespace", "oid oid, pnpubid oid, pnnspid oid", PgCatalogSchema::none);
+    table("pg_trigger", "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
+        + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid",
+        PgCatalogSchema::none);
+    table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool",
+        PgCatalogSchema::none);
+    table("pg_sequence", "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8,"
+        + " seqcache int8, seqcycle bool", PgCatalogSchema::none);
+    table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
+    table("pg_proc", "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, prokind text,"
+        + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
+    table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
+        + " extversion text", PgCatalogSchema::none);
+    table("pg_enum", "oid oid, enumtypid oid, enumsortorder float4, enumlabel text", PgCatalogSchema::none);
+    // helpers for the rewritten shapes of client queries (see io.accel.sql.PgCatalogSyntax)
+    table("accel_search_path", "r int4, nspname text", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      List<String> path = searchPath(false);
+      for (int i = 0; i < path.size(); i++) {
+        rows.add(new Object[] {i + 1, path.get(i)});
+      }
+      return rows;
+    });
+    table("accel_constraint_keys", "oid oid, n int4, x int2", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      for (IndexInfo i : model().allIndexes()) {
+        for (int k = 0; i.primary() && k < i.keys().size(); k++) {
+          rows.add(new Object[] {constraintOid(i), k + 1, (short) (i.keys().get(k).column() + 1)});
+        }
+      }
+      return rows;
+    });
+    table("accel_index_keys", "indexrelid oid, n int4, x int2, option int2", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      for (IndexInfo i : model().allIndexes()) {
+        for (int k = 0; k < i.keys().size(); k++) {
+          IndexColumn c = i.keys().get(k);
+          rows.add(new Object[] {i.oid(), k + 1, (short) (c.column() + 1), (short) (c.descending() ? 3 : 0)});
+        }
+        for (int k = 0; i.def() != null && k < i.def().include().size(); k++) {
+          rows.add(new Object[] {i.oid(), i.keys().size() + k + 1, (short) (i.def().include().get(k) + 1),
+              (short) 0});
+        }
+      }
+      return rows;
+    });
+    table("pg_stat_activity", "datid oid, datname text, pid int4, usesysid oid, usename text,"
+        + " application_name text, client_addr text, state text, query text", this::activityRows);
+  }
+
+  private List<Object[]> classRows() {
+    Model m = model();
+    List<Object[]> rows = new ArrayList<>();
+    for (TableDef t : m.tables()) {
+      double tuples = session.database().statistics().of(t).analyzed()
+          ? session.database().statistics().of(t).rowCount() : -1;
+      boolean hasIndex = !t.hasHiddenRowId() || !t.indexes().isEmpty();
+      rows.add(classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), 0));
+    }
+    for (IndexInfo i : m.allIndexes()) {
+      double tuples = session.database().statistics().of(i.table()).analyzed()
+          ? session.database().statistics().of(i.table()).rowCount() : 0;
+      rows.add(classRow(i.oid(), i.name(), 1, (float) tuples, false, "i", i.keys().size()
+          + (i.def() == null ? 0 : i.def().include().size()), BTREE_OID));
+    }
+    return rows;
+  }
+
+  private static Object[] classRow(int oid, String name, int pages, float tuples, boolean hasIndex, String kind,
+      int natts, int am) {
+    return new Object[] {oid, name, PUBLIC_OID, 0, 0, USER_OID, am, oid, 0, kind.equals("r") ? 0 : pages, tuples, 0,
+        0, hasIndex, false, "p", kind, (short) natts, (short) 0, false, false, false, false, false, true, "d",
+        false, 0, 0, 0, null, null, null};
+  }
+
+  private List<Object[]> attributeRows() {
+    List<Object[]> rows = new ArrayList<>();
+    Model m = model();
+    for (TableDef t : m.tables()) {
+      for (int i = 0; i < t.columns().size(); i++) {
+        Column c = t.columns().get(i);
+        rows.add(attributeRow(tableOid(t), c, i + 1, c.defaultSql().isPresent()));
+      }
+    }
+    for (IndexInfo ix : m.allIndexes()) {
+      List<Integer> columns = new ArrayList<>(ix.keys().stream().map(IndexColumn::column).toList());
+      if (ix.def() != null) {
+        columns.addAll(ix.def().include());
+      }
+      for (int i = 0; i < columns.size(); i++) {
+        Column c = ix.table().columns().get(columns.get(i));
+        rows.add(attributeRow(ix.oid(), new Column(c.name(), c.type(), true, java.util.Optional.empty()), i + 1,
+            false));
+      }
+    }
+    return rows;
+  }
+
+  private static Object[] attributeRow(int relation, Column c, int attnum, boolean hasDefault) {
+    int type = PgTypes.oid(c.type());
+    PgTypes.PgType pg = PgTypes.BY_OID.get(type);
+    return new Object[] {relation, c.name(), type, -1, pg.len(), (short) attnum, 0, -1, PgTypes.typmod(c.type()),
+        pg.byVal(), pg.align(), pg.storage(), "", !c.nullable(), hasDefault, false, "", "", false, true, 0,
+        pg.collation(), null, null, null, null};
+  }
+
+  private List<Object[]> attrdefRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (TableDef t : model().tables()) {
+      for (int i = 0; i < t.columns().size(); i++) {
+        Column c = t.columns().get(i);
+        if (c.defaultSql().isPresent()) {
+          rows.add(new Object[] {1_100_000_000 + (int) t.id() * 1000 + i + 1, tableOid(t), (short) (i + 1),
+              c.defaultSql().get()});
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static List<Object[]> typeRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (PgTypes.PgType t : PgTypes.ALL) {
+      String io = t.input().endsWith("in") ? t.input().substring(0, t.input().length() - 2) : t.input();
+      rows.add(new Object[] {t.oid(), t.name(), PG_CATALOG_OID, USER_OID, t.len(), t.byVal(), t.type(),
+          t.category(), t.preferred(), true, ",", 0, t.elem() != 0 ? "array_subscript_handler" : "-", t.elem(),
+          t.array(), t.input(), io + "out", io + "recv", io + "send", "-", "-", "-", t.align(), t.storage(), false, 0,
+          -1, 0, t.collation(), null, null, null});
+    }
+    return rows;
+  }
+
+  private List<Object[]> indexRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (IndexInfo i : model().allIndexes()) {
+      StringBuilder key = new StringBuilder();
+      StringBuilder option = new StringBuilder();
+      List<Integer> columns = new ArrayList<>();
+      for (IndexColumn k : i.keys()) {
+        columns.add(k.column() + 1);
+        option.append(option.length() > 0 ? " " : "").append(k.descending() ? 3 : 0);
+      }
+      if (i.def() != null) {
+        i.def().include().forEach(c -> columns.add(c + 1));
+      }
+      for (int c : columns) {
+        key.append(key.length() > 0 ? " " : "").append(c);
+      }
+      rows.add(new Object[] {i.oid(), tableOid(i.table()), (short) columns.size(), (short) i.keys().size(),
+          i.unique(), false, i.primary(), false, true, false, true, false, true, true, false, key.toString(), null,
+          null, option.toString(), null, null});
+    }
+    return rows;
+  }
+
+  private List<Object[]> constraintRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (IndexInfo i : model().allIndexes()) {
+      if (!i.primary()) {
+        continue;
+      }
+      StringBuilder key = new StringBuilder("{");
+      for (IndexColumn k : i.keys()) {
+        key.append(key.length() > 1 ? "," : "").append(k.column() + 1);
+      }
+      rows.add(new Object[] {constraintOid(i), i.name(), PUBLIC_OID, "p", false, false, true,
+          tableOid(i.table()), 0, i.oid(), 0, 0, " ", " ", " ", true, 0, true, key.append('}').toString(), null,
+          null, null, null, null, null, null});
+    }
+    return rows;
+  }
+
+  private List<Object[]> settingRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (Map.Entry<String, String[]> e : session.settings().all().entrySet()) {
+      String[] v = e.getValue();
+      String value = v.length > 0 ? v[0] : null;
+      String description = v.length > 1 ? v[1] : null;
+      rows.add(new Object[] {e.getKey(), value, null, "Accel", description, null, "user", "string", "default",
+          null, null, null, value, value, null, null, false});
+    }
+    return rows;
+  }
+
+  private static List<Object[]> procRows() {
+    List<Object[]> rows = new ArrayList<>();
+    int oid = 90_000;
+    for (String name : PgCatalogSchema.functions().keySet()) {
+      if (!name.startsWith("accel_")) {
+        rows.add(new Object[] {oid++, name, PG_CATALOG_OID, USER_OID, 12, "f", 25, "", false, (short) 0});
+      }
+    }
+    return rows;
+  }
+
+  private List<Object[]> activityRows() {
+    return List.<Object[]>of(new Object[] {DATABASE_OID, databaseName(), PgCatalogFunctions.pg_backend_pid(),
+        USER_OID, user, session.settings().get("application_name"), null, "active", null});
+  }
+
+  private static com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function> functions() {
+    return ScalarFunctionImpl.functions(PgCatalogFunctions.class);
+  }
+
+  private static final com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function> FUNCTIONS =
+      functions();
+
+  @Override
+  protected Map<String, Table> getTableMap() {
+    return tables;
+  }
+
+  @Override
+  protected com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function> getFunctionMultimap() {
+    return FUNCTIONS;
+  }
+
+  @Override
+  protected Map<String, RelProtoDataType> getTypeMap() {
+    return TYPE_ALIASES;
+  }
+
+  /** PostgreSQL's type names, qualified ({@code x::pg_catalog.text}) as psql writes them. */
+  static final Map<String, RelProtoDataType> TYPE_ALIASES;
+
+  static {
+    Map<String, RelProtoDataType> aliases = new HashMap<>(AccelSchema.TYPE_ALIASES);
+    aliases.put("oid", f -> f.createSqlType(SqlTypeName.INTEGER));
+    aliases.put("name", f -> f.createSqlType(SqlTypeName.VARCHAR));
+    aliases.put("varchar", f -> f.createSqlType(SqlTypeName.VARCHAR));
+    aliases.put("int2vector", f -> f.createSqlType(SqlTypeName.VARCHAR));
+    aliases.put("oidvector", f -> f.createSqlType(SqlTypeName.VARCHAR));
+    aliases.put("regproc", f -> f.createSqlType(SqlTypeName.VARCHAR));
+    aliases.put("numeric", f -> f.createSqlType(SqlTypeName.DECIMAL));
+    TYPE_ALIASES = Map.copyOf(aliases);
+  }
+
+  /** For {@link InformationSchema}: the model's tables in catalog order. */
+  List<TableDef> userTables() {
+    return model().tables();
+  }
+
+  Session session() {
+    return session;
+  }
+}

@@ -1,0 +1,318 @@
+package io.accel.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The syntax of the queries clients send about the catalog (psql's meta-commands, pgJDBC's DatabaseMetaData and
+ * TypeInfoCache), rewritten before Calcite parses them into what it reads:
+ * <ul>
+ *   <li>{@code OPERATOR(pg_catalog.~)} is {@code ~}; {@code COLLATE pg_catalog.default} is dropped;
+ *       {@code E'\n'} strings become standard ones;</li>
+ *   <li>{@code 'name'::regclass} (and regtype, regnamespace) becomes the oid, resolved now ({@code 42P01} when
+ *       there is no such relation); {@code 'pg_catalog.array_in'::regproc} the bare name; {@code x::regclass} of
+ *       an expression its name, through {@code accel_regclass_name};</li>
+ *   <li>calls of the functions that depend on the session ({@code current_database()}, {@code current_schema},
+ *       {@code pg_get_userbyid}, {@code pg_get_indexdef}, ...) become calls of pg_catalog's {@code accel_}
+ *       functions with the session's token as first argument (see {@code PgCatalogSchema});</li>
+ *   <li>a few exact fragments of client queries that use set-returning functions and arrays Calcite lacks
+ *       ({@code information_schema._pg_expandarray}, {@code generate_series} over {@code current_schemas})
+ *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables.</li>
+ * </ul>
+ * Statements that mention none of these are returned unchanged (one scan for the trigger words).
+ */
+public final class PgCatalogSyntax {
+  /** What the rewrite needs from the session: its token, and the oids of names. */
+  public interface Resolver {
+    int token();
+
+    Integer relationOid(String name);
+
+    Integer typeOid(String name);
+  }
+
+  private static final Pattern TRIGGER = Pattern.compile(
+      "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
+          + "|_pg_expandarray|generate_series|any\\s*\\(");
+
+  private static final Map<String, String> SESSION_FUNCTIONS = Map.of(
+      "current_database", "accel_current_database",
+      "current_schemas", "accel_current_schemas",
+      "current_schema", "accel_current_schema",
+      "pg_get_userbyid", "accel_get_userbyid",
+      "pg_get_indexdef", "accel_get_indexdef",
+      "pg_get_constraintdef", "accel_get_constraintdef",
+      "pg_table_is_visible", "accel_table_is_visible");
+
+  private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
+
+  private PgCatalogSyntax() {
+  }
+
+  public static String rewrite(String sql, Resolver resolver) {
+    if (!TRIGGER.matcher(sql).find()) {
+      return sql;
+    }
+    sql = shapes(sql);
+    List<SqlLexer.Token> tokens;
+    try {
+      tokens = SqlLexer.tokenizeExtended(sql);
+    } catch (AccelException e) {
+      return sql;
+    }
+    int n = tokens.size();
+    String[] pieces = new String[n];
+    for (int i = 0; i < n; i++) {
+      SqlLexer.Token t = tokens.get(i);
+      pieces[i] = sql.substring(t.start(), t.end());
+    }
+    String token = Integer.toString(resolver.token());
+    for (int i = 0; i < n; i++) {
+      SqlLexer.Token t = tokens.get(i);
+      if (t.is("operator") && symbol(tokens, i + 1, "(")) {
+        // OPERATOR(pg_catalog.~) or OPERATOR(~): the operator itself
+        int j = i + 2;
+        if (j + 1 < n && tokens.get(j).is("pg_catalog") && tokens.get(j + 1).isSymbol(".")) {
+          j += 2;
+        }
+        if (j + 1 < n && tokens.get(j).kind() == SqlLexer.Kind.SYMBOL && symbol(tokens, j + 1, ")")) {
+          for (int k = i; k <= j + 1; k++) {
+            pieces[k] = "";
+          }
+          pieces[j] = " " + tokens.get(j).text() + " ";
+          i = j + 1;
+        }
+      } else if (t.is("collate")) {
+        int j = i + 1;
+        if (j + 1 < n && tokens.get(j).is("pg_catalog") && tokens.get(j + 1).isSymbol(".")) {
+          j += 2;
+        }
+        if (j < n && tokens.get(j).isName() && tokens.get(j).text().equalsIgnoreCase("default")) {
+          for (int k = i; k <= j; k++) {
+            pieces[k] = "";
+          }
+          i = j;
+        }
+      } else if (t.kind() == SqlLexer.Kind.STRING && (pieces[i].startsWith("E") || pieces[i].startsWith("e"))) {
+        pieces[i] = quote(unescape(pieces[i].substring(2, pieces[i].length() - 1)));
+      } else if (t.isSymbol("::")) {
+        int j = i + 1;
+        if (j + 1 < n && tokens.get(j).is("pg_catalog") && tokens.get(j + 1).isSymbol(".")) {
+          j += 2;
+        }
+        if (j < n && tokens.get(j).kind() == SqlLexer.Kind.WORD && REG_TYPES.contains(tokens.get(j).text())) {
+          regCast(tokens, pieces, i, j, resolver, token);
+          i = j;
+        }
+      } else if (t.kind() == SqlLexer.Kind.WORD && (SESSION_FUNCTIONS.containsKey(t.text())
+          || t.is("current_catalog")) && !(i > 0 && tokens.get(i - 1).isSymbol(".")
+              && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
+        boolean call = symbol(tokens, i + 1, "(");
+        String name = t.is("current_catalog") ? "accel_current_database" : SESSION_FUNCTIONS.get(t.text());
+        if (!call && !t.is("current_schema") && !t.is("current_catalog")) {
+          continue;
+        }
+        if (i > 1 && tokens.get(i - 1).isSymbol(".")) {
+          pieces[i - 2] = "";
+          pieces[i - 1] = "";
+        }
+        if (call) {
+          boolean empty = symbol(tokens, i + 2, ")");
+          pieces[i] = "pg_catalog." + name;
+          pieces[i + 1] = "(" + token + (empty ? "" : ", ");
+          i++;
+        } else {
+          pieces[i] = "pg_catalog." + name + "(" + token + ")";
+        }
+      }
+    }
+    StringBuilder out = new StringBuilder(sql.length() + 64);
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+      SqlLexer.Token t = tokens.get(i);
+      out.append(sql, at, t.start()).append(pieces[i]);
+      at = t.end();
+    }
+    out.append(sql.substring(at));
+    return afterTokens(out.toString());
+  }
+
+  /** {@code operand::regclass} (tokens i is {@code ::}, j the type name). */
+  private static void regCast(List<SqlLexer.Token> tokens, String[] pieces, int i, int j, Resolver resolver,
+      String token) {
+    String type = tokens.get(j).text();
+    for (int k = i; k <= j; k++) {
+      pieces[k] = "";
+    }
+    SqlLexer.Token operand = tokens.get(i - 1);
+    if (operand.kind() == SqlLexer.Kind.STRING) {
+      String name = operand.text();
+      switch (type) {
+        case "regproc" -> {
+          String proc = name.startsWith("pg_catalog.") ? name.substring("pg_catalog.".length()) : name;
+          pieces[i - 1] = quote(proc);
+        }
+        case "regclass" -> {
+          Integer oid = resolver.relationOid(name);
+          if (oid == null) {
+            throw new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
+          }
+          pieces[i - 1] = Integer.toString(oid);
+        }
+        case "regtype" -> {
+          Integer oid = resolver.typeOid(name);
+          if (oid == null) {
+            throw new AccelException(SqlState.UNDEFINED_OBJECT, "type \"" + name + "\" does not exist");
+          }
+          pieces[i - 1] = Integer.toString(oid);
+        }
+        default -> {
+          Integer oid = switch (name) {
+            case "pg_catalog" -> 11;
+            case "public" -> 2200;
+            case "information_schema" -> 13181;
+            default -> throw new AccelException(SqlState.UNDEFINED_OBJECT, "schema \"" + name + "\" does not exist");
+          };
+          pieces[i - 1] = Integer.toString(oid);
+        }
+      }
+      return;
+    }
+    // an expression: its start is the identifier chain or parenthesised expression before ::
+    int start = i - 1;
+    if (operand.isSymbol(")")) {
+      int depth = 0;
+      for (int k = i - 1; k >= 0; k--) {
+        if (tokens.get(k).isSymbol(")")) {
+          depth++;
+        } else if (tokens.get(k).isSymbol("(")) {
+          depth--;
+          if (depth == 0) {
+            start = k;
+            break;
+          }
+        }
+      }
+    } else {
+      while (start >= 2 && tokens.get(start - 1).isSymbol(".") && tokens.get(start - 2).isName()) {
+        start -= 2;
+      }
+    }
+    String function = switch (type) {
+      case "regclass" -> "pg_catalog.accel_regclass_name(" + token + ", ";
+      case "regnamespace" -> "pg_catalog.accel_regnamespace_name(" + token + ", ";
+      case "regtype" -> "pg_catalog.format_type(";
+      default -> "(";
+    };
+    pieces[start] = "(" + function + pieces[start];
+    pieces[i - 1] = pieces[i - 1] + (type.equals("regtype") ? ", NULL))" : "))");
+  }
+
+  private static boolean symbol(List<SqlLexer.Token> tokens, int i, String symbol) {
+    return i < tokens.size() && tokens.get(i).isSymbol(symbol);
+  }
+
+  private static String quote(String s) {
+    return "'" + s.replace("'", "''") + "'";
+  }
+
+  /** The value of an E'...' string's body: backslash escapes as PostgreSQL reads them. */
+  static String unescape(String body) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < body.length(); i++) {
+      char c = body.charAt(i);
+      if (c == '\'' && i + 1 < body.length() && body.charAt(i + 1) == '\'') {
+        b.append('\'');
+        i++;
+      } else if (c == '\\' && i + 1 < body.length()) {
+        char d = body.charAt(++i);
+        b.append(switch (d) {
+          case 'n' -> '\n';
+          case 't' -> '\t';
+          case 'r' -> '\r';
+          case 'b' -> '\b';
+          case 'f' -> '\f';
+          default -> d;
+        });
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  private static final Pattern SCHEMAS_AT = Pattern.compile(
+      "\\(\\s*pg_catalog\\.accel_current_schemas\\((\\d+), (true|false)\\s*\\)\\s*\\)\\s*\\[\\s*(\\d+)\\s*\\]",
+      Pattern.CASE_INSENSITIVE);
+
+  /** Rewrites that need the calls already rewritten: {@code (current_schemas(b))[n]}. */
+  private static String afterTokens(String sql) {
+    Matcher m = SCHEMAS_AT.matcher(sql);
+    return m.find() ? m.replaceAll("pg_catalog.accel_current_schemas_at($1, $2, $3)") : sql;
+  }
+
+  /** A fragment of a client query (whitespace-insensitive, case-insensitive) and what replaces it. */
+  private record Shape(Pattern pattern, String replacement) {
+    static Shape of(String fragment, String replacement) {
+      StringBuilder regex = new StringBuilder();
+      for (String part : fragment.trim().split("\\s+")) {
+        regex.append(regex.length() > 0 ? "\\s+" : "");
+        // whitespace is optional around punctuation
+        regex.append(Pattern.quote(part).replace("(", "\\E\\s*\\(\\s*\\Q").replace(")", "\\E\\s*\\)\\Q")
+            .replace(",", "\\E\\s*,\\s*\\Q"));
+      }
+      return new Shape(Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE),
+          Matcher.quoteReplacement(replacement));
+    }
+  }
+
+  private static final List<Shape> SHAPES = List.of(
+      // pgJDBC's TypeInfoCache: the position of each type's schema in current_schemas(false)
+      Shape.of("(select ns.oid as nspoid, ns.nspname, r.r from pg_namespace as ns join ( select s.r,"
+          + " (current_schemas(false))[s.r] as nspname from generate_series(1, array_upper(current_schemas(false), 1))"
+          + " as s(r) ) as r using ( nspname ) )",
+          "(SELECT ns.oid AS nspoid, ns.nspname, r.r FROM pg_catalog.pg_namespace AS ns"
+              + " JOIN pg_catalog.accel_search_path AS r ON (r.nspname = ns.nspname))"),
+      // pgJDBC's getPrimaryKeys: one row per key column of the constraint
+      Shape.of("(information_schema._pg_expandarray(con.conkey)).n AS KEY_SEQ", "k.n AS KEY_SEQ"),
+      Shape.of("information_schema._pg_expandarray(con.conkey) AS KEYS", "k.x AS KEYS_X"),
+      Shape.of("FROM pg_catalog.pg_constraint con",
+          "FROM pg_catalog.pg_constraint con JOIN pg_catalog.accel_constraint_keys k ON (k.oid = con.oid)"),
+      Shape.of("(result.KEYS).x", "result.KEYS_X"),
+      // pgJDBC's getIndexInfo: one row per key column of the index, with its sort option
+      Shape.of("(information_schema._pg_expandarray(i.indkey)).n AS ORDINAL_POSITION", "k.n AS ORDINAL_POSITION"),
+      Shape.of("JOIN pg_catalog.pg_index i ON (ct.oid = i.indrelid)", "JOIN pg_catalog.pg_index i ON (ct.oid ="
+          + " i.indrelid) JOIN pg_catalog.accel_index_keys k ON (k.indexrelid = i.indexrelid)"),
+      Shape.of("i.indoption AS I_INDOPTION", "k.option AS I_INDOPTION"),
+      Shape.of("tmp.I_INDOPTION[tmp.ORDINAL_POSITION - 1] & 1::smallint", "MOD(tmp.I_INDOPTION, 2)"),
+      // psql's \d: roles of row-level security policies (Accel has none), extended statistics kinds
+      Shape.of("pg_catalog.array_to_string(array(select rolname from pg_catalog.pg_roles where oid = any"
+          + " (pol.polroles) order by 1),',')", "pol.polroles"),
+      Shape.of("'d' = any(stxkind)", "POSITION('d' IN stxkind) > 0"),
+      Shape.of("'f' = any(stxkind)", "POSITION('f' IN stxkind) > 0"),
+      Shape.of("'m' = any(stxkind)", "POSITION('m' IN stxkind) > 0"));
+
+  /** psql's \d publications query: Accel has no publications, so its answer is the empty result. */
+  private static final Pattern PUBLICATIONS = Pattern.compile(
+      "(?is)^\\s*SELECT\\s+pubname\\s*,\\s*NULL\\s*,\\s*NULL\\s+FROM\\s+pg_catalog\\.pg_publication\\s+p.*");
+
+  private static String shapes(String sql) {
+    if (PUBLICATIONS.matcher(sql).matches()) {
+      return "SELECT CAST(NULL AS VARCHAR) AS pubname, CAST(NULL AS VARCHAR) AS \"?column?\","
+          + " CAST(NULL AS VARCHAR) AS \"?column?\" FROM pg_catalog.pg_publication WHERE FALSE";
+    }
+    String lower = sql.toLowerCase(Locale.ROOT);
+    if (!lower.contains("_pg_expandarray") && !lower.contains("generate_series") && !lower.contains("any")) {
+      return sql;
+    }
+    for (Shape shape : SHAPES) {
+      sql = shape.pattern().matcher(sql).replaceAll(shape.replacement());
+    }
+    return sql;
+  }
+}
