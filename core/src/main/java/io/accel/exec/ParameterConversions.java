@@ -37,12 +37,17 @@ public final class ParameterConversions {
   public static final String TIMESTAMPTZ = "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
 
   private static final long MILLIS_PER_DAY = 86_400_000L;
+  /** A zone after a time without time zone ({@code 08:30:00+00}), which PostgreSQL ignores. */
+  private static final Pattern TRAILING_ZONE = Pattern.compile("\\s*(?:[+-]\\d{1,2}(?::?\\d{2}){0,2}|Z)$");
   private static final Pattern DATE_SHAPE = Pattern.compile("\\d{4,}-\\d{1,2}-\\d{1,2}");
   private static final DateTimeFormatter LOCAL_DATE_TIME = new DateTimeFormatterBuilder()
       .append(DateTimeFormatter.ISO_LOCAL_DATE)
       .optionalStart().appendLiteral(' ').optionalEnd()
       .optionalStart().appendLiteral('T').optionalEnd()
       .optionalStart().append(DateTimeFormatter.ISO_LOCAL_TIME).optionalEnd()
+      // a zone after a date or timestamp without time zone is ignored, as PostgreSQL does (pgJDBC sends one)
+      .optionalStart().appendLiteral(' ').optionalEnd()
+      .optionalStart().parseLenient().appendOffset("+HH:MM:ss", "Z").parseStrict().optionalEnd()
       .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
       .toFormatter(Locale.ROOT)
       .withResolverStyle(ResolverStyle.STRICT);
@@ -280,7 +285,7 @@ public final class ParameterConversions {
   private static int time(Object v, Rep rep) {
     if (v instanceof String s) {
       try {
-        return (int) (LocalTime.parse(s.trim()).toNanoOfDay() / 1_000_000L);
+        return (int) (LocalTime.parse(TRAILING_ZONE.matcher(s.trim()).replaceFirst("")).toNanoOfDay() / 1_000_000L);
       } catch (DateTimeParseException e) {
         throw badDateTime("time", s, e);
       }
