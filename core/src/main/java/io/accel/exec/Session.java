@@ -165,6 +165,16 @@ public final class Session implements AutoCloseable {
     return aborted && inTransactionBlock();
   }
 
+  /**
+   * Marks the open block failed, as PostgreSQL does after any error in a block (a frontend's statement that
+   * failed before it ran, such as one that did not parse): until ROLLBACK statements fail with 25P02.
+   */
+  public synchronized void failTransaction() {
+    if (inTransactionBlock()) {
+      aborted = true;
+    }
+  }
+
   /** SQL BEGIN / START TRANSACTION. */
   public synchronized void begin() {
     if (explicitBlock) {

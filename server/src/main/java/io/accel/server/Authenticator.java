@@ -1,9 +1,7 @@
 package io.accel.server;
 
-import com.ongres.scram.common.ClientFirstMessage;
 import com.ongres.scram.common.ScramFunctions;
 import com.ongres.scram.common.ServerFirstMessage;
-import com.ongres.scram.common.exception.ScramParseException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -89,20 +87,28 @@ final class Authenticator {
         throw new Failure("08P01", "malformed SCRAM message");
       }
       String clientFirst = body.readCharSequence(length, StandardCharsets.UTF_8).toString();
-      ClientFirstMessage first;
-      try {
-        first = ClientFirstMessage.parseFrom(clientFirst);
-      } catch (ScramParseException | IllegalArgumentException e) {
-        throw new Failure("08P01", "malformed SCRAM message: " + e.getMessage());
-      }
-      if (first.isChannelBindingRequired()) {
+      // gs2-header (n or y, no channel binding; p=... asks for it), then n=user (libpq leaves it empty), r=nonce
+      if (clientFirst.startsWith("p")) {
         throw new Failure("08P01", "channel binding is not supported: the server offers SCRAM-SHA-256 only");
       }
-      clientFirstBare = clientFirst.substring(clientFirst.indexOf(',', clientFirst.indexOf(',') + 1) + 1);
+      int headerEnd = clientFirst.indexOf(',', clientFirst.indexOf(',') + 1);
+      if (!(clientFirst.startsWith("n,") || clientFirst.startsWith("y,")) || headerEnd < 0) {
+        throw new Failure("08P01", "malformed SCRAM message: bad GS2 header");
+      }
+      clientFirstBare = clientFirst.substring(headerEnd + 1);
+      String clientNonce = null;
+      for (String attribute : clientFirstBare.split(",")) {
+        if (attribute.startsWith("r=")) {
+          clientNonce = attribute.substring(2);
+        }
+      }
+      if (clientNonce == null || clientNonce.isEmpty()) {
+        throw new Failure("08P01", "malformed SCRAM message: no nonce");
+      }
       // an unknown user gets a made-up salt, so the exchange looks the same and fails at the proof
       ScramVerifier v = verifier != null ? verifier : ScramVerifier.of(ScramFunctions.nonce(24, RANDOM));
       String serverNonce = ScramFunctions.nonce(24, RANDOM);
-      ServerFirstMessage sfm = new ServerFirstMessage(first.getClientNonce(), serverNonce,
+      ServerFirstMessage sfm = new ServerFirstMessage(clientNonce, serverNonce,
           Base64.getEncoder().encodeToString(v.salt()), v.iterations());
       nonce = sfm.getNonce();
       serverFirst = sfm.toString();

@@ -1084,6 +1084,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   private void sendError(String code, String message, String detail, String hint, int position) {
     server.metrics().error(code);
+    if (session != null && !implicitBlock) {
+      session.failTransaction(); // any error in a block aborts it, as in PostgreSQL
+    }
     PgWriter.error(out, 'E', "ERROR", code, message, detail, hint, position);
   }
 
@@ -1096,7 +1099,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     PgWriter.error(out, 'E', "FATAL", code, message, null, null, 0);
-    flush();
+    try {
+      flush();
+    } catch (Fatal closedMeanwhile) {
+      // the client is gone: nothing to tell it
+    }
   }
 
   /** Writes what is gathered; waits while the channel cannot take more (back-pressure). */

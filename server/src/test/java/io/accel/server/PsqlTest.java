@@ -1,0 +1,134 @@
+package io.accel.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Debian's psql against the server: authentication modes, TLS, statements, errors. */
+class PsqlTest {
+  @TempDir
+  Path dir;
+
+  private static String conninfo(TestServer s, String user, String extra) {
+    return "host=127.0.0.1 port=" + s.port() + " dbname=test user=" + user + " " + extra;
+  }
+
+  @Test
+  void trustRunsStatementsAndReportsErrors() throws Exception {
+    try (TestServer s = new TestServer()) {
+      String c = conninfo(s, "alice", "");
+      Psql.Run r = Psql.psql(c, Map.of(), "-c", "create table t(id int primary key, name text)",
+          "-c", "insert into t values (1, 'one'), (2, 'two')", "-c", "select name from t order by id");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.out()).isEqualTo("CREATE TABLE\nINSERT 0 2\none\ntwo\n");
+
+      // an error: psql shows PostgreSQL's SQLSTATE and exits 1 under ON_ERROR_STOP
+      r = Psql.psql(c, Map.of(), "-v", "ON_ERROR_STOP=1", "-c", "select * from missing");
+      assertThat(r.exit()).isEqualTo(1);
+      assertThat(r.err()).contains("ERROR:  42P01");
+
+      // several statements in one message run in one implicit transaction: the failure undoes the insert
+      r = Psql.psql(c, Map.of(), "-c", "insert into t values (3, 'three'); select 1/0");
+      assertThat(r.err()).contains("22012");
+      r = Psql.psql(c, Map.of(), "-c", "select count(*) from t");
+      assertThat(r.out().strip()).isEqualTo("2");
+
+      // a script with its own transaction, an error inside it, and the session going on
+      r = Psql.run(Map.of(), "begin;\ninsert into t values (4, 'four');\nselect nope;\nselect 1;\nrollback;\nselect count(*) from t;\n",
+          "psql", "-X", "-A", "-t", "-d", c);
+      assertThat(r.err()).contains("current transaction is aborted");
+      assertThat(r.out()).endsWith("2\n");
+    }
+  }
+
+  @Test
+  void passwordAndScramAuthentication() throws Exception {
+    for (Authenticator.Mode mode : new Authenticator.Mode[] {Authenticator.Mode.PASSWORD, Authenticator.Mode.SCRAM_SHA_256}) {
+      try (TestServer s = new TestServer(ServerConfig.forTests(TestServer.store()).withAuth(mode, "bob", "s3cret é"))) {
+        Psql.Run ok = Psql.psql(conninfo(s, "bob", ""), Map.of("PGPASSWORD", "s3cret é"), "-c", "select current_user");
+        assertThat(ok.exit()).as(mode + ": " + ok.err()).isZero();
+        Psql.Run wrong = Psql.psql(conninfo(s, "bob", ""), Map.of("PGPASSWORD", "nope"), "-c", "select 1");
+        assertThat(wrong.exit()).isEqualTo(2);
+        assertThat(wrong.err()).contains("password authentication failed for user \"bob\"");
+        Psql.Run unknown = Psql.psql(conninfo(s, "mallory", ""), Map.of("PGPASSWORD", "s3cret é"), "-c", "select 1");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("password authentication failed for user \"mallory\"");
+        // pgJDBC negotiates the same mechanisms
+        Properties p = new Properties();
+        p.setProperty("user", "bob");
+        p.setProperty("password", "s3cret é");
+        try (Connection c = java.sql.DriverManager.getConnection(s.url(), p); ResultSet rs = c.createStatement().executeQuery("select 1")) {
+          assertThat(rs.next()).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
+  void usersFileHoldsVerifiersOnly() throws Exception {
+    Path users = dir.resolve("users");
+    Files.writeString(users, "# made by hash-password\ncarol:" + ScramVerifier.of("pw1") + "\n");
+    assertThat(Files.readString(users)).doesNotContain("pw1\n").contains("SCRAM-SHA-256$4096:");
+    ServerConfig base = ServerConfig.forTests(TestServer.store()).withAuth(Authenticator.Mode.SCRAM_SHA_256, null, null);
+    ServerConfig config = new ServerConfig(base.listen(), 0, base.store(), -1, base.auth(), users, null, null,
+        ServerConfig.Tls.OFF, null, null, 100, 1 << 20, 0, 5000, false);
+    try (TestServer s = new TestServer(config)) {
+      assertThat(Psql.psql(conninfo(s, "carol", ""), Map.of("PGPASSWORD", "pw1"), "-c", "select 1").exit()).isZero();
+      assertThat(Psql.psql(conninfo(s, "carol", ""), Map.of("PGPASSWORD", "pw2"), "-c", "select 1").exit()).isEqualTo(2);
+    }
+    Files.writeString(users, "dave:plaintext\n");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AccelServer(config))
+        .hasMessageContaining("plain passwords are not accepted");
+  }
+
+  @Test
+  void tlsRequiredAcceptsTlsOnly() throws Exception {
+    Path cert = dir.resolve("cert.pem");
+    Path key = dir.resolve("key.pem");
+    Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+        key.toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=localhost").redirectErrorStream(true).start();
+    openssl.getInputStream().readAllBytes();
+    assertThat(openssl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(openssl.exitValue()).isZero();
+    ServerConfig config = ServerConfig.forTests(TestServer.store()).withTls(ServerConfig.Tls.REQUIRED, cert, key);
+    try (TestServer s = new TestServer(config)) {
+      Psql.Run tls = Psql.psql(conninfo(s, "erin", "sslmode=require"), Map.of(), "-c", "select 42");
+      assertThat(tls.exit()).as(tls.err()).isZero();
+      assertThat(tls.out().strip()).isEqualTo("42");
+      Psql.Run plain = Psql.psql(conninfo(s, "erin", "sslmode=disable"), Map.of(), "-c", "select 42");
+      assertThat(plain.exit()).isEqualTo(2);
+      assertThat(plain.err()).contains("TLS");
+      Properties p = new Properties();
+      p.setProperty("user", "erin");
+      p.setProperty("sslmode", "require");
+      try (Connection c = java.sql.DriverManager.getConnection(s.url(), p); ResultSet rs = c.createStatement().executeQuery("select 7")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(7);
+      }
+    }
+    ServerConfig optional = ServerConfig.forTests(TestServer.store()).withTls(ServerConfig.Tls.OPTIONAL, cert, key);
+    try (TestServer s = new TestServer(optional)) {
+      assertThat(Psql.psql(conninfo(s, "erin", "sslmode=require"), Map.of(), "-c", "select 1").exit()).isZero();
+      assertThat(Psql.psql(conninfo(s, "erin", "sslmode=disable"), Map.of(), "-c", "select 1").exit()).isZero();
+    }
+  }
+
+  @Test
+  void aServerWithoutTlsAnswersSslRequestWithN() throws Exception {
+    try (TestServer s = new TestServer()) {
+      // sslmode=prefer (libpq's default) falls back to a plain connection; require fails
+      assertThat(Psql.psql(conninfo(s, "f", "sslmode=prefer"), Map.of(), "-c", "select 1").exit()).isZero();
+      Psql.Run r = Psql.psql(conninfo(s, "f", "sslmode=require"), Map.of(), "-c", "select 1");
+      assertThat(r.exit()).isEqualTo(2);
+      assertThat(r.err()).contains("server does not support SSL");
+    }
+  }
+}
