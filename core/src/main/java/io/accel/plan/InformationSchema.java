@@ -27,7 +27,7 @@ public final class InformationSchema extends AbstractSchema {
           String db = pg.databaseName();
           return List.of(new Object[] {db, "information_schema", pg.userName(), null, null, null, null},
               new Object[] {db, "pg_catalog", pg.userName(), null, null, null, null},
-              new Object[] {db, "public", pg.userName(), null, null, null, null});
+              new Object[] {db, "public", "pg_database_owner", null, null, null, null});
         }));
     tables.put("tables", PgCatalogSchema.virtual("table_catalog text, table_schema text, table_name text,"
         + " table_type text, self_referencing_column_name text, reference_generation text,"

@@ -43,7 +43,8 @@ public final class PgCatalogFunctions {
     if (oid == null) {
       return null;
     }
-    return oid == PgCatalogSchema.USER_OID ? PgCatalogSchema.of(token).userName() : "unknown (OID=" + oid + ")";
+    return oid == PgCatalogSchema.USER_OID ? PgCatalogSchema.of(token).userName()
+        : oid == PgCatalogSchema.DATABASE_OWNER_OID ? "pg_database_owner" : "unknown (OID=" + oid + ")";
   }
 
   public static boolean accel_table_is_visible(int token, Integer oid) {
@@ -86,7 +87,9 @@ public final class PgCatalogFunctions {
     if (info.unique()) {
       sb.append("UNIQUE ");
     }
-    sb.append("INDEX ").append(quoteIdent(info.name())).append(" ON public.").append(quoteIdent(t.name()))
+    // qualified only when schema public is not on the search path, as PostgreSQL prints it
+    String qualifier = schema.searchPath(false).contains("public") ? "" : "public.";
+    sb.append("INDEX ").append(quoteIdent(info.name())).append(" ON ").append(qualifier).append(quoteIdent(t.name()))
         .append(" USING btree (").append(keyList(t, info.keys())).append(')');
     IndexDef def = info.def();
     if (def != null && !def.include().isEmpty()) {

@@ -39,8 +39,11 @@ public final class PgCatalogSchema extends AbstractSchema {
   static final int PUBLIC_OID = 2200;
   static final int INFORMATION_SCHEMA_OID = 13181;
   static final int USER_OID = 10;
+  /** PostgreSQL 15's owner of schema public: the role pg_database_owner. */
+  static final int DATABASE_OWNER_OID = 6171;
   static final int DATABASE_OID = 16383;
   static final int BTREE_OID = 403;
+  static final int HEAP_OID = 2;
 
   /** pg_catalog's own relations that {@code 'pg_class'::regclass} and the like name. */
   static final Map<String, Integer> SYSTEM_RELATIONS = Map.ofEntries(Map.entry("pg_type", 1247),
@@ -311,7 +314,7 @@ public final class PgCatalogSchema extends AbstractSchema {
   private void defineTables() {
     table("pg_namespace", "oid oid, nspname text, nspowner oid, nspacl text", () -> List.of(
         new Object[] {PG_CATALOG_OID, NAME, USER_OID, null},
-        new Object[] {PUBLIC_OID, "public", USER_OID, null},
+        new Object[] {PUBLIC_OID, "public", DATABASE_OWNER_OID, null},
         new Object[] {INFORMATION_SCHEMA_OID, "information_schema", USER_OID, null}));
     table("pg_class", "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid,"
         + " relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4,"
@@ -360,7 +363,8 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " usebypassrls bool, passwd text, valuntil text, useconfig text",
         () -> List.<Object[]>of(new Object[] {user, USER_OID, true, true, true, true, "********", null, null}));
     table("pg_am", "oid oid, amname text, amhandler text, amtype text",
-        () -> List.<Object[]>of(new Object[] {BTREE_OID, "btree", "bthandler", "i"}));
+        () -> List.<Object[]>of(new Object[] {HEAP_OID, "heap", "heap_tableam_handler", "t"},
+            new Object[] {BTREE_OID, "btree", "bthandler", "i"}));
     table("pg_tablespace", "oid oid, spcname text, spcowner oid, spcacl text, spcoptions text", () -> List.of(
         new Object[] {1663, "pg_default", USER_OID, null, null},
         new Object[] {1664, "pg_global", USER_OID, null, null}));
@@ -438,7 +442,7 @@ public final class PgCatalogSchema extends AbstractSchema {
       double tuples = session.database().statistics().of(t).analyzed()
           ? session.database().statistics().of(t).rowCount() : -1;
       boolean hasIndex = !t.hasHiddenRowId() || !t.indexes().isEmpty();
-      rows.add(classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), 0));
+      rows.add(classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), HEAP_OID));
     }
     for (IndexInfo i : m.allIndexes()) {
       double tuples = session.database().statistics().of(i.table()).analyzed()
@@ -494,11 +498,31 @@ public final class PgCatalogSchema extends AbstractSchema {
         Column c = t.columns().get(i);
         if (c.defaultSql().isPresent()) {
           rows.add(new Object[] {1_100_000_000 + (int) t.id() * 1000 + i + 1, tableOid(t), (short) (i + 1),
-              c.defaultSql().get()});
+              deparsedDefault(c)});
         }
       }
     }
     return rows;
+  }
+
+  /**
+   * A default as PostgreSQL's pg_get_expr prints it: a quoted or negative literal with a cast to the column's type
+   * ({@code 'x'::text}, {@code '-1'::integer}), anything else as written.
+   */
+  static String deparsedDefault(Column c) {
+    String sql = c.defaultSql().orElseThrow().trim();
+    String type = switch (c.type().kind()) {
+      case VARCHAR -> "character varying";
+      case CHAR -> "bpchar";
+      default -> PgTypes.formatType(PgTypes.oid(c.type()), -1);
+    };
+    if (sql.matches("'([^']|'')*'")) {
+      return sql + "::" + type;
+    }
+    if (sql.matches("-\\s*[0-9.]+")) {
+      return "'" + sql.replaceAll("\\s", "") + "'::" + type;
+    }
+    return sql;
   }
 
   private static List<Object[]> typeRows() {

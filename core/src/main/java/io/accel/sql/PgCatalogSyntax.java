@@ -121,13 +121,20 @@ public final class PgCatalogSyntax {
           pieces[i - 2] = "";
           pieces[i - 1] = "";
         }
+        // a bare item of a SELECT list is labelled by the function's name, as PostgreSQL labels it
+        boolean item = i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","));
         if (call) {
           boolean empty = symbol(tokens, i + 2, ")");
           pieces[i] = "pg_catalog." + name;
           pieces[i + 1] = "(" + token + (empty ? "" : ", ");
+          int close = closing(tokens, i + 1);
+          if (item && close > 0 && endsItem(tokens, close + 1)) {
+            pieces[close] = pieces[close] + " AS " + t.text();
+          }
           i++;
         } else {
-          pieces[i] = "pg_catalog." + name + "(" + token + ")";
+          pieces[i] = "pg_catalog." + name + "(" + token + ")" + (item && endsItem(tokens, i + 1) ? " AS "
+              + t.text() : "");
         }
       }
     }
@@ -211,6 +218,28 @@ public final class PgCatalogSyntax {
     };
     pieces[start] = "(" + function + pieces[start];
     pieces[i - 1] = pieces[i - 1] + (type.equals("regtype") ? ", NULL))" : "))");
+  }
+
+  /** The index of the parenthesis closing the one at {@code open}, or -1. */
+  private static int closing(List<SqlLexer.Token> tokens, int open) {
+    int depth = 0;
+    for (int k = open; k < tokens.size(); k++) {
+      if (tokens.get(k).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(k).isSymbol(")") && --depth == 0) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether a select-list item ends before token {@code i} (a comma, FROM, the end of the statement). */
+  private static boolean endsItem(List<SqlLexer.Token> tokens, int i) {
+    if (i >= tokens.size()) {
+      return true;
+    }
+    SqlLexer.Token t = tokens.get(i);
+    return t.kind() == SqlLexer.Kind.END || t.isSymbol(",") || t.isSymbol(";") || t.is("from");
   }
 
   private static boolean symbol(List<SqlLexer.Token> tokens, int i, String symbol) {

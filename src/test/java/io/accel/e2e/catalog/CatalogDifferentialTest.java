@@ -1,0 +1,180 @@
+package io.accel.e2e.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.accel.e2e.Services;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The catalog queries psql 15 and pgJDBC 42.7 send ({@code catalog/client-queries.sql}, captured from the clients
+ * exactly as sent) answered by Accel's pg_catalog and information_schema and by PostgreSQL for the same tables
+ * (several types, a primary key, a unique and a two-column index with a DESC key, NOT NULL, defaults): the rows
+ * must be equal, except OIDs of tables and indexes (the columns named below), which differ by design.
+ */
+class CatalogDifferentialTest {
+  private static final String DATABASE = "accel_catalog_diff";
+  private static final String[] DDL = {
+      "CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, price NUMERIC(10,2) DEFAULT 0,"
+          + " qty SMALLINT, big BIGINT, flag BOOLEAN DEFAULT true, created TIMESTAMP, createdz TIMESTAMPTZ, d DATE,"
+          + " t TIME, f4 REAL, f8 DOUBLE PRECISION, code CHAR(3), note TEXT, data BYTEA, u UUID)",
+      "CREATE UNIQUE INDEX items_name_key ON items (name)",
+      "CREATE INDEX items_price_idx ON items (price, qty DESC)",
+      "CREATE TABLE plain (a INT NOT NULL, b TEXT DEFAULT 'x')",
+      "CREATE TABLE pair (k1 BIGINT, k2 VARCHAR(10), v DOUBLE PRECISION, PRIMARY KEY (k1, k2))"};
+  /** Result columns holding OIDs of tables and indexes, which Accel derives from its own catalog ids. */
+  private static final Set<String> OID_COLUMNS = Set.of("oid", "ci_oid");
+
+  private static Connection postgres() throws SQLException {
+    try (Connection admin = Services.postgres(); Statement s = admin.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + DATABASE);
+      s.execute("CREATE DATABASE " + DATABASE);
+    }
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    return DriverManager.getConnection(Services.POSTGRES_URL.replace("/test", "/" + DATABASE), p);
+  }
+
+  private static Connection accel() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    Connection c = DriverManager.getConnection("jdbc:accel:mem:catalog-diff-" + System.nanoTime(), p);
+    try (Statement s = c.createStatement()) {
+      s.execute("SET accel.database = '" + DATABASE + "'");
+    }
+    return c;
+  }
+
+  /** The client queries, each with its source command. */
+  private static List<String[]> clientQueries() throws Exception {
+    String text;
+    try (var in = CatalogDifferentialTest.class.getResourceAsStream("/catalog/client-queries.sql")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    List<String[]> queries = new ArrayList<>();
+    for (String part : text.split(";\n(?=-- source: |$)")) {
+      Matcher m = Pattern.compile("(?s)-- source: ([^\n]*)\n(.*)").matcher(part);
+      if (m.find()) {
+        queries.add(new String[] {m.group(1), m.group(2).trim()});
+      }
+    }
+    return queries;
+  }
+
+  /** A query with this database's table oids and pgJDBC's parameters ($1, ...) filled in. */
+  private static String bind(Connection c, String sql) throws SQLException {
+    Matcher o = Pattern.compile("%OID\\((\\w+)\\)%").matcher(sql);
+    StringBuilder out = new StringBuilder();
+    while (o.find()) {
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT oid FROM pg_catalog.pg_class WHERE relname = '" + o.group(1) + "'")) {
+        rs.next();
+        o.appendReplacement(out, rs.getString(1));
+      }
+    }
+    o.appendTail(out);
+    sql = out.toString();
+    if (sql.contains("attname LIKE $3")) {
+      return sql.replace("$1", "'public'").replace("$2", "'items'").replace("$3", "'%'");
+    } else if (sql.contains("AS \"TABLE_TYPE\"")) {
+      return sql.replace("$1", "'public'").replace("$2", "'%'");
+    }
+    return sql.replace("$1", "'public'").replace("$2", "'items'");
+  }
+
+  /** The rows of a query, values normalised (numbers by value, booleans as true/false), OID columns left out. */
+  private static List<List<String>> rows(Connection c, String sql) throws SQLException {
+    List<List<String>> rows = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          if (OID_COLUMNS.contains(md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT))) {
+            continue;
+          }
+          Object v = rs.getObject(i);
+          row.add(v == null ? null : v instanceof Number n ? new BigDecimal(n.toString()).stripTrailingZeros()
+              .toPlainString() : v instanceof Boolean b ? b.toString() : v.toString());
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private static List<String> labels(Connection c, String sql) throws SQLException {
+    List<String> labels = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+        labels.add(rs.getMetaData().getColumnLabel(i).toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    return labels;
+  }
+
+  @Test
+  void clientCatalogQueriesAnswerAsPostgres() throws Exception {
+    try (Connection pg = postgres(); Connection accel = accel()) {
+      for (String ddl : DDL) {
+        try (Statement a = accel.createStatement(); Statement p = pg.createStatement()) {
+          a.execute(ddl);
+          p.execute(ddl);
+        }
+      }
+      List<String> mismatches = new ArrayList<>();
+      int compared = 0;
+      for (String[] q : clientQueries()) {
+        String accelSql = bind(accel, q[1]);
+        String pgSql = bind(pg, q[1]);
+        List<List<String>> expected = rows(pg, pgSql);
+        List<List<String>> actual;
+        try {
+          actual = rows(accel, accelSql);
+        } catch (SQLException e) {
+          mismatches.add(q[0] + ": " + e.getMessage() + "\n" + q[1]);
+          continue;
+        }
+        compared++;
+        if (q[1].contains("FROM pg_catalog.pg_database")) {
+          // PostgreSQL has other databases; the row of this one must be Accel's one row
+          expected.removeIf(r -> !r.get(0).equals(DATABASE));
+        }
+        if (q[1].contains("FROM pg_catalog.pg_type") && !q[1].contains("WHERE typname")) {
+          // PostgreSQL has hundreds of types; Accel lists its own and the ones clients ask for, as PostgreSQL does
+          if (!expected.containsAll(actual) || actual.size() < 60) {
+            mismatches.add(q[0] + ": types not as in PostgreSQL: "
+                + actual.stream().filter(r -> !expected.contains(r)).toList() + "\n" + q[1]);
+          }
+          continue;
+        }
+        if (!expected.equals(actual)) {
+          mismatches.add(q[0] + ":\n  PostgreSQL " + expected + "\n  Accel      " + actual + "\n" + q[1]);
+        }
+        // column labels as PostgreSQL gives them, where clients read columns by name (pgJDBC's queries)
+        if (q[0].equals("pgjdbc")) {
+          List<String> pgLabels = labels(pg, pgSql);
+          List<String> accelLabels = labels(accel, accelSql);
+          if (!pgLabels.equals(accelLabels)) {
+            mismatches.add(q[0] + ": labels " + pgLabels + " vs " + accelLabels);
+          }
+        }
+      }
+      assertThat(mismatches).isEmpty();
+      assertThat(compared).isGreaterThanOrEqualTo(25);
+    }
+  }
+}
