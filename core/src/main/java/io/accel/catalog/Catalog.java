@@ -121,6 +121,25 @@ public final class Catalog {
     changedAt.put(table.id(), version.incrementAndGet());
   }
 
+  /**
+   * Replaces a table by its rewrite under a new id (its rows in new column families) in one durable write, so a
+   * crash leaves one or the other; the old families are dropped by the caller afterwards.
+   */
+  public synchronized void replace(TableDef old, TableDef rewritten) throws RocksDBException {
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.delete(store.meta(), key(old.id()));
+      batch.put(store.meta(), key(rewritten.id()), CatalogCodec.encode(rewritten));
+      store.db().write(store.writeOptions(), batch);
+    }
+    Map<String, TableDef> copy = new LinkedHashMap<>(tables);
+    copy.remove(old.name());
+    copy.put(rewritten.name(), rewritten);
+    tables = Map.copyOf(copy);
+    long v = version.incrementAndGet();
+    changedAt.put(old.id(), v);
+    changedAt.put(rewritten.id(), v);
+  }
+
   /** Removes a table's catalog entry durably; its column families are dropped by the caller afterwards. */
   public synchronized void remove(TableDef table) throws RocksDBException {
     try (WriteBatch batch = new WriteBatch()) {

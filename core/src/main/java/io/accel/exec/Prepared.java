@@ -84,6 +84,14 @@ public final class Prepared {
   }
 
   /**
+   * The COPY this statement is, if it is one: a frontend runs it with {@link Session#copyIn} ({@code from()}) or
+   * {@link Session#copyOut}, not {@code execute}.
+   */
+  public java.util.Optional<Command.Copy> copy() {
+    return command instanceof Command.Copy c ? java.util.Optional.of(c) : java.util.Optional.empty();
+  }
+
+  /**
    * Pads the values of CHAR(n) columns to n characters, as PostgreSQL returns bpchar (stored and compared
    * without the trailing spaces); null when the result has no such column. Worked out once per statement.
    */

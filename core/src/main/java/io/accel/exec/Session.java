@@ -468,6 +468,18 @@ public final class Session implements AutoCloseable {
       }
       return Result.count(prepared.signature(), 0);
     }
+    if (prepared.command() instanceof Command.Truncate truncate) {
+      return inStatement(statementKey, false, prepared, () -> {
+        new CommandExecutor(this).truncate(truncate, currentContext(statementKey));
+        return Result.count(prepared.signature(), 0);
+      });
+    }
+    if (prepared.command() instanceof Command.Copy copy) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY " + (copy.from() ? "FROM STDIN" : "TO STDOUT")
+          + " is only supported through the PostgreSQL protocol");
+    }
     if (prepared.command() != null) {
       releaseStatement(statementKey);
       new CommandExecutor(this).execute(prepared.command());
@@ -741,6 +753,101 @@ public final class Session implements AutoCloseable {
     public java.util.concurrent.atomic.AtomicInteger permits() {
       return permits;
     }
+  }
+
+  /** Makes {@code flag} the one {@link #cancel} sets (a COPY's, between the calls that feed it). */
+  void running(AtomicBoolean flag) {
+    running = flag;
+  }
+
+  /**
+   * Starts {@code COPY table [(columns)] FROM STDIN ...} as the statement {@code statementKey}: the frontend then
+   * feeds the client's data to the returned {@link CopyIn} and ends it with {@code finish()} or {@code fail()}. The
+   * rows go into the open block's transaction, or the COPY's own, committed by {@code finish()}.
+   */
+  public CopyIn copyIn(Object statementKey, String sql) {
+    return copyIn(statementKey, prepare(sql));
+  }
+
+  public CopyIn copyIn(Object statementKey, Prepared prepared) {
+    Command.Copy copy = prepared.copy().filter(Command.Copy::from).orElseThrow(() -> new AccelException(
+        SqlState.PROTOCOL_VIOLATION, "not a COPY FROM STDIN statement: " + prepared.sql()));
+    checkNotAborted();
+    java.time.ZoneId zone = timeZone().toZoneId();
+    io.accel.catalog.TableDef table;
+    List<Integer> targets;
+    Object[] defaults;
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      table = database.catalog().table(copy.table()).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_TABLE,
+          "relation \"" + copy.table() + "\" does not exist"));
+      targets = CopyIn.Target.ordinals(table, copy.columns());
+    } finally {
+      lock.unlock();
+    }
+    defaults = new Object[table.columns().size()];
+    for (int i = 0; i < defaults.length; i++) {
+      io.accel.catalog.Column column = table.columns().get(i);
+      if (!targets.contains(i) && column.defaultSql().isPresent()) {
+        // evaluated once per COPY (Accel has no sequences: a default is the same for every row of a statement)
+        Object key = new Object();
+        try (Result r = execute(key, "SELECT " + column.defaultSql().get())) {
+          Object v = r.cursor().next();
+          defaults[i] = v instanceof Object[] a ? a[0] : v;
+        } finally {
+          releaseStatement(key);
+        }
+      }
+    }
+    Lock statementLock = database.schemaLock().readLock();
+    statementLock.lock();
+    try {
+      TxnContext ctx = beginStatement(statementKey, false);
+      try {
+        ctx.checkSchema(table);
+        return new CopyIn(this, statementKey, table, targets, defaults, copy.format(), zone, ctx);
+      } catch (RuntimeException e) {
+        statementFailed(statementKey);
+        throw ErrorTranslator.translate(e);
+      }
+    } finally {
+      statementLock.unlock();
+    }
+  }
+
+  /**
+   * Starts {@code COPY table [(columns)] | (query) TO STDOUT ...} as the statement {@code statementKey}: the returned
+   * {@link CopyOut} encodes one row a call, read lazily at the statement's snapshot; close it when done.
+   */
+  public CopyOut copyOut(Object statementKey, String sql) {
+    return copyOut(statementKey, prepare(sql));
+  }
+
+  public CopyOut copyOut(Object statementKey, Prepared prepared) {
+    Command.Copy copy = prepared.copy().filter(c -> !c.from()).orElseThrow(() -> new AccelException(
+        SqlState.PROTOCOL_VIOLATION, "not a COPY TO STDOUT statement: " + prepared.sql()));
+    String query = copy.query();
+    if (query == null) {
+      io.accel.catalog.TableDef table = database.catalog().table(copy.table()).orElseThrow(() -> new AccelException(
+          SqlState.UNDEFINED_TABLE, "relation \"" + copy.table() + "\" does not exist"));
+      List<Integer> ordinals = CopyIn.Target.ordinals(table, copy.columns());
+      StringBuilder select = new StringBuilder("SELECT ");
+      for (int i = 0; i < ordinals.size(); i++) {
+        select.append(i > 0 ? ", " : "").append(quote(table.columns().get(ordinals.get(i)).name()));
+      }
+      query = select.append(" FROM ").append(quote(table.name())).toString();
+    }
+    Prepared select = prepare(query);
+    if (select.kind() != Prepared.Kind.QUERY || select.command() != null) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY (query) TO supports SELECT queries only");
+    }
+    Result result = execute(statementKey, select, List.of(), new AtomicBoolean(), 0);
+    return new CopyOut(this, statementKey, result, select.columns(), copy.format(), timeZone().toZoneId());
+  }
+
+  private static String quote(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 
   /** Statements whose snapshot is still held (a query's result not yet read to its end, or not closed). */

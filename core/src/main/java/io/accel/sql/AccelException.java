@@ -12,6 +12,7 @@ public final class AccelException extends RuntimeException {
   private final SqlState state;
   private String detail;
   private String hint;
+  private String context;
   private int position;
 
   public AccelException(SqlState state, String message) {
@@ -36,6 +37,16 @@ public final class AccelException extends RuntimeException {
   /** PostgreSQL's HINT, or null. */
   public String hint() {
     return hint;
+  }
+
+  /** PostgreSQL's CONTEXT (where the error arose, e.g. {@code COPY t, line 3, column a: "x"}), or null. */
+  public String context() {
+    return context;
+  }
+
+  public AccelException withContext(String context) {
+    this.context = context;
+    return this;
   }
 
   /** The 1-based character position in the statement the error is about, or 0 when none. */

@@ -15,6 +15,7 @@ public sealed interface Command {
   record IndexKeySpec(String column, boolean descending) {
   }
 
+  /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
   record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
       List<List<String>> uniqueKeys) implements Command {
   }
@@ -57,6 +58,52 @@ public sealed interface Command {
 
   /** {@code RESET name}, {@code RESET ALL} (name "all"). */
   record Reset(String name) implements Command {
+  }
+
+  /** {@code TRUNCATE [TABLE] [ONLY] name [, ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
+  record Truncate(List<String> tables) implements Command {
+    public Truncate {
+      tables = List.copyOf(tables);
+    }
+  }
+
+  /**
+   * {@code VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [name, ...]} and {@code VACUUM (option, ...) [name, ...]}:
+   * {@code tables} empty means every table; only ANALYZE does anything (RocksDB compacts on its own).
+   */
+  record Vacuum(List<String> tables, boolean analyze) implements Command {
+    public Vacuum {
+      tables = List.copyOf(tables);
+    }
+  }
+
+  /**
+   * {@code ALTER TABLE [IF EXISTS] [ONLY] table ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE (columns)}.
+   */
+  record AddKey(String table, boolean ifExists, Optional<String> constraint, List<String> columns, boolean primary)
+      implements Command {
+    public AddKey {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /**
+   * {@code COPY table [(columns)] FROM STDIN | TO STDOUT [options]} or {@code COPY (query) TO STDOUT [options]}:
+   * {@code query} is set for the latter (and {@code table} null); {@code columns} empty means all of them.
+   */
+  record Copy(String table, List<String> columns, String query, boolean from, CopyFormat format) implements Command {
+    public Copy {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /**
+   * How COPY data is written: text (tab and {@code \N} by default, backslash escapes) or CSV (comma, empty NULL,
+   * double quotes); {@code header} skips (FROM) or writes (TO) a first line of column names, {@code headerMatch}
+   * checks it names the columns.
+   */
+  record CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
+      boolean headerMatch, boolean freeze) {
   }
 
   record Begin() implements Command {

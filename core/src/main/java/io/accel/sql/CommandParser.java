@@ -45,6 +45,10 @@ public final class CommandParser {
       case "set" -> p.set();
       case "show" -> p.show();
       case "reset" -> p.reset();
+      case "truncate" -> p.truncate();
+      case "vacuum" -> p.vacuum();
+      case "alter" -> p.alter();
+      case "copy" -> p.copy();
       default -> null;
     };
     return Optional.ofNullable(c);
@@ -265,6 +269,371 @@ public final class CommandParser {
     return new Command.Explain(statement, analyze, verbose);
   }
 
+  /** Storage parameters PostgreSQL's tables accept (heap and toast reloptions of PostgreSQL 15). */
+  private static final java.util.Set<String> STORAGE_PARAMETERS = java.util.Set.of("fillfactor", "toast_tuple_target",
+      "parallel_workers", "autovacuum_enabled", "autovacuum_vacuum_threshold", "autovacuum_vacuum_insert_threshold",
+      "autovacuum_analyze_threshold", "autovacuum_vacuum_cost_delay", "autovacuum_vacuum_cost_limit",
+      "autovacuum_freeze_min_age", "autovacuum_freeze_max_age", "autovacuum_freeze_table_age",
+      "autovacuum_multixact_freeze_min_age", "autovacuum_multixact_freeze_max_age",
+      "autovacuum_multixact_freeze_table_age", "autovacuum_vacuum_scale_factor",
+      "autovacuum_vacuum_insert_scale_factor", "autovacuum_analyze_scale_factor", "log_autovacuum_min_duration",
+      "user_catalog_table", "vacuum_index_cleanup", "vacuum_truncate");
+
+  /**
+   * {@code WITH (name [= value], ...)} after CREATE TABLE: known parameters are accepted and ignored (RocksDB has no
+   * heap pages or vacuum), fillfactor is range-checked, anything else is 22023 as in PostgreSQL.
+   */
+  private void storageParameters() {
+    expectSymbol("(");
+    do {
+      String name = settingName();
+      String value = optionalSymbol("=") ? settingValue() : "true";
+      String base = name.startsWith("toast.") ? name.substring("toast.".length()) : name;
+      if (!STORAGE_PARAMETERS.contains(base) || name.startsWith("toast.") && !base.startsWith("autovacuum_")
+          && !base.equals("vacuum_truncate") && !base.equals("vacuum_index_cleanup")
+          && !base.equals("log_autovacuum_min_duration")) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "unrecognized parameter \"" + name + "\"");
+      }
+      if (name.equals("fillfactor")) {
+        int fill;
+        try {
+          fill = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+              "invalid value for integer option \"fillfactor\": " + value);
+        }
+        if (fill < 10 || fill > 100) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "value " + value
+              + " out of bounds for option \"fillfactor\"").withDetail("Valid values are between \"10\" and \"100\".");
+        }
+      }
+    } while (optionalSymbol(","));
+    expectSymbol(")");
+  }
+
+  /** {@code TRUNCATE [TABLE] [ONLY] name [*] [, ...] [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
+  private Command truncate() {
+    next();
+    optionalWord("table");
+    List<String> names = new ArrayList<>();
+    do {
+      optionalWord("only");
+      names.add(name());
+      optionalSymbol("*");
+    } while (optionalSymbol(","));
+    if (optionalWord("restart", "continue")) {
+      expectWord("identity");
+    }
+    if (!optionalWord("cascade")) {
+      optionalWord("restrict");
+    }
+    finish();
+    return new Command.Truncate(names);
+  }
+
+  /**
+   * {@code VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [name [, ...]]} or {@code VACUUM (option [value], ...)
+   * [name [, ...]]}; column lists are not supported.
+   */
+  private Command vacuum() {
+    next();
+    boolean analyze = false;
+    if (optionalSymbol("(")) {
+      do {
+        Token option = next();
+        if (!option.isName()) {
+          throw error(option, "syntax error at or near \"" + option.text() + "\"");
+        }
+        String o = option.text().toLowerCase(java.util.Locale.ROOT);
+        if (!java.util.Set.of("full", "freeze", "verbose", "analyze", "analyse", "disable_page_skipping",
+            "skip_locked", "index_cleanup", "process_toast", "truncate", "parallel").contains(o)) {
+          throw error(option, "unrecognized VACUUM option \"" + option.text() + "\"");
+        }
+        boolean value = true;
+        if (peek().is("true") || peek().is("on")) {
+          next();
+        } else if (peek().is("false") || peek().is("off")) {
+          next();
+          value = false;
+        } else if (peek().kind() == Kind.NUMBER || peek().is("auto") || peek().kind() == Kind.STRING) {
+          value = !next().text().equals("0");
+        }
+        if (o.startsWith("analy")) {
+          analyze = value;
+        }
+      } while (optionalSymbol(","));
+      expectSymbol(")");
+    } else {
+      optionalWord("full");
+      optionalWord("freeze");
+      optionalWord("verbose");
+      analyze = optionalWord("analyze", "analyse");
+    }
+    List<String> names = new ArrayList<>();
+    if (peek().isName()) {
+      do {
+        names.add(name());
+        if (peek().isSymbol("(")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+              "column lists in VACUUM are not supported by Accel; VACUUM the whole table");
+        }
+      } while (optionalSymbol(","));
+    }
+    finish();
+    return new Command.Vacuum(names, analyze);
+  }
+
+  /** {@code ALTER TABLE [IF EXISTS] [ONLY] name ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)}. */
+  private Command alter() {
+    next();
+    if (!optionalWord("table")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER " + peek().text().toUpperCase(java.util.Locale.ROOT)
+          + " is not supported by Accel");
+    }
+    boolean ifExists = false;
+    if (optionalWord("if")) {
+      expectWord("exists");
+      ifExists = true;
+    }
+    optionalWord("only");
+    String table = name();
+    optionalSymbol("*");
+    if (!optionalWord("add")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + peek().text().toUpperCase(
+          java.util.Locale.ROOT) + " is not supported by Accel; it adds PRIMARY KEY and UNIQUE constraints");
+    }
+    Optional<String> constraint = Optional.empty();
+    if (optionalWord("constraint")) {
+      constraint = Optional.of(name());
+    }
+    boolean primary;
+    if (optionalWord("primary")) {
+      expectWord("key");
+      primary = true;
+    } else if (optionalWord("unique")) {
+      primary = false;
+    } else {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE ADD " + peek().text().toUpperCase(
+          java.util.Locale.ROOT) + " is not supported by Accel; it adds PRIMARY KEY and UNIQUE constraints");
+    }
+    List<String> columns = nameList();
+    if (optionalWord("using")) {
+      expectWord("index");
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "USING INDEX is not supported by Accel");
+    }
+    finish();
+    return new Command.AddKey(table, ifExists, constraint, columns, primary);
+  }
+
+  /**
+   * PostgreSQL's COPY: {@code COPY table [(columns)] FROM STDIN | TO STDOUT}, {@code COPY (query) TO STDOUT}, with
+   * {@code [WITH] (option [value], ...)} or the options of before 9.0 ({@code [BINARY] [DELIMITER [AS] 'c'] [NULL
+   * [AS] 's'] [CSV [HEADER] [QUOTE [AS] 'q'] [ESCAPE [AS] 'e']]}). Files and programs are the server's and refused.
+   */
+  private Command copy() {
+    next();
+    String table = null;
+    String query = null;
+    List<String> columns = new ArrayList<>();
+    if (peek().isSymbol("(")) {
+      Token open = next();
+      int depth = 1;
+      Token t = open;
+      while (depth > 0) {
+        t = next();
+        if (t.kind() == Kind.END) {
+          throw error(t, "syntax error at end of input");
+        }
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          depth--;
+        }
+      }
+      query = sql.substring(open.end(), t.start()).trim();
+    } else {
+      table = name();
+      if (peek().isSymbol("(")) {
+        columns.addAll(nameList());
+      }
+    }
+    boolean from;
+    if (optionalWord("from")) {
+      from = true;
+      if (query != null) {
+        throw error("syntax error at or near \"FROM\"");
+      }
+    } else if (optionalWord("to")) {
+      from = false;
+    } else {
+      throw error("syntax error at or near \"" + peek().text() + "\", expected FROM or TO");
+    }
+    boolean program = optionalWord("program");
+    if (program || peek().kind() == Kind.STRING) {
+      throw new AccelException(SqlState.INSUFFICIENT_PRIVILEGE, !program
+          ? (from ? "must be superuser or have privileges of the pg_read_server_files role to COPY from a file"
+              : "must be superuser or have privileges of the pg_write_server_files role to COPY to a file")
+          : "must be superuser or have privileges of the pg_execute_server_program role to COPY to or from an"
+              + " external program")
+          .withHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.");
+    }
+    if (!optionalWord(from ? "stdin" : "stdout")) {
+      throw error("syntax error at or near \"" + peek().text() + "\", expected " + (from ? "STDIN" : "STDOUT"));
+    }
+    CopyOptions o = new CopyOptions();
+    boolean with = optionalWord("with");
+    if (peek().isSymbol("(")) {
+      next();
+      do {
+        Token option = next();
+        if (!option.isName()) {
+          throw error(option, "syntax error at or near \"" + option.text() + "\"");
+        }
+        o.option(option, optionValue());
+      } while (optionalSymbol(","));
+      expectSymbol(")");
+    } else {
+      while (peek().kind() == Kind.WORD) {
+        Token option = next();
+        switch (option.text()) {
+          case "binary" -> o.option(option, null);
+          case "csv" -> o.csv = true;
+          case "header" -> o.header = true;
+          case "delimiter", "null", "quote", "escape" -> {
+            optionalWord("as");
+            o.option(option, expectString());
+          }
+          case "force" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+              "COPY FORCE options are not supported by Accel");
+          default -> throw error(option, "syntax error at or near \"" + option.text() + "\"");
+        }
+      }
+    }
+    if (!with && peek().kind() != Kind.END && !peek().isSymbol(";")) {
+      throw error("syntax error at or near \"" + peek().text() + "\"");
+    }
+    finish();
+    return new Command.Copy(table, columns, query, from, o.format());
+  }
+
+  /** The value after a parenthesised COPY option: a word, string or number, or nothing (null). */
+  private String optionValue() {
+    Token t = peek();
+    if (t.isSymbol(",") || t.isSymbol(")")) {
+      return null;
+    }
+    next();
+    return t.text();
+  }
+
+  private String expectString() {
+    Token t = next();
+    if (t.kind() != Kind.STRING) {
+      throw error(t, "syntax error at or near \"" + t.text() + "\"");
+    }
+    return t.text();
+  }
+
+  /** COPY options as given, checked as PostgreSQL's ProcessCopyOptions does. */
+  private static final class CopyOptions {
+    boolean csv;
+    boolean header;
+    boolean headerMatch;
+    boolean freeze;
+    String delimiter;
+    String nullString;
+    String quote;
+    String escape;
+    private final java.util.Set<String> seen = new java.util.HashSet<>();
+
+    void option(Token option, String value) {
+      String name = option.text().toLowerCase(java.util.Locale.ROOT);
+      if (!seen.add(name)) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "conflicting or redundant options");
+      }
+      switch (name) {
+        case "format" -> {
+          String f = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT);
+          if (f.equals("binary")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY format \"binary\" is not supported by Accel");
+          }
+          if (!f.equals("text") && !f.equals("csv")) {
+            throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "COPY format \"" + value + "\" not recognized");
+          }
+          csv = f.equals("csv");
+        }
+        case "binary" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "COPY format \"binary\" is not supported by Accel");
+        case "freeze" -> freeze = bool(name, value);
+        case "header" -> {
+          if (value != null && value.equalsIgnoreCase("match")) {
+            header = true;
+            headerMatch = true;
+          } else {
+            header = bool(name, value);
+          }
+        }
+        case "delimiter" -> delimiter = value;
+        case "null" -> nullString = value;
+        case "quote" -> quote = value;
+        case "escape" -> escape = value;
+        case "encoding" -> {
+          String e = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT).replace("-", "").replace("_", "");
+          if (!e.equals("utf8") && !e.equals("unicode")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY encoding \"" + value
+                + "\" is not supported by Accel; it reads and writes UTF8");
+          }
+        }
+        case "force_quote", "force_not_null", "force_null" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "COPY " + name.toUpperCase(java.util.Locale.ROOT) + " is not supported by Accel");
+        default -> throw new AccelException(SqlState.SYNTAX_ERROR, "option \"" + option.text() + "\" not recognized");
+      }
+    }
+
+    private static boolean bool(String name, String value) {
+      if (value == null) {
+        return true;
+      }
+      return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+        case "true", "on", "1" -> true;
+        case "false", "off", "0" -> false;
+        default -> throw new AccelException(SqlState.SYNTAX_ERROR, name + " requires a Boolean value");
+      };
+    }
+
+    Command.CopyFormat format() {
+      String d = delimiter != null ? delimiter : csv ? "," : "\t";
+      if (d.length() != 1 || d.charAt(0) > 127) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY delimiter must be a single one-byte character");
+      }
+      if (d.equals("\r") || d.equals("\n")) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+            "COPY delimiter cannot be newline or carriage return");
+      }
+      String n = nullString != null ? nullString : csv ? "" : "\\N";
+      if (n.contains("\r") || n.contains("\n")) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+            "COPY null representation cannot use newline or carriage return");
+      }
+      if (!csv && (quote != null || escape != null)) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY " + (quote != null ? "quote" : "escape")
+            + " available only in CSV mode");
+      }
+      String q = quote != null ? quote : "\"";
+      String e = escape != null ? escape : q;
+      if (q.length() != 1 || q.charAt(0) > 127) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY quote must be a single one-byte character");
+      }
+      if (e.length() != 1 || e.charAt(0) > 127) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY escape must be a single one-byte character");
+      }
+      if (csv && d.equals(q)) {
+        throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "COPY delimiter and quote must be different");
+      }
+      return new Command.CopyFormat(csv, d.charAt(0), n, q.charAt(0), e.charAt(0), header, headerMatch, freeze);
+    }
+  }
+
   private Command endWith(Command c, String... optionalWords) {
     next();
     optionalWord(optionalWords);
@@ -281,8 +650,12 @@ public final class CommandParser {
     if (unique) {
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
+    boolean unlogged = !unique && optionalWord("unlogged");
     if (optionalWord("table")) {
       return createTable();
+    }
+    if (unlogged) {
+      throw error("syntax error at or near \"" + peek().text() + "\"");
     }
     if (peek().is("temp") || peek().is("temporary") || peek().is("view") || peek().is("schema")
         || peek().is("sequence") || peek().is("materialized") || peek().is("or")) {
@@ -323,6 +696,11 @@ public final class CommandParser {
       }
     } while (optionalSymbol(","));
     expectSymbol(")");
+    if (optionalWord("with")) {
+      storageParameters();
+    } else if (optionalWord("without")) {
+      expectWord("oids");
+    }
     finish();
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");

@@ -1,0 +1,489 @@
+package io.accel.exec;
+
+import io.accel.catalog.Column;
+import io.accel.catalog.TableDef;
+import io.accel.sql.AccelException;
+import io.accel.sql.Command;
+import io.accel.sql.ErrorTranslator;
+import io.accel.sql.SqlState;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * One {@code COPY table FROM STDIN} as a frontend drives it: it hands over the client's data in chunks of any
+ * size ({@link #write}; a row may span chunks), then {@link #finish} (the client's CopyDone) or {@link #fail}
+ * (CopyFail). Rows are parsed as PostgreSQL's text or CSV format, converted with {@link PgText#parse}, and
+ * inserted through {@link TableWriter} in batches of {@value #BATCH} rows into the statement's transaction: the
+ * open block's, or its own, committed by {@code finish}. Any failure undoes the whole COPY (and aborts a block),
+ * with PostgreSQL's SQLSTATE and CONTEXT ({@code COPY t, line 3, column a: "x"}). Once a call has failed, every
+ * later call throws that failure again.
+ */
+public final class CopyIn {
+  /** Rows written to the transaction together. */
+  static final int BATCH = 10_000;
+
+  private final Session session;
+  private final Database database;
+  private final Object statementKey;
+  private final TableDef table;
+  private final Command.CopyFormat format;
+  private final ZoneId zone;
+  /** Per field of a line, the table column it fills. */
+  private final int[] targets;
+  /** Per table column, the value of a column the COPY does not list (its DEFAULT, or null). */
+  private final Object[] defaults;
+  private final byte[] nullBytes;
+  private final TableWriter writer;
+  private final AtomicBoolean cancel = new AtomicBoolean();
+  private final Cancellation cancellation;
+  private final List<Object[]> batch = new ArrayList<>(BATCH);
+
+  private byte[] pending = new byte[1 << 16];
+  private int length;
+  /** Where the search for the end of the current line resumes, and (CSV) whether it is inside quotes there. */
+  private int scanned;
+  private boolean quoted;
+  private long line;
+  private long rows;
+  private boolean ended;
+  private boolean finished;
+  private AccelException failure;
+
+  CopyIn(Session session, Object statementKey, TableDef table, List<Integer> targets, Object[] defaults,
+      Command.CopyFormat format, ZoneId zone, TxnContext ctx) {
+    this.session = session;
+    this.database = session.database();
+    this.statementKey = statementKey;
+    this.table = table;
+    this.format = format;
+    this.zone = zone;
+    this.targets = targets.stream().mapToInt(Integer::intValue).toArray();
+    this.defaults = defaults;
+    this.nullBytes = format.nullString().getBytes(StandardCharsets.UTF_8);
+    this.writer = new TableWriter(database, ctx, table);
+    this.cancellation = new Cancellation(cancel, session.settings().statementTimeoutMillis());
+    ctx.cancellation(cancellation);
+  }
+
+  /** The number of columns each row holds (for CopyInResponse). */
+  public int columnCount() {
+    return targets.length;
+  }
+
+  /** Always true: rows are text (the text or CSV format); the binary format is refused when COPY is parsed. */
+  public boolean textFormat() {
+    return true;
+  }
+
+  /** Whether the rows are in CSV rather than PostgreSQL's text format. */
+  public boolean csv() {
+    return format.csv();
+  }
+
+  /** The flag that stops this COPY with 57014 (Session.cancel sets it while a call runs). */
+  AtomicBoolean cancelFlag() {
+    return cancel;
+  }
+
+  /** Takes the next chunk of the client's data (CopyData). */
+  public void write(byte[] data) {
+    write(data, 0, data.length);
+  }
+
+  public void write(ByteBuffer data) {
+    if (data.hasArray()) {
+      write(data.array(), data.arrayOffset() + data.position(), data.remaining());
+      data.position(data.limit());
+    } else {
+      byte[] copy = new byte[data.remaining()];
+      data.get(copy);
+      write(copy);
+    }
+  }
+
+  public void write(byte[] data, int offset, int count) {
+    run(() -> {
+      if (ended) {
+        return; // data after the \. marker is ignored, as PostgreSQL does
+      }
+      append(data, offset, count);
+      lines(false);
+    });
+  }
+
+  /** The client's CopyDone: the last row (even without a newline) is written, and outside a block committed. */
+  public long finish() {
+    run(() -> {
+      lines(true);
+      flush();
+      finished = true;
+    });
+    try {
+      session.statementSucceeded(statementKey);
+    } catch (RuntimeException e) {
+      throw failed(e);
+    } finally {
+      cancellation.finish();
+    }
+    return rows;
+  }
+
+  /** The client's CopyFail: nothing of the COPY remains; throws 57014 {@code COPY from stdin failed: message}. */
+  public void fail(String message) {
+    if (failure != null) {
+      throw failure;
+    }
+    throw failed(new AccelException(SqlState.QUERY_CANCELED, "COPY from stdin failed: " + message));
+  }
+
+  /** Rows read so far. */
+  public long rows() {
+    return rows;
+  }
+
+  private interface Step {
+    void run();
+  }
+
+  private void run(Step step) {
+    if (failure != null) {
+      throw failure;
+    }
+    if (finished) {
+      throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "the COPY has ended");
+    }
+    session.running(cancel);
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      step.run();
+    } catch (RuntimeException | StackOverflowError e) {
+      throw failed(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private AccelException failed(Throwable e) {
+    AccelException translated = e instanceof AccelException a ? a : ErrorTranslator.translate(e);
+    failure = translated;
+    cancellation.finish();
+    session.statementFailed(statementKey);
+    return translated;
+  }
+
+  private void append(byte[] data, int offset, int count) {
+    if (length + count > pending.length) {
+      pending = Arrays.copyOf(pending, Math.max(pending.length * 2, length + count));
+    }
+    System.arraycopy(data, offset, pending, length, count);
+    length += count;
+  }
+
+  /** Handles every complete line in the buffer; at the end ({@code last}) also a final line without newline. */
+  private void lines(boolean last) {
+    int start = 0;
+    int i = scanned;
+    byte quote = (byte) format.quote();
+    byte escape = (byte) format.escape();
+    while (!ended) {
+      int end = -1;
+      if (format.csv()) {
+        for (; i < length; i++) {
+          byte b = pending[i];
+          if (quoted) {
+            if (b == escape && escape != quote && i + 1 < length
+                && (pending[i + 1] == quote || pending[i + 1] == escape)) {
+              i++;
+            } else if (b == quote) {
+              quoted = false;
+            }
+          } else if (b == quote) {
+            quoted = true;
+          } else if (b == '\n') {
+            end = i;
+            break;
+          }
+        }
+      } else {
+        for (; i < length; i++) {
+          if (pending[i] == '\n') {
+            end = i;
+            break;
+          }
+        }
+      }
+      if (end < 0) {
+        if (last && start < length) {
+          end = length;
+        } else {
+          break;
+        }
+      }
+      int lineEnd = end > start && pending[end - 1] == '\r' ? end - 1 : end;
+      line(start, lineEnd);
+      start = Math.min(end + 1, length);
+      i = start;
+      quoted = false;
+    }
+    // keep the unfinished line at the front of the buffer
+    System.arraycopy(pending, start, pending, 0, length - start);
+    length -= start;
+    scanned = Math.max(0, i - start);
+    if (ended) {
+      length = 0;
+      scanned = 0;
+    }
+  }
+
+  private void line(int from, int to) {
+    line++;
+    if (to - from == 2 && pending[from] == '\\' && pending[from + 1] == '.') {
+      ended = true;
+      return;
+    }
+    if (line == 1 && format.header()) {
+      if (format.headerMatch()) {
+        checkHeader(fields(from, to));
+      }
+      return;
+    }
+    List<String> fields = fields(from, to);
+    if (fields.size() < targets.length) {
+      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "missing data for column \""
+          + table.columns().get(targets[fields.size()]).name() + "\"").withContext(lineContext(from, to));
+    }
+    if (fields.size() > targets.length) {
+      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "extra data after last expected column")
+          .withContext(lineContext(from, to));
+    }
+    Object[] row = defaults.clone();
+    for (int f = 0; f < targets.length; f++) {
+      String text = fields.get(f);
+      int column = targets[f];
+      try {
+        row[column] = PgText.parse(text, table.columns().get(column).type(), zone);
+      } catch (AccelException e) {
+        throw e.withContext("COPY " + table.name() + ", line " + line + ", column "
+            + table.columns().get(column).name() + ": \"" + text + "\"");
+      }
+    }
+    try {
+      writer.normalize(row);
+    } catch (AccelException e) {
+      throw e.withContext(lineContext(from, to));
+    }
+    batch.add(row);
+    rows++;
+    if (batch.size() >= BATCH) {
+      flush();
+    }
+  }
+
+  private String lineContext(int from, int to) {
+    return "COPY " + table.name() + ", line " + line + ": \"" + new String(pending, from, to - from,
+        StandardCharsets.UTF_8) + "\"";
+  }
+
+  private void flush() {
+    if (batch.isEmpty()) {
+      return;
+    }
+    cancellation.check();
+    try {
+      writer.insert(batch);
+    } catch (AccelException e) {
+      if (e.context() == null) {
+        e.withContext("COPY " + table.name());
+      }
+      throw e;
+    }
+    batch.clear();
+  }
+
+  private void checkHeader(List<String> names) {
+    if (names.size() != targets.length) {
+      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "wrong number of fields in header line: field count is "
+          + names.size() + ", expected " + targets.length);
+    }
+    for (int f = 0; f < targets.length; f++) {
+      String expected = table.columns().get(targets[f]).name();
+      if (!expected.equals(names.get(f))) {
+        throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "column name mismatch in header line field "
+            + (f + 1) + ": got \"" + names.get(f) + "\", expected \"" + expected + "\"");
+      }
+    }
+  }
+
+  /** The fields of one line, null for the NULL marker. */
+  private List<String> fields(int from, int to) {
+    return format.csv() ? csvFields(from, to) : textFields(from, to);
+  }
+
+  /** PostgreSQL's text format: delimiter-separated, backslash escapes, NULL matched before de-escaping. */
+  private List<String> textFields(int from, int to) {
+    List<String> fields = new ArrayList<>(targets.length);
+    byte delimiter = (byte) format.delimiter();
+    int start = from;
+    boolean escaped = false;
+    for (int i = from; i <= to; i++) {
+      if (i == to || pending[i] == delimiter) {
+        fields.add(textField(start, i, escaped));
+        start = i + 1;
+        escaped = false;
+      } else if (pending[i] == '\\') {
+        escaped = true;
+        i++;
+        if (i == to) {
+          fields.add(textField(start, i, true));
+          start = i + 1;
+          break;
+        }
+      }
+    }
+    return fields;
+  }
+
+  private String textField(int from, int to, boolean escaped) {
+    if (to - from == nullBytes.length && Arrays.equals(pending, from, to, nullBytes, 0, nullBytes.length)) {
+      return null;
+    }
+    if (!escaped) {
+      return new String(pending, from, to - from, StandardCharsets.UTF_8);
+    }
+    byte[] out = new byte[to - from];
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      byte b = pending[i];
+      if (b != '\\' || i + 1 >= to) {
+        out[n++] = b;
+        continue;
+      }
+      byte c = pending[++i];
+      switch (c) {
+        case 'b' -> out[n++] = '\b';
+        case 'f' -> out[n++] = '\f';
+        case 'n' -> out[n++] = '\n';
+        case 'r' -> out[n++] = '\r';
+        case 't' -> out[n++] = '\t';
+        case 'v' -> out[n++] = 0x0b;
+        case 'x' -> {
+          int value = 0;
+          int digits = 0;
+          while (digits < 2 && i + 1 < to && Character.digit(pending[i + 1], 16) >= 0) {
+            value = value * 16 + Character.digit(pending[++i], 16);
+            digits++;
+          }
+          out[n++] = digits == 0 ? (byte) 'x' : (byte) value;
+        }
+        default -> {
+          if (c >= '0' && c <= '7') {
+            int value = c - '0';
+            for (int d = 0; d < 2 && i + 1 < to && pending[i + 1] >= '0' && pending[i + 1] <= '7'; d++) {
+              value = value * 8 + pending[++i] - '0';
+            }
+            out[n++] = (byte) value;
+          } else {
+            out[n++] = c;
+          }
+        }
+      }
+    }
+    return new String(out, 0, n, StandardCharsets.UTF_8);
+  }
+
+  /** CSV: quoted fields may hold delimiters, newlines and doubled (or escaped) quotes; unquoted NULL string is NULL. */
+  private List<String> csvFields(int from, int to) {
+    List<String> fields = new ArrayList<>(targets.length);
+    byte delimiter = (byte) format.delimiter();
+    byte quote = (byte) format.quote();
+    byte escape = (byte) format.escape();
+    int i = from;
+    while (true) {
+      java.io.ByteArrayOutputStream value = null;
+      int start = i;
+      boolean wasQuoted = false;
+      while (i < to && pending[i] != delimiter) {
+        if (pending[i] == quote) {
+          if (value == null) {
+            value = new java.io.ByteArrayOutputStream();
+            value.write(pending, start, i - start);
+          }
+          wasQuoted = true;
+          i++;
+          while (true) {
+            if (i >= to) {
+              throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "unterminated CSV quoted field")
+                  .withContext(lineContext(from, to));
+            }
+            byte b = pending[i];
+            if (b == escape && i + 1 < to && (pending[i + 1] == quote || pending[i + 1] == escape)
+                && !(escape == quote && pending[i + 1] != quote)) {
+              value.write(pending[i + 1]);
+              i += 2;
+            } else if (b == quote) {
+              i++;
+              break;
+            } else {
+              value.write(b);
+              i++;
+            }
+          }
+        } else {
+          if (value != null) {
+            value.write(pending[i]);
+          }
+          i++;
+        }
+      }
+      if (value == null) {
+        boolean isNull = i - start == nullBytes.length
+            && Arrays.equals(pending, start, i, nullBytes, 0, nullBytes.length);
+        fields.add(isNull ? null : new String(pending, start, i - start, StandardCharsets.UTF_8));
+      } else {
+        fields.add(wasQuoted ? value.toString(StandardCharsets.UTF_8) : null);
+      }
+      if (i >= to) {
+        break;
+      }
+      i++; // the delimiter
+    }
+    return fields;
+  }
+
+  /** Columns as COPY lists them, with the columns it leaves out filled by their defaults. */
+  static final class Target {
+    private Target() {
+    }
+
+    /** Table ordinals of the listed columns (all when none are listed): 42703 for an unknown one. */
+    static List<Integer> ordinals(TableDef table, List<String> columns) {
+      List<Integer> out = new ArrayList<>();
+      if (columns.isEmpty()) {
+        for (int i = 0; i < table.columns().size(); i++) {
+          out.add(i);
+        }
+        return out;
+      }
+      for (String c : columns) {
+        int o = table.columnOrdinal(c).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,
+            "column \"" + c + "\" of relation \"" + table.name() + "\" does not exist"));
+        if (out.contains(o)) {
+          throw new AccelException(SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" specified more than once");
+        }
+        out.add(o);
+      }
+      return out;
+    }
+
+    static boolean hasDefault(Column column) {
+      return column.defaultSql().isPresent();
+    }
+  }
+}
