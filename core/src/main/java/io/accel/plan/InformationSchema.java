@@ -108,7 +108,7 @@ public final class InformationSchema extends AbstractSchema {
       }
     }
     String udt = PgTypes.BY_OID.get(PgTypes.oid(type)).name();
-    return new Object[] {db, "public", t.name(), c.name(), ordinal, c.defaultSql().orElse(null),
+    return new Object[] {db, "public", t.name(), c.name(), ordinal, c.defaultSql().isPresent() ? PgCatalogSchema.deparsedDefault(c) : null,
         c.nullable() ? "YES" : "NO", PgTypes.sqlName(type), charLength, octetLength, precision, radix, scale,
         datetime, null, null, db, "pg_catalog", udt, "NO", "NEVER", "YES"};
   }

@@ -71,6 +71,20 @@ class CatalogDifferentialTest {
         queries.add(new String[] {m.group(1), m.group(2).trim()});
       }
     }
+    // the standard's views, as tools that do not speak pg_catalog read them
+    queries.add(new String[] {"information_schema", "SELECT table_name, column_name, ordinal_position,"
+        + " column_default, is_nullable, data_type, character_maximum_length, character_octet_length,"
+        + " numeric_precision, numeric_precision_radix, numeric_scale, datetime_precision, udt_name"
+        + " FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"});
+    queries.add(new String[] {"information_schema", "SELECT table_catalog, table_schema, table_name, table_type"
+        + " FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name"});
+    queries.add(new String[] {"information_schema", "SELECT catalog_name, schema_name, schema_owner"
+        + " FROM information_schema.schemata WHERE schema_name IN ('public', 'pg_catalog', 'information_schema')"
+        + " ORDER BY schema_name"});
+    queries.add(new String[] {"functions", "SELECT current_database(), current_schema(), current_schemas(true),"
+        + " current_schemas(false), current_user, session_user, pg_catalog.format_type(1043, 44),"
+        + " pg_catalog.format_type(1700, 655366), pg_catalog.format_type(1184, NULL), 'items'::regclass::oid = (SELECT oid FROM pg_catalog.pg_class"
+        + " WHERE relname = 'items'), pg_catalog.pg_table_is_visible('items'::regclass)"});
     return queries;
   }
 
