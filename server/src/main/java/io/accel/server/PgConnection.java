@@ -871,6 +871,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       cancel.set(false);
       server.metrics().statement(prepared.kind());
+      if (prepared.copy().isPresent()) {
+        Object key = name.isEmpty() ? portal : name;
+        complete(portal, "COPY " + (prepared.copy().get().from() ? copyIn(key, prepared) : copyOut(key, prepared)));
+        return;
+      }
       Result result = session.execute(name.isEmpty() ? portal : name, prepared, portal.parameters, cancel, 0);
       if (!result.hasRows()) {
         String tag = tag(statement.sql, prepared, result.updateCount(), failedCommit);
@@ -913,6 +918,76 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     portal.result.close();
     portal.result = null;
     complete(portal, tag);
+  }
+
+  /**
+   * COPY ... FROM STDIN: CopyInResponse, then the client's CopyData fed to core until CopyDone (or CopyFail).
+   * Flush and Sync are ignored meanwhile, as PostgreSQL does; after a failure the rest of the client's CopyData
+   * is ignored (the connection loop drops it).
+   */
+  private long copyIn(Object key, Prepared prepared) {
+    io.accel.exec.CopyIn copy = session.copyIn(key, prepared);
+    PgWriter.copyResponse(out, 'G', !copy.textFormat(), copy.columnCount());
+    flush();
+    while (true) {
+      Object next = next();
+      if (next == CLOSED) {
+        failQuietly(copy, "connection closed");
+        throw new Fatal("08006", "connection closed during COPY");
+      }
+      if (next instanceof PgFrameDecoder.Malformed bad) {
+        failQuietly(copy, bad.message());
+        throw new Fatal(bad.sqlState(), bad.message());
+      }
+      PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
+      try {
+        switch (frame.type()) {
+          case 'd' -> {
+            ByteBuf data = frame.body();
+            copy.write(data.nioBuffer());
+          }
+          case 'c' -> {
+            return copy.finish();
+          }
+          case 'f' -> copy.fail(cstring(frame.body()));
+          case 'H', 'S' -> {
+          }
+          default -> {
+            failQuietly(copy, "unexpected message");
+            throw new AccelException(SqlState.PROTOCOL_VIOLATION,
+                "unexpected message type 0x" + Integer.toHexString(frame.type()) + " during COPY from stdin");
+          }
+        }
+      } finally {
+        frame.body().release();
+      }
+    }
+  }
+
+  private static void failQuietly(io.accel.exec.CopyIn copy, String message) {
+    try {
+      copy.fail(message);
+    } catch (AccelException expected) {
+      // fail() always throws: the COPY is undone
+    }
+  }
+
+  /** COPY ... TO STDOUT: CopyOutResponse, a CopyData per row (streamed under back-pressure), CopyDone. */
+  private long copyOut(Object key, Prepared prepared) {
+    try (io.accel.exec.CopyOut copy = session.copyOut(key, prepared)) {
+      PgWriter.copyResponse(out, 'H', !copy.textFormat(), copy.columnCount());
+      for (byte[] row; (row = copy.next()) != null; ) {
+        int at = PgWriter.begin(out, 'd');
+        out.writeBytes(row);
+        PgWriter.end(out, at);
+        if (out.readableBytes() >= FLUSH_BYTES) {
+          flush();
+        }
+      }
+      PgWriter.simple(out, 'c');
+      server.metrics().rows(copy.rows());
+      return copy.rows();
+    }
   }
 
   private void complete(Portal portal, String tag) {
@@ -1079,15 +1154,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (e.state() == SqlState.INTERNAL_ERROR) {
       LOG.warn("internal error", e);
     }
-    sendError(e.state().code(), e.getMessage(), e.detail(), e.hint(), e.position());
+    sendError(e.state().code(), e.getMessage(), e.detail(), e.hint(), e.position(), e.context());
   }
 
   private void sendError(String code, String message, String detail, String hint, int position) {
+    sendError(code, message, detail, hint, position, null);
+  }
+
+  private void sendError(String code, String message, String detail, String hint, int position, String context) {
     server.metrics().error(code);
     if (session != null && !implicitBlock) {
       session.failTransaction(); // any error in a block aborts it, as in PostgreSQL
     }
-    PgWriter.error(out, 'E', "ERROR", code, message, detail, hint, position);
+    PgWriter.error(out, 'E', "ERROR", code, message, detail, hint, position, context);
   }
 
   private void notice(String severity, String code, String message) {

@@ -86,6 +86,11 @@ final class PgWriter {
   /** ErrorResponse ('E') or NoticeResponse ('N') with PostgreSQL's fields. */
   static void error(ByteBuf out, char type, String severity, String code, String message, String detail,
       String hint, int position) {
+    error(out, type, severity, code, message, detail, hint, position, null);
+  }
+
+  static void error(ByteBuf out, char type, String severity, String code, String message, String detail,
+      String hint, int position, String context) {
     int at = begin(out, type);
     field(out, 'S', severity);
     field(out, 'V', severity);
@@ -99,6 +104,9 @@ final class PgWriter {
     }
     if (position > 0) {
       field(out, 'P', Integer.toString(position));
+    }
+    if (context != null) {
+      field(out, 'W', context);
     }
     out.writeByte(0);
     end(out, at);
