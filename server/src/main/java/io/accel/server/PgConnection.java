@@ -60,7 +60,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   private final AccelServer server;
   private final PgFrameDecoder decoder;
+  /** What the event loop hands over: a batch (list) of frames per socket read, or a marker. */
   private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+  /** Frames of the read in progress (event loop only), handed over as one batch when the read completes. */
+  private ArrayList<Object> arriving = new ArrayList<>();
+  /** The batch the worker is taking messages from (worker only). */
+  private final java.util.ArrayDeque<Object> current = new java.util.ArrayDeque<>();
   private final AtomicLong queuedBytes = new AtomicLong();
   private final Object writability = new Object();
   private volatile Channel channel;
@@ -161,10 +166,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       if (queuedBytes.addAndGet(frame.body().readableBytes()) > QUEUE_HIGH) {
         ctx.channel().config().setAutoRead(false);
       }
-      inbox.add(frame);
+      arriving.add(frame);
     } else if (msg instanceof PgFrameDecoder.Malformed bad) {
       if (startupSeen) {
-        inbox.add(bad);
+        arriving.add(bad);
       } else {
         fatalNow(ctx, bad.sqlState(), bad.message());
       }
@@ -227,6 +232,20 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     server.start(() -> run(minor));
   }
 
+  /** One wake-up of the worker per socket read, however many messages it held (Bind, Execute, Sync...). */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    handOver();
+    ctx.fireChannelReadComplete();
+  }
+
+  private void handOver() {
+    if (!arriving.isEmpty()) {
+      inbox.add(arriving);
+      arriving = new ArrayList<>();
+    }
+  }
+
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
     synchronized (writability) {
@@ -242,6 +261,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (session != null) {
       session.cancel();
     }
+    handOver();
     inbox.add(CLOSED);
     synchronized (writability) {
       writability.notifyAll();
@@ -322,19 +342,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   /** The next message, waiting; closes an idle session after --idle-session-timeout. */
   private Object next() {
     long idle = server.config().idleSessionTimeoutMillis();
-    Object next;
-    try {
-      if (idle > 0 && session != null && !session.inTransactionBlock()) {
-        next = inbox.poll(idle, TimeUnit.MILLISECONDS);
-        if (next == null) {
-          throw new Fatal("57P05", "terminating connection due to idle-session timeout");
+    Object next = current.poll();
+    if (next == null) {
+      Object taken;
+      try {
+        if (idle > 0 && session != null && !session.inTransactionBlock()) {
+          taken = inbox.poll(idle, TimeUnit.MILLISECONDS);
+          if (taken == null) {
+            throw new Fatal("57P05", "terminating connection due to idle-session timeout");
+          }
+        } else {
+          taken = inbox.take();
         }
-      } else {
-        next = inbox.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return CLOSED;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return CLOSED;
+      if (taken instanceof List<?> batch) {
+        current.addAll(batch);
+        next = current.poll();
+      } else {
+        next = taken;
+      }
     }
     if (next instanceof PgFrameDecoder.Frame f) {
       long left = queuedBytes.addAndGet(-f.body().readableBytes());
@@ -397,6 +426,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     session = server.newSession(user);
     try {
       session.setParameter("application_name", startupParameters.getOrDefault("application_name", ""));
+      // current_database() answers the name the client connected to (one store serves every name)
+      session.setParameter("accel.database", startupParameters.getOrDefault("database", user));
     } catch (AccelException ignored) {
       // not reachable for a string; kept for symmetry with the others
     }
@@ -776,13 +807,27 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   /** Whether the client has queued another Execute before its next Sync (or no Sync yet). */
   private boolean moreExecutesBeforeSync() {
-    for (Object m : inbox) {
+    for (Object m : current) {
       if (m instanceof PgFrameDecoder.Frame f) {
         if (f.type() == 'S') {
           return false;
         }
         if (f.type() == 'E') {
           return true;
+        }
+      }
+    }
+    for (Object queued : inbox) {
+      if (queued instanceof List<?> batch) {
+        for (Object m : batch) {
+          if (m instanceof PgFrameDecoder.Frame f) {
+            if (f.type() == 'S') {
+              return false;
+            }
+            if (f.type() == 'E') {
+              return true;
+            }
+          }
         }
       }
     }
@@ -1234,13 +1279,34 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       out.release();
       out = null;
     }
-    for (Object m; (m = inbox.poll()) != null; ) {
+    closed = true;
+    for (Object m; (m = current.poll()) != null; ) {
       if (m instanceof PgFrameDecoder.Frame f) {
         f.body().release();
       }
     }
-    closed = true;
     channel.close();
+    // on the event loop, after which nothing more is queued (channelRead sees closed and releases)
+    try {
+      channel.eventLoop().execute(this::releaseQueued);
+    } catch (java.util.concurrent.RejectedExecutionException loopGone) {
+      releaseQueued(); // the event loop has stopped: nothing can queue any more
+    }
+  }
+
+  private void releaseQueued() {
+    {
+      handOver();
+      for (Object m; (m = inbox.poll()) != null; ) {
+        if (m instanceof List<?> batch) {
+          for (Object b : batch) {
+            if (b instanceof PgFrameDecoder.Frame f) {
+              f.body().release();
+            }
+          }
+        }
+      }
+    }
   }
 
   /** Ends the session after the message it handles now (server shutdown). */
