@@ -11,10 +11,13 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ManualIoEventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
@@ -25,7 +28,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.ServerSocketChannel;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -62,6 +64,9 @@ public final class AccelServer implements AutoCloseable {
   private final Map<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
   private final Map<Integer, Integer> secrets = new ConcurrentHashMap<>();
   private final AtomicInteger admitted = new AtomicInteger();
+  /** Connection threads running, admitted or still starting up. */
+  private final AtomicInteger threads = new AtomicInteger();
+  private final IoHandlerFactory ioHandlers;
   private final AtomicInteger nextPid = new AtomicInteger(1000);
   private final SecureRandom random = new SecureRandom();
   private final Channel serverChannel;
@@ -89,28 +94,23 @@ public final class AccelServer implements AutoCloseable {
       return t;
     });
     boolean epoll = Epoll.isAvailable();
-    this.loops = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
-        epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    this.ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    // one loop accepts connections and serves HTTP; each connection then runs on its own thread's loop
+    this.loops = new MultiThreadIoEventLoopGroup(1, ioHandlers);
     Class<? extends ServerSocketChannel> channelClass = epoll ? EpollServerSocketChannel.class
         : NioServerSocketChannel.class;
     try {
-      ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(channelClass)
-          .option(ChannelOption.SO_BACKLOG, 1024)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-              if (shuttingDown) {
-                ch.close();
-                return;
-              }
-              channels.add(ch);
-              PgFrameDecoder decoder = new PgFrameDecoder(config.maxMessageSize());
-              ch.pipeline().addLast("frames", decoder).addLast("pg", new PgConnection(AccelServer.this, decoder));
-            }
-          });
-      this.serverChannel = bootstrap.bind(new InetSocketAddress(config.listen(), config.port())).sync().channel();
+      ServerSocketChannel listener = epoll ? new EpollServerSocketChannel() : new NioServerSocketChannel();
+      listener.config().setOption(ChannelOption.SO_BACKLOG, 1024);
+      listener.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+          accept((Channel) accepted);
+        }
+      });
+      loops.register(listener).sync();
+      listener.bind(new InetSocketAddress(config.listen(), config.port())).sync();
+      this.serverChannel = listener;
       this.http = config.httpPort() == 0 ? null : new HttpEndpoint(this, loops, channelClass, config.listen(),
           Math.max(config.httpPort(), 0));
     } catch (InterruptedException e) {
@@ -201,8 +201,54 @@ public final class AccelServer implements AutoCloseable {
     admitted.decrementAndGet();
   }
 
-  void start(Runnable connection) {
-    workers.execute(connection);
+  /**
+   * A new connection gets a thread that owns its event loop (Netty's ManualIoEventLoop): the socket is read,
+   * the session runs and replies are written on that one thread, one wake-up per client message as a
+   * PostgreSQL backend process has. Connections past twice --max-connections that have not yet started up
+   * are closed at once.
+   */
+  private void accept(Channel child) {
+    if (shuttingDown || threads.incrementAndGet() > 2 * config.maxConnections() + 10) {
+      threads.decrementAndGet();
+      child.unsafe().closeForcibly();
+      return;
+    }
+    child.config().setOption(ChannelOption.TCP_NODELAY, true);
+    child.config().setOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024));
+    try {
+      workers.execute(() -> serve(child));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      threads.decrementAndGet();
+      child.unsafe().closeForcibly();
+    }
+  }
+
+  private void serve(Channel child) {
+    ManualIoEventLoop loop = new ManualIoEventLoop(Thread.currentThread(), ioHandlers);
+    try {
+      PgFrameDecoder decoder = new PgFrameDecoder(config.maxMessageSize());
+      PgConnection connection = new PgConnection(this, decoder, loop);
+      child.pipeline().addLast("frames", decoder).addLast("pg", connection);
+      ChannelFuture registered = loop.register(child);
+      while (!registered.isDone()) {
+        loop.runNow();
+      }
+      if (registered.isSuccess()) {
+        channels.add(child);
+        connection.serve();
+      } else {
+        child.unsafe().closeForcibly();
+      }
+    } catch (RuntimeException | Error e) {
+      LOG.warn("connection {} failed", child.remoteAddress(), e);
+      child.close();
+    } finally {
+      loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+      while (!loop.isTerminated()) {
+        loop.run(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      threads.decrementAndGet();
+    }
   }
 
   Session newSession(String user) {
@@ -258,7 +304,7 @@ public final class AccelServer implements AutoCloseable {
       c.shutdown();
     }
     long deadline = System.currentTimeMillis() + config.shutdownTimeoutMillis();
-    while (admitted.get() > 0 && System.currentTimeMillis() < deadline) {
+    while ((admitted.get() > 0 || threads.get() > 0) && System.currentTimeMillis() < deadline) {
       sleep(20);
     }
     if (admitted.get() > 0) {
@@ -271,7 +317,7 @@ public final class AccelServer implements AutoCloseable {
     channels.close().awaitUninterruptibly();
     // the store is closed only when no worker can use it any more: a freed native handle is never touched
     long lastLog = System.currentTimeMillis();
-    while (admitted.get() > 0) {
+    while (admitted.get() > 0 || threads.get() > 0) {
       sleep(20);
       if (System.currentTimeMillis() - lastLog > 5000) {
         LOG.warn("waiting for {} sessions to end before closing the store", admitted.get());

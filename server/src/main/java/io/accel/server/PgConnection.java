@@ -22,10 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import io.netty.channel.ManualIoEventLoop;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
@@ -52,7 +51,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private static final long QUEUE_HIGH = 1 << 20;
   private static final long QUEUE_LOW = 256 * 1024;
   private static final Object CLOSED = new Object();
-  private static final Object SHUTDOWN = new Object();
+  private static final long AUTHENTICATION_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
   /** Parameters PostgreSQL reports with ParameterStatus whenever they change. */
   private static final List<String> REPORTED = List.of("application_name", "client_encoding", "DateStyle",
       "integer_datetimes", "IntervalStyle", "is_superuser", "server_encoding", "server_version",
@@ -60,16 +59,15 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   private final AccelServer server;
   private final PgFrameDecoder decoder;
-  /** What the event loop hands over: a batch (list) of frames per socket read, or a marker. */
-  private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
-  /** Frames of the read in progress (event loop only), handed over as one batch when the read completes. */
-  private ArrayList<Object> arriving = new ArrayList<>();
-  /** The batch the worker is taking messages from (worker only). */
+  /** The connection's own event loop, driven by its thread: reads, writes and the session all run there. */
+  private final ManualIoEventLoop loop;
+  /** Decoded frames not yet handled (the loop's thread only). */
   private final java.util.ArrayDeque<Object> current = new java.util.ArrayDeque<>();
-  private final AtomicLong queuedBytes = new AtomicLong();
-  private final Object writability = new Object();
+  private long queuedBytes;
+  private int startupMinor = -1;
+  private volatile boolean shutdownRequested;
   private volatile Channel channel;
-  private volatile boolean startupSeen;
+  private boolean startupSeen;
   private volatile boolean closed;
   private boolean tls;
 
@@ -135,9 +133,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  PgConnection(AccelServer server, PgFrameDecoder decoder) {
+  PgConnection(AccelServer server, PgFrameDecoder decoder, ManualIoEventLoop loop) {
     this.server = server;
     this.decoder = decoder;
+    this.loop = loop;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -163,13 +162,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         frame.body().release();
         return;
       }
-      if (queuedBytes.addAndGet(frame.body().readableBytes()) > QUEUE_HIGH) {
-        ctx.channel().config().setAutoRead(false);
+      queuedBytes += frame.body().readableBytes();
+      if (queuedBytes > QUEUE_HIGH) {
+        ctx.channel().config().setAutoRead(false); // a client far ahead of the session waits
       }
-      arriving.add(frame);
+      current.add(frame);
     } else if (msg instanceof PgFrameDecoder.Malformed bad) {
       if (startupSeen) {
-        arriving.add(bad);
+        current.add(bad);
       } else {
         fatalNow(ctx, bad.sqlState(), bad.message());
       }
@@ -228,44 +228,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     startupSeen = true;
     decoder.startupDone();
     startupParameters = parameters;
-    int minor = code & 0xffff;
-    server.start(() -> run(minor));
-  }
-
-  /** One wake-up of the worker per socket read, however many messages it held (Bind, Execute, Sync...). */
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
-    handOver();
-    ctx.fireChannelReadComplete();
-  }
-
-  private void handOver() {
-    if (!arriving.isEmpty()) {
-      inbox.add(arriving);
-      arriving = new ArrayList<>();
-    }
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    synchronized (writability) {
-      writability.notifyAll();
-    }
-    ctx.fireChannelWritabilityChanged();
+    startupMinor = code & 0xffff;
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     closed = true;
     server.metrics().connectionClosed();
-    if (session != null) {
-      session.cancel();
-    }
-    handOver();
-    inbox.add(CLOSED);
-    synchronized (writability) {
-      writability.notifyAll();
-    }
   }
 
   @Override
@@ -283,8 +252,27 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   // ---------------------------------------------------------------------------------------------------
   // worker side
 
-  private void run(int minorVersion) {
+  /**
+   * The connection's whole life on its thread: the loop runs until the startup message arrives (at most
+   * --authentication-timeout), then the session serves messages until the client leaves.
+   */
+  void serve() {
     Thread.currentThread().setName("accel-conn-" + channel.remoteAddress());
+    long deadline = System.nanoTime() + AUTHENTICATION_TIMEOUT_NANOS;
+    while (startupMinor < 0 && !closed && channel.isActive()) {
+      long wait = deadline - System.nanoTime();
+      if (wait <= 0 || shutdownRequested) {
+        channel.close();
+        return;
+      }
+      loop.run(wait);
+    }
+    if (startupMinor >= 0) {
+      run(startupMinor);
+    }
+  }
+
+  private void run(int minorVersion) {
     out = channel.alloc().buffer(8192);
     try {
       if (minorVersion > 0) {
@@ -339,42 +327,40 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     PgWriter.end(out, at);
   }
 
-  /** The next message, waiting; closes an idle session after --idle-session-timeout. */
+  /**
+   * The next message: runs the connection's loop (reading the socket) until one is decoded. Closes an idle
+   * session after --idle-session-timeout and ends it on server shutdown.
+   */
   private Object next() {
     long idle = server.config().idleSessionTimeoutMillis();
-    Object next = current.poll();
-    if (next == null) {
-      Object taken;
-      try {
-        if (idle > 0 && session != null && !session.inTransactionBlock()) {
-          taken = inbox.poll(idle, TimeUnit.MILLISECONDS);
-          if (taken == null) {
-            throw new Fatal("57P05", "terminating connection due to idle-session timeout");
+    long deadline = idle > 0 && session != null && !session.inTransactionBlock()
+        ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle) : 0;
+    while (true) {
+      Object next = current.poll();
+      if (next != null) {
+        if (next instanceof PgFrameDecoder.Frame f) {
+          queuedBytes -= f.body().readableBytes();
+          if (queuedBytes < QUEUE_LOW && !channel.config().isAutoRead()) {
+            channel.config().setAutoRead(true);
           }
-        } else {
-          taken = inbox.take();
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        return next;
+      }
+      if (shutdownRequested) {
+        throw new Fatal("57P01", "terminating connection due to administrator command");
+      }
+      if (closed || !channel.isActive()) {
         return CLOSED;
       }
-      if (taken instanceof List<?> batch) {
-        current.addAll(batch);
-        next = current.poll();
-      } else {
-        next = taken;
+      long wait = TimeUnit.SECONDS.toNanos(1);
+      if (deadline != 0) {
+        wait = deadline - System.nanoTime();
+        if (wait <= 0) {
+          throw new Fatal("57P05", "terminating connection due to idle-session timeout");
+        }
       }
+      loop.run(wait);
     }
-    if (next instanceof PgFrameDecoder.Frame f) {
-      long left = queuedBytes.addAndGet(-f.body().readableBytes());
-      if (left < QUEUE_LOW && !channel.config().isAutoRead()) {
-        channel.config().setAutoRead(true);
-      }
-    }
-    if (next == SHUTDOWN) {
-      throw new Fatal("57P01", "terminating connection due to administrator command");
-    }
-    return next;
   }
 
   private boolean authenticate() {
@@ -817,20 +803,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         }
       }
     }
-    for (Object queued : inbox) {
-      if (queued instanceof List<?> batch) {
-        for (Object m : batch) {
-          if (m instanceof PgFrameDecoder.Frame f) {
-            if (f.type() == 'S') {
-              return false;
-            }
-            if (f.type() == 'E') {
-              return true;
-            }
-          }
-        }
-      }
-    }
     return true;
   }
 
@@ -1239,17 +1211,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     out = channel.alloc().buffer(8192);
     server.metrics().bytesOut(b.readableBytes());
     channel.writeAndFlush(b, channel.voidPromise());
-    if (!channel.isWritable()) {
-      synchronized (writability) {
-        while (!channel.isWritable() && channel.isActive()) {
-          try {
-            writability.wait(100);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Fatal("57P01", "terminating connection");
-          }
-        }
-      }
+    // the loop writes what the socket takes and reads meanwhile; rows are produced again once it drains
+    while (!channel.isWritable() && channel.isActive() && !shutdownRequested) {
+      loop.run(TimeUnit.MILLISECONDS.toNanos(100));
     }
     if (!channel.isActive()) {
       throw new Fatal("08006", "connection closed by the client");
@@ -1286,32 +1250,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
     }
     channel.close();
-    // on the event loop, after which nothing more is queued (channelRead sees closed and releases)
-    try {
-      channel.eventLoop().execute(this::releaseQueued);
-    } catch (java.util.concurrent.RejectedExecutionException loopGone) {
-      releaseQueued(); // the event loop has stopped: nothing can queue any more
-    }
-  }
-
-  private void releaseQueued() {
-    {
-      handOver();
-      for (Object m; (m = inbox.poll()) != null; ) {
-        if (m instanceof List<?> batch) {
-          for (Object b : batch) {
-            if (b instanceof PgFrameDecoder.Frame f) {
-              f.body().release();
-            }
-          }
-        }
-      }
-    }
   }
 
   /** Ends the session after the message it handles now (server shutdown). */
   void shutdown() {
-    inbox.add(SHUTDOWN);
+    loop.execute(() -> shutdownRequested = true); // wakes the loop if it waits for the client
   }
 
   int snapshotsHeld() {
