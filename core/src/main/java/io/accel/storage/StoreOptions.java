@@ -1,5 +1,9 @@
 package io.accel.storage;
 
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.util.Locale;
+
 /**
  * Settings of a store, each with a default that suits most users.
  *
@@ -55,5 +59,33 @@ public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCa
   /** The defaults' row cache with these block cache and commit settings. */
   public StoreOptions(long blockCacheBytes, boolean syncCommits) {
     this(blockCacheBytes, syncCommits, DEFAULT_ROW_CACHE_BYTES);
+  }
+
+  /** A size such as 268435456, 256MB or 1GB (22023 otherwise); 0 only where it turns the cache off. */
+  public static long parseBytes(String name, String text, long defaultValue, boolean zeroTurnsOff) {
+    if (text == null || text.isBlank()) {
+      return defaultValue;
+    }
+    String t = text.trim().toUpperCase(Locale.ROOT).replace(" ", "");
+    long unit = 1;
+    if (t.endsWith("KB") || t.endsWith("K")) {
+      unit = 1L << 10;
+    } else if (t.endsWith("MB") || t.endsWith("M")) {
+      unit = 1L << 20;
+    } else if (t.endsWith("GB") || t.endsWith("G")) {
+      unit = 1L << 30;
+    }
+    String digits = t.replaceAll("[KMGB]+$", "");
+    long value;
+    try {
+      value = Math.multiplyExact(Long.parseLong(digits), unit);
+    } catch (NumberFormatException | ArithmeticException e) {
+      value = -1;
+    }
+    if (value < 0 || value == 0 && !zeroTurnsOff) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid " + name + " \"" + text
+          + "\": expected a size in bytes such as 268435456, 256MB or 1GB" + (zeroTurnsOff ? ", or 0 for none" : ""));
+    }
+    return value;
   }
 }

@@ -116,9 +116,9 @@ public final class AccelDriver extends UnregisteredDriver {
   /** The store options the properties ask for. */
   static StoreOptions storeOptions(Properties props) {
     return new StoreOptions(
-        parseBytes("blockCacheSize", props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes(), false),
+        StoreOptions.parseBytes("blockCacheSize", props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes(), false),
         Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))),
-        parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true));
+        StoreOptions.parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true));
   }
 
   /** Opens a connection to the store at {@code location} ({@code mem:NAME} or {@code file:PATH}). */
@@ -227,37 +227,6 @@ public final class AccelDriver extends UnregisteredDriver {
     }
     throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
         "invalid " + name + " \"" + text + "\": expected a number of " + what + ", 0 or more");
-  }
-
-  /**
-   * Parses the size property {@code name}, such as {@code 268435456}, {@code 256MB} or {@code 1g}; 0 only when
-   * {@code zeroTurnsOff}.
-   */
-  static long parseBytes(String name, String text, long defaultValue, boolean zeroTurnsOff) {
-    if (text == null || text.isBlank()) {
-      return defaultValue;
-    }
-    String t = text.trim().toUpperCase(Locale.ROOT).replace(" ", "");
-    long unit = 1;
-    if (t.endsWith("KB") || t.endsWith("K")) {
-      unit = 1L << 10;
-    } else if (t.endsWith("MB") || t.endsWith("M")) {
-      unit = 1L << 20;
-    } else if (t.endsWith("GB") || t.endsWith("G")) {
-      unit = 1L << 30;
-    }
-    String digits = t.replaceAll("[KMGB]+$", "");
-    long value;
-    try {
-      value = Math.multiplyExact(Long.parseLong(digits), unit);
-    } catch (NumberFormatException | ArithmeticException e) {
-      value = -1;
-    }
-    if (value < 0 || value == 0 && !zeroTurnsOff) {
-      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid " + name + " \"" + text
-          + "\": expected a size in bytes such as 268435456, 256MB or 1GB" + (zeroTurnsOff ? ", or 0 for none" : ""));
-    }
-    return value;
   }
 
   /** Registers the driver with DriverManager (done when the class loads). */

@@ -3,7 +3,6 @@ package io.accel.server;
 import io.accel.exec.Database;
 import io.accel.exec.Session;
 import io.accel.exec.StoreRegistry;
-import io.accel.storage.StoreOptions;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -85,8 +84,7 @@ public final class AccelServer implements AutoCloseable {
     new JvmGcMetrics().bindTo(prometheus);
     new JvmThreadMetrics().bindTo(prometheus);
     new ProcessorMetrics().bindTo(prometheus);
-    this.database = StoreRegistry.acquire(config.store(),
-        new StoreOptions(128L << 20, config.syncCommits(), StoreOptions.DEFAULT_ROW_CACHE_BYTES));
+    this.database = StoreRegistry.acquire(config.store(), config.storeOptions());
     this.metrics = new ServerMetrics(prometheus, this);
     this.workers = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "accel-conn");

@@ -84,16 +84,25 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   /** A transaction the server opened for a pipeline of several Executes before one Sync. */
   private boolean implicitBlock;
   private final AtomicBoolean cancel = new AtomicBoolean();
+  /** Meter increments gathered per connection and published every few hundred statements and at the end. */
+  private long bytesIn;
+  private long bytesOut;
+  private long rowsSent;
+  private final long[] statementsByKind = new long[Prepared.Kind.values().length];
+  private int unpublished;
 
   /** A prepared statement: PostgreSQL's $n text, the engine's statement, the client's parameter types. */
   private static final class Statement {
     final String sql;
+    /** Its first words, upper case: what the command tag and transaction handling look at. */
+    final String leading;
     final Prepared prepared; // null for an empty query
     final PositionalParameters positions;
     final int[] parameterTypes; // per $n, 0 = infer
 
     Statement(String sql, Prepared prepared, PositionalParameters positions, int[] parameterTypes) {
       this.sql = sql;
+      this.leading = firstWords(sql, 3);
       this.prepared = prepared;
       this.positions = positions;
       this.parameterTypes = parameterTypes;
@@ -157,7 +166,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         startup.body().release();
       }
     } else if (msg instanceof PgFrameDecoder.Frame frame) {
-      server.metrics().bytesIn(frame.body().readableBytes() + 5);
+      bytesIn += frame.body().readableBytes() + 5;
       if (closed) {
         frame.body().release();
         return;
@@ -273,7 +282,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void run(int minorVersion) {
-    out = channel.alloc().buffer(8192);
+    out = channel.alloc().directBuffer(8192);
     try {
       if (minorVersion > 0) {
         negotiateProtocol(minorVersion);
@@ -726,7 +735,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (!portalName.isEmpty() && portals.containsKey(portalName)) {
       throw new AccelException(SqlState.DUPLICATE_CURSOR, "portal \"" + portalName + "\" already exists");
     }
-    if (session.failedTransaction() && statement.prepared != null && !endsTransaction(statement.sql)) {
+    if (session.failedTransaction() && statement.prepared != null && !endsTransaction(statement.leading)) {
       throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
           "current transaction is aborted, commands ignored until end of transaction block");
     }
@@ -742,8 +751,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     PgWriter.simple(out, '2');
   }
 
-  private static boolean endsTransaction(String sql) {
-    String first = firstWords(sql, 1);
+  /** Whether a statement, by its leading words, ends a transaction. */
+  private static boolean endsTransaction(String leading) {
+    String first = leading.contains(" ") ? leading.substring(0, leading.indexOf(' ')) : leading;
     return first.equals("COMMIT") || first.equals("END") || first.equals("ROLLBACK") || first.equals("ABORT");
   }
 
@@ -862,7 +872,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
     if (portal.result == null) {
       Prepared prepared = statement.prepared;
-      String tagWords = firstWords(statement.sql, 2);
+      String tagWords = statement.leading;
       if (tagWords.startsWith("BEGIN") || tagWords.startsWith("START")) {
         if (implicitBlock) {
           implicitBlock = false; // BEGIN turns the implicit transaction into an explicit block
@@ -883,11 +893,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       boolean failedCommit = (tagWords.startsWith("COMMIT") || tagWords.startsWith("END"))
           && session.failedTransaction();
-      if (implicitBlock && (endsTransaction(statement.sql))) {
+      if (implicitBlock && endsTransaction(statement.leading)) {
         implicitBlock = false;
       }
       cancel.set(false);
-      server.metrics().statement(prepared.kind());
+      statementsByKind[prepared.kind().ordinal()]++;
+      unpublished++;
       if (prepared.copy().isPresent()) {
         Object key = name.isEmpty() ? portal : name;
         complete(portal, "COPY " + (prepared.copy().get().from() ? copyIn(key, prepared) : copyOut(key, prepared)));
@@ -895,7 +906,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       Result result = session.execute(name.isEmpty() ? portal : name, prepared, portal.parameters, cancel, 0);
       if (!result.hasRows()) {
-        String tag = tag(statement.sql, prepared, result.updateCount(), failedCommit);
+        String tag = tag(statement.leading, prepared, result.updateCount(), failedCommit);
         result.close();
         complete(portal, tag);
         reportChangedParameters(prepared);
@@ -925,13 +936,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
     }
     portal.rowsSent += sent;
-    server.metrics().rows(sent);
+    rowsSent += sent;
     if (maxRows > 0 && sent == maxRows && cursor.hasNext()) {
       PgWriter.simple(out, 's');
       server.metrics().portalSuspended();
       return;
     }
-    String tag = tag(statement.sql, statement.prepared, portal.rowsSent, false);
+    String tag = tag(statement.leading, statement.prepared, portal.rowsSent, false);
     portal.result.close();
     portal.result = null;
     complete(portal, tag);
@@ -1002,7 +1013,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         }
       }
       PgWriter.simple(out, 'c');
-      server.metrics().rows(copy.rows());
+      rowsSent += copy.rows();
       return copy.rows();
     }
   }
@@ -1066,9 +1077,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     session.releaseStatement(name.isEmpty() ? portal : name);
   }
 
-  /** PostgreSQL's command tag for a statement that ran. */
-  static String tag(String sql, Prepared prepared, long count, boolean failedCommit) {
-    String words = firstWords(sql, 3);
+  /** PostgreSQL's command tag for a statement that ran, from its leading words. */
+  static String tag(String words, Prepared prepared, long count, boolean failedCommit) {
     String first = words.contains(" ") ? words.substring(0, words.indexOf(' ')) : words;
     if (prepared.kind() == Prepared.Kind.QUERY || prepared.kind() == Prepared.Kind.EXPLAIN) {
       return switch (first) {
@@ -1161,7 +1171,25 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   // --- output
 
+  private void publishMetrics() {
+    ServerMetrics m = server.metrics();
+    m.bytesIn(bytesIn);
+    m.bytesOut(bytesOut);
+    m.rows(rowsSent);
+    for (Prepared.Kind kind : Prepared.Kind.values()) {
+      m.statements(kind, statementsByKind[kind.ordinal()]);
+      statementsByKind[kind.ordinal()] = 0;
+    }
+    bytesIn = 0;
+    bytesOut = 0;
+    rowsSent = 0;
+    unpublished = 0;
+  }
+
   private void readyForQuery() {
+    if (unpublished >= 256) {
+      publishMetrics();
+    }
     char status = session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
     PgWriter.readyForQuery(out, status);
     flush();
@@ -1207,10 +1235,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (out.readableBytes() == 0) {
       return;
     }
-    ByteBuf b = out;
-    out = channel.alloc().buffer(8192);
-    server.metrics().bytesOut(b.readableBytes());
-    channel.writeAndFlush(b, channel.voidPromise());
+    bytesOut += out.readableBytes();
+    // written on this thread: when the socket took it all, Netty has released its reference and the buffer
+    // is used again; otherwise the rest waits in the channel and a new buffer takes the next replies
+    out.retain();
+    channel.writeAndFlush(out, channel.voidPromise());
+    if (out.refCnt() == 1) {
+      out.clear();
+    } else {
+      out.release();
+      out = channel.alloc().directBuffer(8192);
+    }
     // the loop writes what the socket takes and reads meanwhile; rows are produced again once it drains
     while (!channel.isWritable() && channel.isActive() && !shutdownRequested) {
       loop.run(TimeUnit.MILLISECONDS.toNanos(100));
@@ -1221,6 +1256,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void cleanUp() {
+    publishMetrics();
     for (Map.Entry<String, Portal> e : portals.entrySet()) {
       try {
         closePortal(e.getValue(), e.getKey());

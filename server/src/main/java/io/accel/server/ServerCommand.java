@@ -1,5 +1,6 @@
 package io.accel.server;
 
+import io.accel.storage.StoreOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -60,6 +61,12 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--sync-commits", defaultValue = "${env:ACCEL_SYNC_COMMITS:-true}", description = "a commit waits for the write-ahead log to reach the disk (ACCEL_SYNC_COMMITS; default ${DEFAULT-VALUE})")
   boolean syncCommits;
 
+  @Option(names = "--block-cache-size", defaultValue = "${env:ACCEL_BLOCK_CACHE_SIZE:-128MB}", description = "RocksDB's block cache (ACCEL_BLOCK_CACHE_SIZE; default ${DEFAULT-VALUE})")
+  String blockCacheSize;
+
+  @Option(names = "--row-cache-size", defaultValue = "${env:ACCEL_ROW_CACHE_SIZE}", description = "the cache of decoded rows, 0 for none (ACCEL_ROW_CACHE_SIZE; default 256MB but at most a quarter of the heap)")
+  String rowCacheSize;
+
   public static void main(String[] args) {
     int code = new CommandLine(new ServerCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
     if (code != 0) {
@@ -91,8 +98,17 @@ public final class ServerCommand implements Callable<Integer> {
     if (!store.startsWith("mem:") && !store.startsWith("file:")) {
       throw new CommandLine.ParameterException(new CommandLine(this), "--store is mem:NAME or file:PATH, not " + store);
     }
+    StoreOptions storeOptions;
+    try {
+      storeOptions = new StoreOptions(
+          StoreOptions.parseBytes("--block-cache-size", blockCacheSize, StoreOptions.DEFAULTS.blockCacheBytes(), false),
+          syncCommits,
+          StoreOptions.parseBytes("--row-cache-size", rowCacheSize, StoreOptions.DEFAULTS.rowCacheBytes(), true));
+    } catch (io.accel.sql.AccelException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+    }
     return new ServerConfig(listen, port, store, httpPort, mode, users, user, password, tlsMode, tlsCert, tlsKey,
-        maxConnections, maxMessageSize, idleSessionTimeout * 1000, shutdownTimeout * 1000, syncCommits);
+        maxConnections, maxMessageSize, idleSessionTimeout * 1000, shutdownTimeout * 1000, storeOptions);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.accel.server;
 
+import io.accel.storage.StoreOptions;
 import java.nio.file.Path;
 
 /**
@@ -11,28 +12,29 @@ import java.nio.file.Path;
  */
 record ServerConfig(String listen, int port, String store, int httpPort, Authenticator.Mode auth, Path usersFile,
     String user, String password, Tls tls, Path tlsCert, Path tlsKey, int maxConnections, int maxMessageSize,
-    long idleSessionTimeoutMillis, long shutdownTimeoutMillis, boolean syncCommits) {
+    long idleSessionTimeoutMillis, long shutdownTimeoutMillis, StoreOptions storeOptions) {
 
   enum Tls { OFF, OPTIONAL, REQUIRED }
 
   /** An in-memory server on any free port with trust authentication, for tests. */
   static ServerConfig forTests(String store) {
     return new ServerConfig("127.0.0.1", 0, store, -1, Authenticator.Mode.TRUST, null, null, null, Tls.OFF, null,
-        null, 100, 64 << 20, 0, 10_000, false);
+        null, 100, 64 << 20, 0, 10_000,
+        new StoreOptions(StoreOptions.DEFAULTS.blockCacheBytes(), false, StoreOptions.DEFAULTS.rowCacheBytes()));
   }
 
   ServerConfig withAuth(Authenticator.Mode mode, String user, String password) {
     return new ServerConfig(listen, port, store, httpPort, mode, usersFile, user, password, tls, tlsCert, tlsKey,
-        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, syncCommits);
+        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, storeOptions);
   }
 
   ServerConfig withTls(Tls mode, Path cert, Path key) {
     return new ServerConfig(listen, port, store, httpPort, auth, usersFile, user, password, mode, cert, key,
-        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, syncCommits);
+        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, storeOptions);
   }
 
   ServerConfig withLimits(int maxConnections, int maxMessageSize, long idleSessionTimeoutMillis) {
     return new ServerConfig(listen, port, store, httpPort, auth, usersFile, user, password, tls, tlsCert, tlsKey,
-        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, syncCommits);
+        maxConnections, maxMessageSize, idleSessionTimeoutMillis, shutdownTimeoutMillis, storeOptions);
   }
 }

@@ -62,11 +62,15 @@ final class ServerMetrics {
   }
 
   void bytesIn(long n) {
-    bytesIn.increment(n);
+    if (n > 0) {
+      bytesIn.increment(n);
+    }
   }
 
   void bytesOut(long n) {
-    bytesOut.increment(n);
+    if (n > 0) {
+      bytesOut.increment(n);
+    }
   }
 
   void rows(long n) {
@@ -79,8 +83,10 @@ final class ServerMetrics {
     suspended.increment();
   }
 
-  void statement(Prepared.Kind kind) {
-    statements.get(kind).increment();
+  void statements(Prepared.Kind kind, long n) {
+    if (n > 0) {
+      statements.get(kind).increment(n);
+    }
   }
 
   void error(String sqlState) {
