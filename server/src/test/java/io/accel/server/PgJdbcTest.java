@@ -342,4 +342,42 @@ class PgJdbcTest {
       }
     }
   }
+
+  @Test
+  void databaseMetaDataBrowsesTheCatalog() throws SQLException {
+    try (Connection c = server.connect()) {
+      var md = c.getMetaData();
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = md.getTables(null, "public", "%", new String[] {"TABLE"})) {
+        while (rs.next()) {
+          tables.add(rs.getString("TABLE_NAME"));
+        }
+      }
+      assertThat(tables).contains("big", "kinds");
+      List<String> columns = new ArrayList<>();
+      try (ResultSet rs = md.getColumns(null, "public", "big", "%")) {
+        while (rs.next()) {
+          columns.add(rs.getString("COLUMN_NAME") + ":" + rs.getString("TYPE_NAME") + ":" + rs.getInt("NULLABLE"));
+        }
+      }
+      assertThat(columns).containsExactly("id:int4:0", "grp:int4:1", "label:varchar:1");
+      try (ResultSet rs = md.getPrimaryKeys(null, "public", "big")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("COLUMN_NAME")).isEqualTo("id");
+        assertThat(rs.getString("PK_NAME")).isEqualTo("big_pkey");
+      }
+      try (ResultSet rs = md.getIndexInfo(null, "public", "big", false, false)) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("INDEX_NAME")).isEqualTo("big_pkey");
+        assertThat(rs.getBoolean("NON_UNIQUE")).isFalse();
+      }
+      try (ResultSet rs = md.getSchemas()) {
+        List<String> schemas = new ArrayList<>();
+        while (rs.next()) {
+          schemas.add(rs.getString(1));
+        }
+        assertThat(schemas).contains("public", "pg_catalog", "information_schema");
+      }
+    }
+  }
 }

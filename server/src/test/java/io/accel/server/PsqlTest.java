@@ -131,4 +131,48 @@ class PsqlTest {
       assertThat(r.err()).contains("server does not support SSL");
     }
   }
+
+  @Test
+  void describeCommandsShowTheCatalog() throws Exception {
+    try (TestServer s = new TestServer()) {
+      String c = conninfo(s, "gina", "");
+      Psql.Run r = Psql.psql(c, Map.of(), "-c", "create table orders(id bigint primary key, customer varchar(40) not null, total numeric(10,2))",
+          "-c", "create index orders_customer on orders(customer)");
+      assertThat(r.exit()).as(r.err()).isZero();
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\dt", "-c", "\\d orders", "-c", "\\di");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.out()).contains(" public | orders | table |")
+          .contains("Table \"public.orders\"")
+          .contains(" id       | bigint                |           | not null |")
+          .contains(" customer | character varying(40) |           | not null |")
+          .contains(" total    | numeric(10,2)         |           |          |")
+          .contains("\"orders_pkey\" PRIMARY KEY, btree (id)")
+          .contains("\"orders_customer\" btree (customer)")
+          .contains(" public | orders_customer | index |");
+      r = Psql.psql(c, Map.of(), "-c", "select current_database(), current_user, version() like 'PostgreSQL 15%Accel%'");
+      assertThat(r.out().strip()).isEqualTo("test|gina|t");
+    }
+  }
+
+  @Test
+  void metricsAndHealthOverHttp() throws Exception {
+    try (TestServer s = new TestServer()) {
+      Psql.psql(conninfo(s, "hal", ""), Map.of(), "-c", "select 1");
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      String base = "http://127.0.0.1:" + s.server.httpPort();
+      var health = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/health")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      var metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/metrics")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body()).contains("accel_server_connections_accepted_total")
+          .contains("accel_server_statements_total{kind=\"query\"}")
+          .contains("accel_server_bytes_total{direction=\"in\"}")
+          .contains("accel_server_netty_memory_used_bytes")
+          .contains("jvm_memory_used_bytes");
+      assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/nope")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+    }
+  }
 }
