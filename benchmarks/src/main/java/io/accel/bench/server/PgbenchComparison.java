@@ -1,0 +1,274 @@
+package io.accel.bench.server;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The Accel server against PostgreSQL with the clients users measure with: pgbench (-S in simple and prepared
+ * mode at several client counts, then the TPC-B-like default script) and a 1-million-row SELECT streamed
+ * through psql and through pgJDBC, with the server's heap sampled from its /metrics meanwhile. The server runs
+ * as its own process from {@code server/target/accel-server.jar} on a fresh file store, PostgreSQL is the one
+ * given; the same data is loaded into both by {@code pgbench -i}. Each comparison runs Accel and PostgreSQL one
+ * after the other, never together, and prints the ratio (Accel / PostgreSQL, above 1 = Accel faster).
+ */
+@Command(name = "pgbench-comparison", mixinStandardHelpOptions = true)
+public final class PgbenchComparison implements Callable<Integer> {
+  @Option(names = "--server-jar", defaultValue = "server/target/accel-server.jar")
+  Path serverJar;
+
+  @Option(names = "--store", defaultValue = "target/pgbench-comparison-store")
+  Path store;
+
+  @Option(names = "--heap", defaultValue = "2g", description = "the server's -Xmx")
+  String heap;
+
+  @Option(names = "--server-args", defaultValue = "", description = "extra server flags, e.g. --row-cache-size=0")
+  String serverArgs;
+
+  @Option(names = "--postgres", defaultValue = "127.0.0.1:5432", description = "host:port of PostgreSQL (user postgres, database test)")
+  String postgres;
+
+  @Option(names = "--scale", defaultValue = "10")
+  int scale;
+
+  @Option(names = "--seconds", defaultValue = "30")
+  int seconds;
+
+  @Option(names = "--clients", defaultValue = "1,8,32", split = ",")
+  List<Integer> clients;
+
+  @Option(names = "--modes", defaultValue = "simple,prepared", split = ",")
+  List<String> modes;
+
+  @Option(names = "--pgbench", defaultValue = "/usr/lib/postgresql/15/bin/pgbench")
+  String pgbench;
+
+  @Option(names = "--psql", defaultValue = "/usr/bin/psql")
+  String psql;
+
+  private static final int ACCEL_PORT = 5493;
+  private static final int ACCEL_HTTP = 5492;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new PgbenchComparison()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    String[] pg = postgres.split(":");
+    deleteTree(store);
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap, "-jar", serverJar.toString(), "--store", "file:" + store.toAbsolutePath(), "--port",
+        Integer.toString(ACCEL_PORT), "--http-port", Integer.toString(ACCEL_HTTP)));
+    if (!serverArgs.isBlank()) {
+      command.addAll(List.of(serverArgs.trim().split("\\s+")));
+    }
+    Path log = Files.createTempFile("accel-server", ".log");
+    Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      waitFor(log, "listening on");
+      System.out.println("server: " + String.join(" ", command));
+      Target accel = new Target("Accel", "127.0.0.1", ACCEL_PORT);
+      Target postgresql = new Target("PostgreSQL", pg[0], Integer.parseInt(pg[1]));
+      for (Target t : List.of(accel, postgresql)) {
+        Run init = run(t, List.of(pgbench, "-i", "-q", "-s", Integer.toString(scale)));
+        System.out.printf("%s: pgbench -i -s %d: %s%n", t.name, scale, lastLine(init.err));
+      }
+      System.out.printf("%n| pgbench -S | clients | Accel tps | PostgreSQL tps | ratio |%n|---|---|---|---|---|%n");
+      for (String mode : modes) {
+        for (int c : clients) {
+          double a = tps(run(accel, select(mode, c)));
+          double p = tps(run(postgresql, select(mode, c)));
+          System.out.printf("| -M %s | %d | %.0f | %.0f | %.2fx |%n", mode, c, a, p, a / p);
+        }
+      }
+      System.out.printf("%n| TPC-B (default script, -M prepared, --max-tries=0) | clients | Accel tps | PostgreSQL tps | ratio | Accel retried |%n|---|---|---|---|---|---|%n");
+      for (int c : List.of(1, 8)) {
+        Run a = run(accel, tpcb(c));
+        Run p = run(postgresql, tpcb(c));
+        System.out.printf("| TPC-B | %d | %.0f | %.0f | %.2fx | %s |%n", c, tps(a), tps(p), tps(a) / tps(p),
+            find(a.out, "number of transactions retried: ([^\\n]+)"));
+      }
+      System.out.printf("%n| 1M-row SELECT (pgbench_accounts) | Accel s | PostgreSQL s | ratio | Accel server heap peak MB |%n|---|---|---|---|---|%n");
+      String all = "select * from pgbench_accounts";
+      HeapSampler heapSampler = new HeapSampler();
+      double aPsql = timed(() -> run(accel, List.of(psql, "-X", "-A", "-t", "-o", "/dev/null", "-c", all)));
+      double pPsql = timed(() -> run(postgresql, List.of(psql, "-X", "-A", "-t", "-o", "/dev/null", "-c", all)));
+      long peakPsql = heapSampler.takePeak();
+      System.out.printf("| psql | %.2f | %.2f | %.2fx | %d |%n", aPsql, pPsql, pPsql / aPsql, peakPsql >> 20);
+      double aJdbc = timed(() -> jdbcStream(accel, all));
+      double pJdbc = timed(() -> jdbcStream(postgresql, all));
+      long peakJdbc = heapSampler.takePeak();
+      heapSampler.stop();
+      System.out.printf("| pgJDBC, fetch size 1000 in a transaction | %.2f | %.2f | %.2fx | %d |%n", aJdbc, pJdbc,
+          pJdbc / aJdbc, peakJdbc >> 20);
+      return 0;
+    } finally {
+      server.destroy();
+      server.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private record Target(String name, String host, int port) {
+  }
+
+  private record Run(String out, String err) {
+  }
+
+  private List<String> select(String mode, int c) {
+    return List.of(pgbench, "-S", "-M", mode, "-c", Integer.toString(c), "-j", "2", "-T", Integer.toString(seconds));
+  }
+
+  private List<String> tpcb(int c) {
+    return List.of(pgbench, "-M", "prepared", "-c", Integer.toString(c), "-j", "2", "-T", Integer.toString(seconds),
+        "--max-tries=0");
+  }
+
+  private static Run run(Target t, List<String> command) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().putAll(Map.of("PGHOST", t.host, "PGPORT", Integer.toString(t.port), "PGUSER", "postgres",
+        "PGDATABASE", "test"));
+    Path out = Files.createTempFile("bench-out", ".txt");
+    Path err = Files.createTempFile("bench-err", ".txt");
+    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      p.destroyForcibly();
+      throw new IllegalStateException(t.name + ": " + command + " failed: " + Files.readString(err));
+    }
+    Run r = new Run(Files.readString(out), Files.readString(err));
+    Files.delete(out);
+    Files.delete(err);
+    return r;
+  }
+
+  private static double tps(Run r) {
+    return Double.parseDouble(find(r.out, "tps = ([0-9.]+)"));
+  }
+
+  private static String find(String text, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    if (!m.find()) {
+      throw new IllegalStateException("no " + regex + " in: " + text);
+    }
+    return m.group(1);
+  }
+
+  private static String lastLine(String text) {
+    String[] lines = text.strip().split("\n");
+    return lines[lines.length - 1];
+  }
+
+  private interface Work {
+    Object run() throws Exception;
+  }
+
+  private static double timed(Work w) throws Exception {
+    long start = System.nanoTime();
+    w.run();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** Reads every row through pgJDBC in pieces of 1000 (a cursor: autocommit off), as an application streams. */
+  private static long jdbcStream(Target t, String sql) throws Exception {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + t.host + ":" + t.port + "/test", p)) {
+      c.setAutoCommit(false);
+      long rows = 0;
+      try (Statement s = c.createStatement()) {
+        s.setFetchSize(1000);
+        try (ResultSet rs = s.executeQuery(sql)) {
+          while (rs.next()) {
+            rows += rs.getInt(1);
+          }
+        }
+      }
+      c.commit();
+      return rows;
+    }
+  }
+
+  /** The server's used heap from /metrics every 100 ms; the peak since the last take. */
+  private static final class HeapSampler {
+    private final AtomicLong peak = new AtomicLong();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final Thread thread;
+
+    HeapSampler() {
+      HttpClient http = HttpClient.newHttpClient();
+      Pattern used = Pattern.compile("^jvm_memory_used_bytes\\{area=\"heap\"[^}]*\\} ([0-9.E+]+)", Pattern.MULTILINE);
+      thread = new Thread(() -> {
+        while (!stop.get()) {
+          try {
+            String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ACCEL_HTTP + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+            Matcher m = used.matcher(body);
+            long sum = 0;
+            while (m.find()) {
+              sum += (long) Double.parseDouble(m.group(1));
+            }
+            peak.accumulateAndGet(sum, Math::max);
+            Thread.sleep(100);
+          } catch (IOException e) {
+            // the next sample
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      });
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    long takePeak() {
+      return peak.getAndSet(0);
+    }
+
+    void stop() {
+      stop.set(true);
+    }
+  }
+
+  private static void waitFor(Path log, String text) throws Exception {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (!Files.readString(log).contains(text)) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("the server did not start: " + Files.readString(log));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static void deleteTree(Path p) throws IOException {
+    if (Files.exists(p)) {
+      try (var walk = Files.walk(p)) {
+        for (Path x : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(x);
+        }
+      }
+    }
+  }
+}
