@@ -140,9 +140,19 @@ public final class Prepared {
     if (width == 0 || !(value instanceof String s)) {
       return value;
     }
+    if (s.isEmpty() && width < BLANKS.length) {
+      String blank = BLANKS[width]; // an empty CHAR(n) value is n spaces: made once per width
+      if (blank == null) {
+        blank = " ".repeat(width);
+        BLANKS[width] = blank;
+      }
+      return blank;
+    }
     int length = s.codePointCount(0, s.length());
     return length >= width ? s : s + " ".repeat(width - length);
   }
+
+  private static final String[] BLANKS = new String[1024];
 
   private volatile io.accel.sql.Paging paging;
   /** The query a paged statement pages, prepared; null when it cannot be paged through the cursor cache. */

@@ -1033,6 +1033,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         out.writeInt(-1);
       } else if (binary[i]) {
         PgTypes.writeBinary(out, oids[i], v);
+      } else if (oids[i] == PgTypes.INT4 || oids[i] == PgTypes.INT8 || oids[i] == PgTypes.INT2) {
+        writeDecimal(((Number) v).longValue());
       } else {
         int lengthAt = out.writerIndex();
         out.writeInt(0);
@@ -1041,6 +1043,33 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
     }
     PgWriter.end(out, at);
+  }
+
+  /** An integer's text form with its length, written as ASCII digits without a String (the common column). */
+  private void writeDecimal(long v) {
+    if (v == Long.MIN_VALUE) {
+      int lengthAt = out.writerIndex();
+      out.writeInt(0);
+      out.setInt(lengthAt, out.writeCharSequence(Long.toString(v), StandardCharsets.US_ASCII));
+      return;
+    }
+    int digits = 1;
+    long magnitude = Math.abs(v);
+    for (long p = 10; magnitude >= p && digits < 19; p *= 10) {
+      digits++;
+    }
+    int length = digits + (v < 0 ? 1 : 0);
+    out.writeInt(length);
+    int at = out.writerIndex();
+    out.ensureWritable(length);
+    if (v < 0) {
+      out.setByte(at, '-');
+    }
+    for (int i = at + length - 1; i >= at + length - digits; i--) {
+      out.setByte(i, (int) ('0' + magnitude % 10));
+      magnitude /= 10;
+    }
+    out.writerIndex(at + length);
   }
 
   private static short format(short[] formats, int column) {
