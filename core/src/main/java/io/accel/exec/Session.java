@@ -1055,6 +1055,19 @@ public final class Session implements AutoCloseable {
     set(name, value, false);
   }
 
+  /**
+   * {@code set_config(name, value, is_local)}: SET (LOCAL) name = value (null: DEFAULT); returns the value then in
+   * effect. SET LOCAL outside a transaction block would last only for the statement, so it changes nothing.
+   */
+  public synchronized String setConfig(String name, String value, boolean local) {
+    if (local && !inTransactionBlock()) {
+      settings.get(name); // 42704 for an unknown name, as the SET would fail
+      return value;
+    }
+    set(name, value, local);
+    return settings.get(name);
+  }
+
   /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */
   private synchronized void set(String name, String value, boolean local) {
     if (name.equals("transaction")) {
@@ -1073,7 +1086,7 @@ public final class Session implements AutoCloseable {
 
   /** Sets a parameter and what depends on it: the planner's time zone and search path, the plans' version. */
   private void apply(String key, String value) {
-    String after = settings.set(key, value);
+    settings.set(key, value);
     if (key.equals("timezone")) {
       settingsVersion++; // plans read text as timestamps in the zone they were planned in
       if (planner != null) {
@@ -1081,20 +1094,8 @@ public final class Session implements AutoCloseable {
       }
     }
     if (key.equals("search_path")) {
-      settingsVersion++;
-      if (planner != null) {
-        planner.searchPublic(searchesPublic(after));
-      }
+      settingsVersion++; // plans resolved names through it (the planner reads it: StatementPlanner.schemaPaths)
     }
-  }
-
-  private static boolean searchesPublic(String searchPath) {
-    for (String schema : searchPath.split(",")) {
-      if (schema.trim().replace("\"", "").equalsIgnoreCase(io.accel.plan.AccelSchema.NAME)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** At COMMIT the LOCAL settings of the block end; at ROLLBACK all its settings are undone, as in PostgreSQL. */

@@ -72,6 +72,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ({@link AccelConformance}) in place of the connection's, which Calcite only lets name a built-in one.
  */
 public class AccelPrepare extends CalcitePrepareImpl {
+  /** The schemas unqualified names are looked up in, in order (see {@link #getPreparingStmt}). */
+  private final List<List<String>> schemaPaths;
+
+  /** @param schemaPaths the schemas unqualified tables and functions are looked up in, in order */
+  public AccelPrepare(List<List<String>> schemaPaths) {
+    this.schemaPaths = schemaPaths;
+  }
+
   @Override
   public <T> CalciteSignature<T> prepareSql(CalcitePrepare.Context context, Query<T> query, Type elementType,
       long maxRowCount) {
@@ -91,28 +99,27 @@ public class AccelPrepare extends CalcitePrepareImpl {
   /**
    * Calcite's preparing statement with Accel's validator ({@link PgSqlValidator}: PostgreSQL's typing of
    * INSERT's VALUES rows) and type coercion ({@link PgTypeCoercion}: PostgreSQL's date arithmetic). Built as Calcite builds it (Accel plans to Enumerable, not Bindable).
+   *
+   * <p>The one place names are resolved from: the catalog reader made here searches {@link #schemaPaths}
+   * (PostgreSQL's search path: pg_catalog first unless search_path names it, then the root for qualified
+   * names), and the validator, its operator table (functions) and the SQL-to-rel converter all use it.
+   * Calcite hands {@code createSqlValidator} the reader it made in {@code prepare_} from the context's single
+   * default schema path; that one would not see pg_catalog, so it is not used.
    */
   @Override
   protected CalcitePreparingStmt getPreparingStmt(CalcitePrepare.Context context, Type elementType,
-      CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+      CalciteCatalogReader calciteReader, RelOptPlanner planner) {
     JavaTypeFactory typeFactory = context.getTypeFactory();
-    // unqualified names are looked up in the search path, then in pg_catalog (as PostgreSQL's implicit
-    // schema, but after the user's tables so that they resolve as before), then in the root
-    List<List<String>> paths = new java.util.ArrayList<>();
-    if (!context.getDefaultSchemaPath().isEmpty()) {
-      paths.add(context.getDefaultSchemaPath());
-    }
-    paths.add(List.of(PgCatalogSchema.NAME));
-    paths.add(List.of());
-    catalogReader = new CalciteCatalogReader(context.getRootSchema(),
-        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(context.config().caseSensitive()), paths,
-        typeFactory, context.config()) {
+    // (a subclass: the constructor that takes several paths is protected)
+    CalciteCatalogReader accelReader = new CalciteCatalogReader(context.getRootSchema(),
+        org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(context.config().caseSensitive()),
+        schemaPaths, typeFactory, context.config()) {
     };
     EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
         : EnumerableRel.Prefer.CUSTOM;
     RelOptCluster cluster = createCluster(planner, new RexBuilder(typeFactory));
     SqlRexConvertletTable convertlets = createConvertletTable();
-    return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
+    return new CalcitePreparingStmt(this, context, accelReader, typeFactory, context.getRootSchema(), prefer,
         cluster, EnumerableConvention.INSTANCE, convertlets) {
       @Override
       protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
@@ -124,9 +131,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
       @Override
       protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
-        SqlValidator calcite = super.createSqlValidator(reader,
+        // this statement's reader, not the one Calcite passes (see above); Calcite chains it after the
+        // connection's operator table, so unqualified functions are found in the search path too
+        SqlValidator calcite = super.createSqlValidator(accelReader,
             config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
-        return new PgSqlValidator(calcite.getOperatorTable(), (CalciteCatalogReader) reader,
+        return new PgSqlValidator(calcite.getOperatorTable(), accelReader,
             (JavaTypeFactory) calcite.getTypeFactory(), calcite.config());
       }
     };

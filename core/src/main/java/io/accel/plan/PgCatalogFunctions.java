@@ -39,6 +39,32 @@ public final class PgCatalogFunctions {
     return n >= 1 && n <= path.size() ? path.get(n - 1) : null;
   }
 
+  /** {@code current_setting(name)}: the setting as SHOW prints it; 42704 for an unknown one. */
+  public static String accel_current_setting(int token, String name) {
+    return name == null ? null : PgCatalogSchema.of(token).session().settings().get(name);
+  }
+
+  /** {@code current_setting(name, missing_ok)}: NULL for an unknown setting when missing_ok. */
+  public static String accel_current_setting(int token, String name, Boolean missingOk) {
+    try {
+      return accel_current_setting(token, name);
+    } catch (io.accel.sql.AccelException e) {
+      if (Boolean.TRUE.equals(missingOk)) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /** {@code set_config(name, value, is_local)}: SET as the statement runs (see {@code Session.setConfig}). */
+  public static String accel_set_config(int token, String name, String value, Boolean isLocal) {
+    if (name == null) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.NULL_VALUE_NOT_ALLOWED,
+          "SET requires parameter name");
+    }
+    return PgCatalogSchema.of(token).session().setConfig(name, value, Boolean.TRUE.equals(isLocal));
+  }
+
   public static String accel_get_userbyid(int token, Integer oid) {
     if (oid == null) {
       return null;

@@ -43,7 +43,8 @@ public final class StatementPlanner {
   private final CalciteSchema rootSchema = CalciteSchema.createRootSchema(false, false);
   private final CalciteConnectionConfig config;
   private volatile TimeZone timeZone;
-  private volatile boolean searchPublic = true;
+  /** Calcite's schema paths and the search_path they were derived from (see {@link #schemaPaths}). */
+  private volatile SchemaPaths schemaPaths;
   private final String user;
   private final PgCatalogSchema pgCatalog;
   /** What {@link io.accel.sql.PgCatalogSyntax} needs of this session: its catalog token and names' oids. */
@@ -103,9 +104,27 @@ public final class StatementPlanner {
     this.timeZone = zone;
   }
 
-  /** Whether unqualified names are looked up in schema {@code public} (search_path names it). */
-  public void searchPublic(boolean on) {
-    this.searchPublic = on;
+  private record SchemaPaths(String searchPath, List<List<String>> paths) {
+  }
+
+  /**
+   * The schemas unqualified tables and functions are looked up in, in order, as PostgreSQL searches them: the
+   * existing schemas of search_path with pg_catalog first unless search_path names it (current_schemas(true)),
+   * then the root (qualified names). Derived again only when search_path changes (plans are dropped then).
+   */
+  List<List<String>> schemaPaths() {
+    String searchPath = pgCatalog.session().settings().get("search_path");
+    SchemaPaths known = schemaPaths;
+    if (known == null || !known.searchPath().equals(searchPath)) {
+      List<List<String>> paths = new java.util.ArrayList<>();
+      for (String schema : pgCatalog.searchPath(true)) {
+        paths.add(List.of(schema));
+      }
+      paths.add(List.of());
+      known = new SchemaPaths(searchPath, List.copyOf(paths));
+      schemaPaths = known;
+    }
+    return known.paths();
   }
 
   public JavaTypeFactory typeFactory() {
@@ -229,7 +248,8 @@ public final class StatementPlanner {
       // the catalog queries' PostgreSQL syntax (OPERATOR(pg_catalog.~), ::regclass, current_database(), ...)
       String text = io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames);
       CalcitePrepare.CalciteSignature<Object> signature = (CalcitePrepare.CalciteSignature<Object>) (Object)
-          new AccelPrepare().prepareSql(context, CalcitePrepare.Query.of(text), Object[].class, maxRowCount);
+          new AccelPrepare(schemaPaths()).prepareSql(context, CalcitePrepare.Query.of(text), Object[].class,
+              maxRowCount);
       return signature;
     } finally {
       CalcitePrepare.Dummy.pop(context);
@@ -333,7 +353,7 @@ public final class StatementPlanner {
 
     @Override
     public List<String> getDefaultSchemaPath() {
-      return searchPublic ? List.of(AccelSchema.NAME) : List.of();
+      return schemaPaths().contains(List.of(AccelSchema.NAME)) ? List.of(AccelSchema.NAME) : List.of();
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *       an expression its name, through {@code accel_regclass_name};</li>
  *   <li>calls of the functions that depend on the session ({@code current_database()}, {@code current_schema},
  *       {@code pg_get_userbyid}, {@code pg_get_indexdef}, ...) become calls of pg_catalog's {@code accel_}
- *       functions with the session's token as first argument (see {@code PgCatalogSchema});</li>
+ *       functions with the session's token as first argument (see {@code PgCatalogSchema}), as do
+ *       {@code current_setting} and {@code set_config}; {@code now()} becomes {@code CURRENT_TIMESTAMP};</li>
  *   <li>a few exact fragments of client queries that use set-returning functions and arrays Calcite lacks
  *       ({@code information_schema._pg_expandarray}, {@code generate_series} over {@code current_schemas})
  *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables.</li>
@@ -38,7 +39,7 @@ public final class PgCatalogSyntax {
 
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
-          + "|_pg_expandarray|generate_series|any\\s*\\(");
+          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.of(
       "current_database", "accel_current_database",
@@ -47,7 +48,9 @@ public final class PgCatalogSyntax {
       "pg_get_userbyid", "accel_get_userbyid",
       "pg_get_indexdef", "accel_get_indexdef",
       "pg_get_constraintdef", "accel_get_constraintdef",
-      "pg_table_is_visible", "accel_table_is_visible");
+      "pg_table_is_visible", "accel_table_is_visible",
+      "current_setting", "accel_current_setting",
+      "set_config", "accel_set_config");
 
   private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
 
@@ -109,6 +112,20 @@ public final class PgCatalogSyntax {
           regCast(tokens, pieces, i, j, resolver, token);
           i = j;
         }
+      } else if (t.is("now") && symbol(tokens, i + 1, "(") && symbol(tokens, i + 2, ")")
+          && !(i > 0 && tokens.get(i - 1).isSymbol(".") && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
+        // now() is CURRENT_TIMESTAMP (PostgreSQL defines it so), labelled "now" as a bare SELECT item
+        if (i > 1 && tokens.get(i - 1).isSymbol(".")) {
+          pieces[i - 2] = "";
+          pieces[i - 1] = "";
+        }
+        boolean item = i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
+            || i > 2 && tokens.get(i - 1).isSymbol(".") && (tokens.get(i - 3).is("select")
+                || tokens.get(i - 3).isSymbol(","));
+        pieces[i] = "CURRENT_TIMESTAMP";
+        pieces[i + 1] = "";
+        pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
+        i += 2;
       } else if (t.kind() == SqlLexer.Kind.WORD && (SESSION_FUNCTIONS.containsKey(t.text())
           || t.is("current_catalog")) && !(i > 0 && tokens.get(i - 1).isSymbol(".")
               && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {

@@ -1,6 +1,7 @@
 package io.accel.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.accel.exec.Database;
 import io.accel.exec.Result;
@@ -103,5 +104,106 @@ class PgCatalogTest {
       }
     }
     assertThat(failures).isEmpty();
+  }
+
+  private Object value(String sql) {
+    return rows(sql).get(0).get(0);
+  }
+
+  /** pg_catalog's functions and relations resolve unqualified, as PostgreSQL searches pg_catalog implicitly. */
+  @Test
+  void unqualifiedNamesResolveInPgCatalog() {
+    assertThat((String) value("select version()")).startsWith("PostgreSQL 15");
+    assertThat(value("select format_type(1043, 24)")).isEqualTo("character varying(20)");
+    assertThat(value("select format_type(23, -1)")).isEqualTo("integer");
+    assertThat(value("select quote_ident('A b')")).isEqualTo("\"A b\"");
+    assertThat(value("select pg_is_in_recovery()")).isEqualTo(false);
+    run("create table t (tcol int)");
+    assertThat(value("select count(*) from pg_class where relname = 't'")).isEqualTo(1L);
+    assertThat(value("select (select count(*) from pg_class c where c.relname = 't')")).isEqualTo(1L);
+    assertThat(value("select count(*) from plain where exists (select 1 from pg_class where relname = 't')"))
+        .isEqualTo(0L);
+    assertThat(value("select count(*) from (select oid from pg_class where relname = 't') x")).isEqualTo(1L);
+    assertThat(value("select relname from pg_class where oid in (select attrelid from pg_attribute"
+        + " where attname = 'tcol')")).isEqualTo("t");
+    // user tables resolve as before, in statements that also read the catalog
+    run("insert into t values (5)");
+    assertThat(value("select tcol from t where exists (select 1 from pg_namespace where nspname = 'public')"))
+        .isEqualTo(5);
+    assertThat(value("select format_type(atttypid, atttypmod) from pg_attribute a join pg_class c"
+        + " on c.oid = a.attrelid where c.relname = 'items' and a.attname = 'name'"))
+        .isEqualTo("character varying(40)");
+  }
+
+  /**
+   * PostgreSQL's search order: pg_catalog first unless search_path names it, so a user table named like a
+   * catalog relation is found only when search_path puts public before pg_catalog.
+   */
+  @Test
+  void pgCatalogIsSearchedFirstUnlessSearchPathNamesIt() {
+    run("create table pg_am (x int)");
+    assertThat(value("select count(*) from pg_am where amname = 'btree'")).isEqualTo(1L);
+    assertThat(value("select count(*) from public.pg_am")).isEqualTo(0L);
+    run("set search_path = public, pg_catalog");
+    assertThat(value("select count(*) from pg_am")).isEqualTo(0L);
+    assertThat((String) value("select version()")).startsWith("PostgreSQL 15");
+    run("set search_path = pg_catalog");
+    assertThat(value("select count(*) from pg_am where amname = 'btree'")).isEqualTo(1L);
+    assertThatThrownBy(() -> value("select count(*) from items")).hasMessageContaining("items");
+    assertThat(value("select count(*) from public.items")).isEqualTo(0L);
+  }
+
+  /** Resolving through pg_catalog keeps the plan cache: the same statements again are not planned again. */
+  @Test
+  void planCacheHitsForUnqualifiedNames() throws Exception {
+    var meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    try (Database counted = Database.open(Store.openInMemory("pg-catalog-cache-" + System.nanoTime(),
+        new StoreOptions(8 << 20, false)), meters)) {
+      Session session = new Session(counted, new Session.Options(100, TimeZone.getTimeZone("UTC"), "postgres"));
+      session.execute("c", "create table t (id int primary key)");
+      List<String> statements = List.of("select format_type(23, -1)", "select count(*) from pg_class where"
+          + " relname = 'x'", "select count(*) from t where id = 3", "select now()",
+          "select current_setting('search_path')");
+      for (String sql : statements) {
+        session.execute("k", sql).cursor().hasNext();
+      }
+      java.util.function.DoubleSupplier hits = () -> meters.find("accel.plan.cache.hits").counters().stream()
+          .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+      double before = hits.getAsDouble();
+      for (String sql : statements) {
+        session.execute("k", sql).cursor().hasNext();
+      }
+      assertThat(hits.getAsDouble() - before).isEqualTo(statements.size());
+      session.close();
+    }
+  }
+
+  /** now(), current_setting and set_config as PostgreSQL 15 answers them. */
+  @Test
+  void sessionFunctions() {
+    List<Object> now = rows("select now(), now() = current_timestamp, pg_catalog.now() = now()").get(0);
+    assertThat(now.get(0)).isNotNull();
+    assertThat(now.subList(1, 3)).containsExactly(true, true);
+    assertThat(run("select now()").signature().columns.get(0).label).isEqualTo("now");
+    assertThat(value("select count(*) from items where created < now() - interval '1' day")).isEqualTo(0L);
+    assertThat(value("select current_setting('search_path')")).isEqualTo("\"$user\", public");
+    assertThat(value("select current_setting('no.such', true)")).isNull();
+    assertThatThrownBy(() -> value("select current_setting('nosuch')"))
+        .hasMessageContaining("unrecognized configuration parameter \"nosuch\"");
+    assertThat(value("select set_config('application_name', 'app', false)")).isEqualTo("app");
+    assertThat(value("select current_setting('application_name')")).isEqualTo("app");
+    // is_local: until the block ends (outside one, nothing changes)
+    assertThat(value("select set_config('application_name', 'other', true)")).isEqualTo("other");
+    assertThat(value("show application_name")).isEqualTo("app");
+    run("begin");
+    assertThat(value("select set_config('application_name', 'other', true)")).isEqualTo("other");
+    assertThat(value("select current_setting('application_name')")).isEqualTo("other");
+    run("commit");
+    assertThat(value("select current_setting('application_name')")).isEqualTo("app");
+    // pg_dump's first statement: unqualified user tables are then not found, pg_catalog's still are
+    assertThat(value("select pg_catalog.set_config('search_path', '', false)")).isEqualTo("");
+    assertThatThrownBy(() -> value("select count(*) from plain")).hasMessageContaining("plain");
+    assertThat(value("select count(*) from pg_class where relname = 'plain'")).isEqualTo(1L);
+    assertThat(value("select count(*) from public.plain")).isEqualTo(0L);
   }
 }
