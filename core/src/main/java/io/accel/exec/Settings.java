@@ -41,10 +41,35 @@ public final class Settings {
     known("server_encoding", "UTF8", true, "the database's character set");
     known("server_version", SERVER_VERSION, true, "the server's version");
     known("server_version_num", "150000", true, "the server's version as a number");
-    known("standard_conforming_strings", "on", true, "'...' strings treat backslashes literally");
+    known("standard_conforming_strings", "on", false, "'...' strings treat backslashes literally (on only)");
     known("statement_timeout", "0", false, "the longest a statement may run, in milliseconds; 0 for no limit");
     known("TimeZone", "UTC", false, "the time zone of TIMESTAMP WITH TIME ZONE values and the current time");
     known("transaction_isolation", "repeatable read", true, "the current transaction's isolation");
+    // parameters clients, pools, ORMs and dump or migration tools set as a matter of course: kept and shown,
+    // with no effect on Accel (it sends no notices below WARNING, has no lock waits, runs every transaction
+    // at snapshot isolation, prints bytea as hex)
+    known("client_min_messages", "notice", false, "the lowest severity sent to the client (no effect)");
+    known("lock_timeout", "0", false, "the longest a lock wait may take (Accel does not wait for locks)");
+    known("idle_in_transaction_session_timeout", "0", false, "(no effect)");
+    known("default_transaction_read_only", "off", false, "(no effect)");
+    known("default_transaction_deferrable", "off", false, "(no effect)");
+    known("transaction_read_only", "off", true, "whether the current transaction is read-only");
+    known("synchronous_commit", "on", false, "(the store's syncCommits decides)");
+    known("row_security", "on", false, "(Accel has no row-level security)");
+    known("bytea_output", "hex", false, "the output format of bytea (hex only)");
+    known("escape_string_warning", "on", false, "(no effect)");
+    known("check_function_bodies", "on", false, "(no effect)");
+    known("xmloption", "content", false, "(no effect)");
+    known("work_mem", "4MB", false, "(no effect)");
+    known("maintenance_work_mem", "64MB", false, "(no effect)");
+    known("jit", "off", false, "(no effect)");
+    known("max_parallel_workers_per_gather", "0", false, "(no effect)");
+    known("lc_monetary", "C", false, "(no effect)");
+    known("lc_numeric", "C", false, "(no effect)");
+    known("lc_time", "C", false, "(no effect)");
+    known("default_tablespace", "", false, "(no effect)");
+    known("default_table_access_method", "heap", false, "(no effect)");
+    known("idle_session_timeout", "0", false, "(the server's --idle-session-timeout decides)");
   }
 
   private static void known(String display, String defaultValue, boolean readOnly, String description) {
@@ -141,6 +166,27 @@ public final class Settings {
           throw invalid(name, value, "Accel speaks UTF8 only");
         }
         yield "UTF8";
+      }
+      case "standard_conforming_strings" -> {
+        if (!value.equalsIgnoreCase("on") && !value.equalsIgnoreCase("true")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+              "Accel supports standard_conforming_strings = on only");
+        }
+        yield "on";
+      }
+      case "bytea_output" -> {
+        if (!value.equalsIgnoreCase("hex")) {
+          throw invalid(name, value, "Accel prints bytea as hex only");
+        }
+        yield "hex";
+      }
+      case "client_min_messages" -> {
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (!java.util.Set.of("debug5", "debug4", "debug3", "debug2", "debug1", "debug", "log", "notice",
+            "warning", "error").contains(lower)) {
+          throw invalid(name, value, null);
+        }
+        yield lower;
       }
       case "default_transaction_isolation" -> {
         String lower = value.toLowerCase(Locale.ROOT);

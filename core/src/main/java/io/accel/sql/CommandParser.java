@@ -61,7 +61,8 @@ public final class CommandParser {
   private Command set() {
     next();
     boolean local = false;
-    if (peek().is("session") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")) {
+    if (peek().is("session") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")
+        && !tokens.get(pos + 1).is("characteristics")) {
       next();
     } else if (peek().is("local") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")) {
       next();

@@ -581,6 +581,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         implicitBlock = true;
       }
       for (String text : texts) {
+        if (isSessionCommand(firstWords(text, 1))) {
+          sessionCommand(text);
+          continue;
+        }
         Statement statement = new Statement(text, session.prepare(text), PositionalParameters.of(""), new int[0]);
         if (statement.prepared.parameters().size() > 0) {
           throw new AccelException(SqlState.UNDEFINED_PARAMETER, "there is no parameter $1");
@@ -638,7 +642,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       throw new AccelException(SqlState.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
     }
     Statement statement;
-    if (texts.isEmpty()) {
+    if (texts.isEmpty() || isSessionCommand(firstWords(texts.get(0), 1))) {
       statement = new Statement(sql, null, PositionalParameters.of(""), types);
     } else {
       PositionalParameters positions = PositionalParameters.of(texts.get(0));
@@ -861,7 +865,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private void run(Portal portal, String name, int maxRows, boolean simple) {
     Statement statement = portal.statement;
     if (statement.prepared == null) {
-      PgWriter.simple(out, 'I');
+      if (isSessionCommand(firstWords(statement.sql, 1))) {
+        sessionCommand(statement.sql);
+        portal.completedTag = "";
+      } else {
+        PgWriter.simple(out, 'I');
+      }
       return;
     }
     if (portal.completedTag != null) {
@@ -1016,6 +1025,59 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       rowsSent += copy.rows();
       return copy.rows();
     }
+  }
+
+  /** Statements about the connection's own protocol state, which the server runs itself. */
+  private static boolean isSessionCommand(String first) {
+    return first.equals("DEALLOCATE") || first.equals("DISCARD");
+  }
+
+  /**
+   * {@code DEALLOCATE [PREPARE] name | ALL} drops prepared statements; {@code DISCARD ALL} (what connection
+   * pools send between clients) also closes portals and resets the session's settings; {@code DISCARD PLANS |
+   * SEQUENCES | TEMP} have nothing to drop.
+   */
+  private void sessionCommand(String sql) {
+    String[] words = sql.trim().replaceAll(";\\s*$", "").split("\\s+");
+    String first = words[0].toUpperCase(Locale.ROOT);
+    int at = words.length > 1 && words[1].equalsIgnoreCase("prepare") ? 2 : 1;
+    if (first.equals("DEALLOCATE")) {
+      if (words.length != at + 1) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error: DEALLOCATE [PREPARE] name | ALL");
+      }
+      String name = words[at];
+      if (name.equalsIgnoreCase("all")) {
+        statements.clear();
+        PgWriter.commandComplete(out, "DEALLOCATE ALL");
+        return;
+      }
+      name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1
+          ? name.substring(1, name.length() - 1) : name.toLowerCase(Locale.ROOT);
+      if (statements.remove(name) == null) {
+        throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
+      }
+      PgWriter.commandComplete(out, "DEALLOCATE");
+      return;
+    }
+    String what = words.length == 2 ? words[1].toUpperCase(Locale.ROOT) : "";
+    switch (what) {
+      case "ALL" -> {
+        if (session.inTransactionBlock()) {
+          throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block");
+        }
+        statements.clear();
+        for (Map.Entry<String, Portal> e : portals.entrySet()) {
+          closePortal(e.getValue(), e.getKey());
+        }
+        portals.clear();
+        session.execute(new Object(), "RESET ALL");
+        reportChangedSettings();
+      }
+      case "PLANS", "SEQUENCES", "TEMP", "TEMPORARY" -> {
+      }
+      default -> throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error: DISCARD ALL | PLANS | SEQUENCES | TEMP");
+    }
+    PgWriter.commandComplete(out, "DISCARD " + (what.equals("TEMPORARY") ? "TEMP" : what));
   }
 
   private void complete(Portal portal, String tag) {
@@ -1189,6 +1251,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (prepared.kind() != Prepared.Kind.COMMAND) {
       return;
     }
+    reportChangedSettings();
+  }
+
+  private void reportChangedSettings() {
     for (String name : REPORTED) {
       String value = setting(name);
       if (!value.equals(reported.get(name))) {

@@ -380,4 +380,25 @@ class PgJdbcTest {
       }
     }
   }
+
+  @Test
+  void isolationAndReadOnlySettersAndServerPreparedStatementsAcrossDiscard() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("prepareThreshold", "1");
+    try (Connection c = server.connect(p)) {
+      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      c.setReadOnly(false);
+      // Accel runs every transaction at snapshot isolation and says so
+      assertThat(c.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
+      try (PreparedStatement ps = c.prepareStatement("select label from big where id = ?")) {
+        for (int i = 1; i <= 3; i++) {
+          ps.setInt(1, i);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("row" + i);
+          }
+        }
+      }
+    }
+  }
 }

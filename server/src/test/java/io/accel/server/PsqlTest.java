@@ -175,4 +175,29 @@ class PsqlTest {
           java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
   }
+
+  /** What pools, drivers, ORMs and dump or migration tools send before their own statements. */
+  @Test
+  void housekeepingStatementsOfClientsAndPools() throws Exception {
+    try (TestServer s = new TestServer()) {
+      Psql.Run r = Psql.psql(conninfo(s, "pool", ""), Map.of(),
+          "-c", "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED",
+          "-c", "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+          "-c", "SET client_min_messages = warning",
+          "-c", "SET lock_timeout = 0",
+          "-c", "SET standard_conforming_strings = on",
+          "-c", "SELECT pg_catalog.set_config('search_path', '', false)",
+          "-c", "SET search_path = public",
+          "-c", "SHOW client_min_messages",
+          "-c", "DEALLOCATE ALL",
+          "-c", "DISCARD ALL",
+          "-c", "SHOW client_min_messages");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.out()).isEqualTo("SET\nSET\nSET\nSET\nSET\n\nSET\nwarning\nDEALLOCATE ALL\nDISCARD ALL\nnotice\n");
+      r = Psql.psql(conninfo(s, "pool", ""), Map.of(), "-c", "DEALLOCATE nope");
+      assertThat(r.err()).contains("26000");
+      r = Psql.psql(conninfo(s, "pool", ""), Map.of(), "-c", "SET standard_conforming_strings = off");
+      assertThat(r.err()).contains("0A000");
+    }
+  }
 }
