@@ -144,6 +144,7 @@ public final class Settings {
     }
     if (value == null) {
       values.remove(key);
+      version++;
       if (key.equals("statement_timeout")) {
         statementTimeout = 0;
       }
@@ -198,10 +199,18 @@ public final class Settings {
       default -> value;
     };
     values.put(key, v);
+    version++;
     if (key.equals("statement_timeout")) {
       statementTimeout = Long.parseLong(v);
     }
     return v;
+  }
+
+  private volatile int version;
+
+  /** Changes with every SET or RESET (also through set_config()): a frontend re-reads what it reports when it moves. */
+  public int version() {
+    return version;
   }
 
   /** The session's time zone. */

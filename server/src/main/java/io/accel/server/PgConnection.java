@@ -447,6 +447,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       reported.put(name, value);
       PgWriter.parameterStatus(out, name, value);
     }
+    reportedVersion = session.settings().version();
     PgWriter.backendKeyData(out, pid, secret);
     readyForQuery();
   }
@@ -955,6 +956,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     portal.result.close();
     portal.result = null;
     complete(portal, tag);
+    reportChangedParameters(statement.prepared);
   }
 
   /**
@@ -1248,13 +1250,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void reportChangedParameters(Prepared prepared) {
-    if (prepared.kind() != Prepared.Kind.COMMAND) {
-      return;
+    if (session.settings().version() != reportedVersion) {
+      reportChangedSettings();
     }
-    reportChangedSettings();
   }
 
+  /** The settings version last reported with ParameterStatus. */
+  private int reportedVersion = -1;
+
   private void reportChangedSettings() {
+    reportedVersion = session.settings().version();
     for (String name : REPORTED) {
       String value = setting(name);
       if (!value.equals(reported.get(name))) {

@@ -311,6 +311,10 @@ class PgJdbcTest {
     try (Connection c = server.connect(); Statement s = c.createStatement()) {
       s.execute("set application_name = 'reporting'");
       assertThat(c.getClientInfo("ApplicationName")).isEqualTo("reporting");
+      try (ResultSet rs = s.executeQuery("select set_config('application_name', 'by function', false)")) {
+        rs.next();
+      }
+      assertThat(c.getClientInfo("ApplicationName")).isEqualTo("by function");
       s.execute("set time zone 'Europe/Paris'");
       try (ResultSet rs = s.executeQuery("select cast('2024-07-01 12:00:00+00' as timestamptz)")) {
         rs.next();
