@@ -18,7 +18,10 @@ import java.util.Set;
  * <p>Only literals whose replacement by a parameter cannot change what the statement means are replaced:
  * <ul>
  *   <li>a whole operand of a comparison ({@code = <> != < <= > >=}) in a WHERE, HAVING or JOIN ... ON
- *       condition (not in the SELECT list, GROUP BY, ORDER BY, UPDATE's SET or inside function calls);
+ *       condition (not in the SELECT list, GROUP BY, ORDER BY or inside function calls);
+ *   <li>in an UPDATE's SET, the whole value of an assignment ({@code SET a = 5}) or the right operand of
+ *       {@code +}, {@code -} or {@code *} after a column ({@code SET a = a + -3226}, pgbench's TPC-B): the
+ *       parameter takes the column's type, and a literal that does not fit it keeps the statement exact;
  *   <li>the elements of an IN list and the bounds of BETWEEN in those conditions, the pattern of LIKE /
  *       ILIKE (without ESCAPE);
  *   <li>the counts of LIMIT, OFFSET and FETCH FIRST/NEXT;
@@ -109,12 +112,14 @@ public final class LiteralNormalizer {
   private final String sql;
   private final List<Token> tokens;
   private final boolean insert;
+  private final boolean update;
 
   private LiteralNormalizer(String sql, List<Token> tokens) {
     this.sql = sql;
     this.tokens = tokens;
     Token first = tokens.get(0);
     this.insert = first.is("insert") || first.is("upsert");
+    this.update = first.is("update");
   }
 
   /**
@@ -311,6 +316,9 @@ public final class LiteralNormalizer {
     if (frame.type == FrameType.VALUES_ROW) {
       return (before.isSymbol("(") || before.isSymbol(",")) && (after.isSymbol(",") || after.isSymbol(")"));
     }
+    if (update && frame.type == FrameType.TOP && "set".equals(frame.clause)) {
+      return assignedValue(from, before, after);
+    }
     if (!inCondition(frame)) {
       return false;
     }
@@ -335,6 +343,28 @@ public final class LiteralNormalizer {
     }
     if ((before.is("like") || before.is("ilike")) && last.kind() == Kind.STRING && !signed) {
       return endsOperand(after);
+    }
+    return false;
+  }
+
+  /**
+   * In UPDATE's SET: the literal is a whole assigned value ({@code col = 5}) or the right operand of + - *
+   * after a column ({@code col = col + 5}), and the assignment ends after it.
+   */
+  private boolean assignedValue(int from, Token before, Token after) {
+    boolean ends = after.kind() == Kind.END || after.isSymbol(",") || after.isSymbol(";")
+        || after.is("where") || after.is("returning") || after.is("from");
+    if (!ends || from < 2) {
+      return false;
+    }
+    Token twoBefore = tokens.get(from - 2);
+    if (before.isSymbol("=")) {
+      return twoBefore.kind() == Kind.WORD && !CLAUSE_WORDS.contains(twoBefore.text()) || twoBefore.kind() == Kind.QUOTED;
+    }
+    if (before.isSymbol("+") || before.isSymbol("-") || before.isSymbol("*")) {
+      // col = col + 5: the operand before the operator is a column, itself right after the assignment's '='
+      return (twoBefore.kind() == Kind.WORD && !CLAUSE_WORDS.contains(twoBefore.text())
+          || twoBefore.kind() == Kind.QUOTED) && from >= 3 && tokens.get(from - 3).isSymbol("=");
     }
     return false;
   }

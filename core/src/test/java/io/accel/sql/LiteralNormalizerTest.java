@@ -43,7 +43,18 @@ class LiteralNormalizerTest {
         .isEqualTo("SELECT a, count(*) FROM t GROUP BY a HAVING count(*) > ?");
     assertThat(n("SELECT * FROM a JOIN b ON a.id = b.id AND b.k = 3 WHERE a.x = 1"))
         .isEqualTo("SELECT * FROM a JOIN b ON a.id = b.id AND b.k = ? WHERE a.x = ?");
-    assertThat(n("UPDATE t SET a = 1, b = 'x' WHERE id = 7")).isEqualTo("UPDATE t SET a = 1, b = 'x' WHERE id = ?");
+    assertThat(n("UPDATE t SET a = 1, b = 'x' WHERE id = 7")).isEqualTo("UPDATE t SET a = ?, b = ? WHERE id = ?");
+    // pgbench's TPC-B in simple mode: the delta is an operand after the column
+    assertThat(n("UPDATE pgbench_accounts SET abalance = abalance + -3226 WHERE aid = 71339;"))
+        .isEqualTo("UPDATE pgbench_accounts SET abalance = abalance + ? WHERE aid = ?;");
+    assertThat(values("UPDATE pgbench_accounts SET abalance = abalance + -3226 WHERE aid = 71339;"))
+        .containsExactly(new BigDecimal(-3226), new BigDecimal(71339));
+    // not an operand after a column, or not the end of the assignment: kept
+    assertThat(n("UPDATE t SET a = 2 * a WHERE id = 7")).isEqualTo("UPDATE t SET a = 2 * a WHERE id = ?");
+    assertThat(n("UPDATE t SET a = a + 1 + b WHERE id = 7")).isEqualTo("UPDATE t SET a = a + 1 + b WHERE id = ?");
+    assertThat(n("UPDATE t SET a = f(1) WHERE id = 7")).isEqualTo("UPDATE t SET a = f(1) WHERE id = ?");
+    assertThat(n("UPDATE t SET a = b || 'x' WHERE id = 7")).isEqualTo("UPDATE t SET a = b || 'x' WHERE id = ?");
+    assertThat(n("UPDATE t SET a = (a + 1) WHERE id = 7")).isEqualTo("UPDATE t SET a = (a + 1) WHERE id = ?");
     assertThat(n("DELETE FROM t WHERE id = 7")).isEqualTo("DELETE FROM t WHERE id = ?");
     assertThat(n("SELECT * FROM t WHERE CASE WHEN a = 1 THEN b ELSE c END = 2"))
         .isEqualTo("SELECT * FROM t WHERE CASE WHEN a = ? THEN b ELSE c END = ?");
