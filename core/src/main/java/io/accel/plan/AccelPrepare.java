@@ -75,9 +75,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
   /** The schemas unqualified names are looked up in, in order (see {@link #getPreparingStmt}). */
   private final List<List<String>> schemaPaths;
 
+  /** The validator of the statement (for {@link #starColumns}); an AccelPrepare prepares one statement. */
+  private @Nullable PgSqlValidator validator;
+
   /** @param schemaPaths the schemas unqualified tables and functions are looked up in, in order */
   public AccelPrepare(List<List<String>> schemaPaths) {
     this.schemaPaths = schemaPaths;
+  }
+
+  /** {@link PgSqlValidator#starColumns} of the statement prepared last; null when there is none. */
+  @Nullable List<@Nullable String> starColumns() {
+    return validator == null ? null : validator.starColumns();
   }
 
   @Override
@@ -135,8 +143,12 @@ public class AccelPrepare extends CalcitePrepareImpl {
         // connection's operator table, so unqualified functions are found in the search path too
         SqlValidator calcite = super.createSqlValidator(accelReader,
             config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
-        return new PgSqlValidator(calcite.getOperatorTable(), accelReader,
+        PgSqlValidator pg = new PgSqlValidator(calcite.getOperatorTable(), accelReader,
             (JavaTypeFactory) calcite.getTypeFactory(), calcite.config());
+        if (validator == null) {
+          validator = pg; // the statement's (Calcite makes others later, for sub-queries it expands)
+        }
+        return pg;
       }
     };
   }

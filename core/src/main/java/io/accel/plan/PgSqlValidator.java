@@ -8,13 +8,20 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's validator with PostgreSQL's typing of the rows of {@code INSERT ... VALUES}: a quoted string or
@@ -22,11 +29,64 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  * strings ({@code (7, TRUE), (8, 'false')}) or strings and NULLs for a BYTEA column are one VALUES, as in
  * PostgreSQL. Calcite typed each column of a multi-row VALUES by its values alone and rejected such rows
  * (42804).
+ *
+ * <p>It also records which columns of the statement's outermost SELECT a {@code *} expanded to, and their names
+ * before Calcite made them unique ({@link #starColumns}), for PostgreSQL's column labels
+ * ({@link ColumnLabels}).
  */
 final class PgSqlValidator extends CalciteSqlValidator {
   PgSqlValidator(SqlOperatorTable operators, CalciteCatalogReader catalogReader, JavaTypeFactory typeFactory,
       Config config) {
     super(operators, catalogReader, typeFactory, config);
+  }
+
+  /** The leftmost SELECT of the statement validated last, and the positions of its {@code *} items. */
+  private @Nullable SqlSelect outermost;
+  private List<SqlParserPos> stars = List.of();
+
+  @Override
+  public SqlNode validate(SqlNode topNode) {
+    // before validation: Calcite expands the stars in place (the SELECT itself is kept)
+    outermost = leftmostSelect(topNode);
+    stars = outermost == null ? List.of() : outermost.getSelectList().stream()
+        .filter(item -> item instanceof SqlIdentifier id && id.isStar()).map(SqlNode::getParserPosition).toList();
+    return super.validate(topNode);
+  }
+
+  /**
+   * For each column of the validated statement's leftmost SELECT: the name of the column a {@code *} expanded
+   * to it, as its source names it ({@code x} where Calcite made it {@code x0} beside another {@code x}), or
+   * null for a column of an item written out; null when the statement is no SELECT.
+   */
+  @Nullable List<@Nullable String> starColumns() {
+    SelectScope scope = outermost == null ? null : getRawSelectScope(outermost);
+    List<SqlNode> expanded = scope == null ? null : scope.getExpandedSelectList();
+    if (expanded == null) {
+      return null;
+    }
+    List<@Nullable String> names = new java.util.ArrayList<>(expanded.size());
+    for (SqlNode item : expanded) {
+      SqlNode column = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+      names.add(column instanceof SqlIdentifier id && !id.isStar() && stars.contains(id.getParserPosition())
+          ? id.names.get(id.names.size() - 1) : null);
+    }
+    return names;
+  }
+
+  private static @Nullable SqlSelect leftmostSelect(SqlNode node) {
+    while (true) {
+      if (node instanceof SqlSelect select) {
+        return select;
+      } else if (node instanceof SqlOrderBy orderBy) {
+        node = orderBy.query;
+      } else if (node instanceof SqlWith with) {
+        node = with.body;
+      } else if (node.getKind().belongsTo(SqlKind.SET_QUERY)) {
+        node = ((SqlCall) node).operand(0);
+      } else {
+        return null;
+      }
+    }
   }
 
   @Override

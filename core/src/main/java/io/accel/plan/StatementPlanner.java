@@ -247,10 +247,12 @@ public final class StatementPlanner {
       @SuppressWarnings("unchecked")
       // the catalog queries' PostgreSQL syntax (OPERATOR(pg_catalog.~), ::regclass, current_database(), ...)
       String text = io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames);
+      AccelPrepare prepare = new AccelPrepare(schemaPaths());
       CalcitePrepare.CalciteSignature<Object> signature = (CalcitePrepare.CalciteSignature<Object>) (Object)
-          new AccelPrepare(schemaPaths()).prepareSql(context, CalcitePrepare.Query.of(text), Object[].class,
-              maxRowCount);
-      return signature;
+          prepare.prepareSql(context, CalcitePrepare.Query.of(text), Object[].class, maxRowCount);
+      // PostgreSQL's column labels (count, ?column?, int4) in place of Calcite's (EXPR$0), from the text as
+      // written: before the rewrites above (now() is CURRENT_TIMESTAMP to Calcite)
+      return ColumnLabels.relabel(signature, sql, prepare.starColumns());
     } finally {
       CalcitePrepare.Dummy.pop(context);
       if (outer == null) {

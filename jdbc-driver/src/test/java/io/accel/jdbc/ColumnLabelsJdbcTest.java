@@ -1,0 +1,50 @@
+package io.accel.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Result columns through the driver carry PostgreSQL's labels (expected values read from PostgreSQL 15), so
+ * applications read them by label: {@code rs.getLong("count")}.
+ */
+class ColumnLabelsJdbcTest extends JdbcTestSupport {
+  @Test
+  void labelsAreNamesPostgresGives() throws SQLException {
+    Connection c = connect();
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, x INTEGER)");
+      s.execute("INSERT INTO t VALUES (1, 10), (2, 20)");
+      try (ResultSet rs = s.executeQuery("select count(*), max(x), 1 + 2, 1::int, x::text, now() from t group by x"
+          + " order by x limit 1")) {
+        ResultSetMetaData md = rs.getMetaData();
+        List<String> labels = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          labels.add(md.getColumnLabel(i));
+        }
+        assertThat(labels).containsExactly("count", "max", "?column?", "int4", "x", "now");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong("count")).isEqualTo(1);
+        assertThat(rs.getInt("max")).isEqualTo(10);
+        assertThat(rs.getString("x")).isEqualTo("10");
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("select count(*), count(*) from t where id = ?")) {
+      ps.setInt(1, 1);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.getMetaData().getColumnLabel(1)).isEqualTo("count");
+        assertThat(rs.getMetaData().getColumnLabel(2)).isEqualTo("count");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong("count")).isEqualTo(1);
+      }
+    }
+  }
+}
