@@ -193,6 +193,10 @@ public final class LiteralNormalizer {
         continue;
       }
       int end = literalEnd(i);
+      if (end > i && update && "set".equals(frame.clause) && binaryOperator(i)) {
+        i++; // a + or - between a column and a number is the operator: the number alone is the literal
+        continue;
+      }
       if (end >= 0) {
         if (replaceable(i, end, frame)) {
           spans.add(new int[] {tokens.get(i).start(), tokens.get(end).end()});
@@ -345,6 +349,13 @@ public final class LiteralNormalizer {
       return endsOperand(after);
     }
     return false;
+  }
+
+  /** Whether the + or - at {@code i} follows an operand (a column, a quoted name), so it is binary. */
+  private boolean binaryOperator(int i) {
+    Token before = i > 0 ? tokens.get(i - 1) : null;
+    return before != null && (before.kind() == Kind.WORD && !CLAUSE_WORDS.contains(before.text())
+        && !NON_FUNCTION_WORDS.contains(before.text()) || before.kind() == Kind.QUOTED);
   }
 
   /**

@@ -49,6 +49,9 @@ class LiteralNormalizerTest {
         .isEqualTo("UPDATE pgbench_accounts SET abalance = abalance + ? WHERE aid = ?;");
     assertThat(values("UPDATE pgbench_accounts SET abalance = abalance + -3226 WHERE aid = 71339;"))
         .containsExactly(new BigDecimal(-3226), new BigDecimal(71339));
+    assertThat(n("UPDATE t SET a = a + 677 WHERE id = 7")).isEqualTo("UPDATE t SET a = a + ? WHERE id = ?");
+    assertThat(n("UPDATE t SET a = a - 5, b = b * 2 WHERE id = 7")).isEqualTo("UPDATE t SET a = a - ?, b = b * ? WHERE id = ?");
+    assertThat(values("UPDATE t SET a = a - 5 WHERE id = 7")).containsExactly(new BigDecimal(5), new BigDecimal(7));
     // not an operand after a column, or not the end of the assignment: kept
     assertThat(n("UPDATE t SET a = 2 * a WHERE id = 7")).isEqualTo("UPDATE t SET a = 2 * a WHERE id = ?");
     assertThat(n("UPDATE t SET a = a + 1 + b WHERE id = 7")).isEqualTo("UPDATE t SET a = a + 1 + b WHERE id = ?");

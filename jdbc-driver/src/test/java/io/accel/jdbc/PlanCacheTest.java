@@ -316,6 +316,8 @@ class PlanCacheTest extends JdbcTestSupport {
       "UPDATE item SET name = 'x' WHERE id = 1.5",
       // SET values and operands: the parameter takes the column's type; what does not fit keeps the text exact
       "UPDATE item SET qty = qty + -7 WHERE id = 11",
+      "UPDATE item SET qty = qty + 677, small = small - 3 WHERE id = 11",
+      "UPDATE item SET qty = qty - 2147483648 WHERE id = 12",
       "UPDATE item SET qty = qty * 3, small = small - 2 WHERE id = 12",
       "UPDATE item SET qty = qty + 2.5 WHERE id = 11",
       "UPDATE item SET qty = qty + 3000000000 WHERE id = 11",
