@@ -368,6 +368,13 @@ public final class Session implements AutoCloseable {
    * @param maxRowCount the most rows a query may return, -1 for all
    */
   public Prepared prepare(String sql, long maxRowCount) {
+    if (sql.indexOf(';') >= 0) {
+      // a statement may end with a semicolon, as PostgreSQL accepts it ("SELECT 1;")
+      List<String> statements = io.accel.sql.Statements.split(sql);
+      if (statements.size() == 1) {
+        sql = statements.get(0);
+      }
+    }
     try {
       return prepareText(sql, maxRowCount);
     } catch (AccelException e) {

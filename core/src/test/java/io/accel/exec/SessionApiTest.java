@@ -63,6 +63,13 @@ class SessionApiTest {
   }
 
   @Test
+  void aStatementMayEndWithASemicolon() {
+    assertThat(run("UPDATE item SET name = 'uno' WHERE id = 1;").updateCount()).isEqualTo(1);
+    assertThat(all(run("SELECT name FROM item WHERE id = 1 ; "))).containsExactly("uno");
+    assertThat(failure(() -> run("SELECT 1; SELECT 2")).state()).isEqualTo(io.accel.sql.SqlState.SYNTAX_ERROR);
+  }
+
+  @Test
   void prepareDescribesParametersAndColumns() {
     Prepared p = s.prepare("SELECT id, name, code, price FROM item WHERE id > ? AND name <> ?");
     assertThat(p.kind()).isEqualTo(Prepared.Kind.QUERY);
