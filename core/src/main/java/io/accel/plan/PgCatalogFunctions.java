@@ -152,6 +152,141 @@ public final class PgCatalogFunctions {
     return info == null ? null : "PRIMARY KEY (" + keyList(info.table(), info.keys()) + ")";
   }
 
+  /** {@code pg_has_role(role, privilege)} for the session's user (see {@link PgCatalogSchema#hasRole}). */
+  public static boolean accel_has_role(int token, String role, String privilege) {
+    return PgCatalogSchema.of(token).hasRole(null, role);
+  }
+
+  public static boolean accel_has_role(int token, String user, String role, String privilege) {
+    return PgCatalogSchema.of(token).hasRole(user, role);
+  }
+
+  /**
+   * {@code pg_table_size(relation)}: the relation's bytes as RocksDB estimates them; NULL for no such oid. The
+   * relation is an oid or, as PostgreSQL casts a literal to regclass, a name ({@code pg_table_size('items')}).
+   */
+  public static Long accel_table_size(int token, Object relation) {
+    Integer oid = relationOid(token, relation);
+    return oid == null ? null : PgCatalogSchema.of(token).relationSize(oid);
+  }
+
+  public static Long accel_relation_size(int token, Object relation) {
+    return accel_table_size(token, relation);
+  }
+
+  /** {@code pg_relation_size(relation, fork)}: Accel has one "fork", the main one; the others are empty. */
+  public static Long accel_relation_size(int token, Object relation, String fork) {
+    Long main = accel_table_size(token, relation);
+    return fork == null || main == null ? null : "main".equals(fork) ? main : 0L;
+  }
+
+  public static Long accel_indexes_size(int token, Object relation) {
+    Integer oid = relationOid(token, relation);
+    return oid == null ? null : PgCatalogSchema.of(token).indexesSize(oid);
+  }
+
+  public static Long accel_total_relation_size(int token, Object relation) {
+    Long table = accel_table_size(token, relation);
+    return table == null ? null : table + accel_indexes_size(token, relation);
+  }
+
+  /** An oid, or a relation's name as {@code 'name'::regclass} reads it (42P01 when there is none). */
+  private static Integer relationOid(int token, Object relation) {
+    if (relation == null || relation instanceof Number) {
+      return relation == null ? null : ((Number) relation).intValue();
+    }
+    String name = relation.toString();
+    Integer oid = PgCatalogSchema.of(token).relationOid(name);
+    if (oid == null) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_TABLE,
+          "relation \"" + name + "\" does not exist");
+    }
+    return oid;
+  }
+
+  /** {@code pg_database_size(name)}: every column family of the store; 3D000 for another database. */
+  public static Long accel_database_size(int token, String name) {
+    return name == null ? null : PgCatalogSchema.of(token).databaseSize(name);
+  }
+
+  /**
+   * {@code pg_size_pretty(bigint)} exactly as PostgreSQL 15 formats it (its size_pretty_units): bytes below 10240,
+   * then kB, MB, GB, TB, PB, each while below 10239.5 of it, the value kept with one extra bit and at the end halved,
+   * rounding half away from zero.
+   */
+  public static String pg_size_pretty(Long size) {
+    if (size == null) {
+      return null;
+    }
+    String[] units = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+    long s = size;
+    for (int u = 0; ; u++) {
+      long limit = u == 0 ? 10 * 1024 : 20 * 1024 - 1;
+      if (u == units.length - 1 || Math.abs(s) < limit) {
+        // half_rounded: the units past bytes keep one extra bit until here
+        return (u == 0 ? s : (s + (s < 0 ? -1 : 1)) / 2) + " " + units[u];
+      }
+      // bytes -> kB drops 9 bits (kB keeps the extra bit); between rounded units, 10
+      s /= 1L << (u == 0 ? 9 : 10);
+    }
+  }
+
+  /**
+   * {@code pg_size_pretty(numeric)}: the same rules; below 10 kB the number as it is ({@code 1.5 bytes}), above it
+   * truncated first (truncating before or after the divisions is the same), within bigint's range.
+   */
+  public static String pg_size_pretty(java.math.BigDecimal size) {
+    if (size == null) {
+      return null;
+    }
+    if (size.abs().compareTo(java.math.BigDecimal.valueOf(10 * 1024)) < 0) {
+      return size.toPlainString() + " bytes";
+    }
+    return pg_size_pretty(size.setScale(0, java.math.RoundingMode.DOWN).longValueExact());
+  }
+
+  /** Every function of pg_proc is in pg_catalog, which is always searched. */
+  public static boolean pg_function_is_visible(Integer oid) {
+    return oid != null && PgCatalogSchema.procOid(oid);
+  }
+
+  /** Every type of pg_type is in pg_catalog, which is always searched. */
+  public static boolean pg_type_is_visible(Integer oid) {
+    return oid != null && PgTypes.BY_OID.containsKey(oid);
+  }
+
+  /** {@code pg_get_function_result}: pg_proc lists Accel's functions with result text and no declared arguments. */
+  public static String pg_get_function_result(Integer oid) {
+    return oid != null && PgCatalogSchema.procOid(oid) ? "text" : null;
+  }
+
+  public static String pg_get_function_arguments(Integer oid) {
+    return oid != null && PgCatalogSchema.procOid(oid) ? "" : null;
+  }
+
+  public static String pg_get_function_identity_arguments(Integer oid) {
+    return pg_get_function_arguments(oid);
+  }
+
+  /**
+   * psql's {@code \d+} reloptions: {@code array_to_string(c.reloptions || array(select 'toast.' || x from
+   * unnest(tc.reloptions) x), ', ')} over the text form of the two arrays ({@code PgCatalogSyntax} rewrites it).
+   */
+  public static String accel_reloptions(String options, String toastOptions) {
+    java.util.List<String> all = new java.util.ArrayList<>(elements(options));
+    elements(toastOptions).forEach(o -> all.add("toast." + o));
+    return String.join(", ", all);
+  }
+
+  /** The elements of an array's text ({@code {a,b}}), none for NULL; Accel's catalog arrays have no quoting. */
+  private static java.util.List<String> elements(String array) {
+    if (array == null) {
+      return java.util.List.of();
+    }
+    String body = array.startsWith("{") && array.endsWith("}") ? array.substring(1, array.length() - 1) : array;
+    return body.isEmpty() ? java.util.List.of() : java.util.List.of(body.split(","));
+  }
+
   /** {@code pg_get_expr}: Accel keeps a default's SQL text as its "node tree", so it is its own expression. */
   public static String pg_get_expr(String expr, Integer relation) {
     return expr;
@@ -177,7 +312,8 @@ public final class PgCatalogFunctions {
     return null;
   }
 
-  public static String col_description(Integer oid, Integer column) {
+  /** The column is any integer type: psql passes pg_attribute.attnum, a SMALLINT (a boxed Short at run time). */
+  public static String col_description(Integer oid, Object column) {
     return null;
   }
 
@@ -185,9 +321,27 @@ public final class PgCatalogFunctions {
     return null;
   }
 
-  /** Arrays are held as text in Accel's catalog tables, so the text stands for its elements. */
-  public static String array_to_string(String array, String separator) {
-    return array;
+  /**
+   * {@code array_to_string(array, separator)}: of a real array ({@code ARRAY(SELECT ...)}) its non-NULL elements
+   * joined; arrays held as text in Accel's catalog tables stand for their elements. One method taking any type, as
+   * Calcite cannot rank a VARCHAR overload against an ARRAY one.
+   */
+  public static String array_to_string(Object array, String separator) {
+    if (!(array instanceof java.util.List<?> list)) {
+      return array == null ? null : array.toString();
+    }
+    if (separator == null) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder();
+    boolean first = true;
+    for (Object o : list) {
+      if (o != null) {
+        sb.append(first ? "" : separator).append(o);
+        first = false;
+      }
+    }
+    return sb.toString();
   }
 
   public static boolean has_table_privilege(String table, String privilege) {

@@ -51,7 +51,14 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map.entry("pg_database", 1262), Map.entry("pg_namespace", 2615), Map.entry("pg_index", 2610),
       Map.entry("pg_constraint", 2606), Map.entry("pg_description", 2609), Map.entry("pg_attrdef", 2604),
       Map.entry("pg_am", 2601), Map.entry("pg_inherits", 2611), Map.entry("pg_authid", 1260),
-      Map.entry("pg_tablespace", 1213), Map.entry("pg_collation", 3456), Map.entry("pg_settings", 12000));
+      Map.entry("pg_tablespace", 1213), Map.entry("pg_collation", 3456), Map.entry("pg_settings", 12000),
+      Map.entry("pg_extension", 3079), Map.entry("pg_auth_members", 1261));
+
+  /** PostgreSQL 15's predefined roles, of which the session's user (a superuser) is a member. */
+  private static final java.util.Set<String> PREDEFINED_ROLES = java.util.Set.of("pg_database_owner",
+      "pg_read_all_data", "pg_write_all_data", "pg_monitor", "pg_read_all_settings", "pg_read_all_stats",
+      "pg_stat_scan_tables", "pg_read_server_files", "pg_write_server_files", "pg_execute_server_program",
+      "pg_signal_backend", "pg_checkpoint");
 
   private static final AtomicInteger TOKENS = new AtomicInteger();
   private static final Map<Integer, WeakReference<PgCatalogSchema>> BY_TOKEN = new ConcurrentHashMap<>();
@@ -188,6 +195,95 @@ public final class PgCatalogSchema extends AbstractSchema {
     };
     PgTypes.PgType t = PgTypes.BY_NAME.get(n);
     return t == null ? null : t.oid();
+  }
+
+  /**
+   * {@code pg_has_role([user,] role, privilege)}: Accel has one role per session, its user, a superuser as pg_roles
+   * says, so it has itself and PostgreSQL's predefined roles; any other name does not exist (42704).
+   */
+  boolean hasRole(String member, String role) {
+    if (member != null && !member.equals(user)) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_OBJECT,
+          "role \"" + member + "\" does not exist");
+    }
+    if (role == null) {
+      return false;
+    }
+    if (role.equals(user) || PREDEFINED_ROLES.contains(role)) {
+      return true;
+    }
+    throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_OBJECT,
+        "role \"" + role + "\" does not exist");
+  }
+
+  /**
+   * The bytes of a relation: RocksDB's estimate for its column family (SST files and memtables, see
+   * {@link #familySize}); 0 for a primary key's index (the rows are stored in its order, in the table's family)
+   * and for pg_catalog's virtual relations; NULL when there is no such relation, as in PostgreSQL.
+   */
+  Long relationSize(int oid) {
+    Model m = model();
+    for (TableDef t : m.tables()) {
+      if (tableOid(t) == oid) {
+        return familySize(io.accel.catalog.Catalog.tableFamily(t.id()));
+      }
+    }
+    IndexInfo i = m.indexes().get(oid);
+    if (i != null) {
+      return i.def() == null ? 0L : familySize(io.accel.catalog.Catalog.indexFamily(i.def().id()));
+    }
+    return SYSTEM_RELATIONS.containsValue(oid) ? 0L : null;
+  }
+
+  /** {@code pg_indexes_size(table)}: its secondary indexes' families. */
+  long indexesSize(int tableOid) {
+    long sum = 0;
+    for (IndexInfo i : model().allIndexes()) {
+      if (tableOid(i.table()) == tableOid && i.def() != null) {
+        sum += familySize(io.accel.catalog.Catalog.indexFamily(i.def().id()));
+      }
+    }
+    return sum;
+  }
+
+  /** {@code pg_database_size(name)}: all column families of the store, the catalog's included. */
+  long databaseSize(String name) {
+    if (!name.equals(databaseName())) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.INVALID_CATALOG_NAME,
+          "database \"" + name + "\" does not exist");
+    }
+    long sum = 0;
+    for (String family : session.database().store().familyNames()) {
+      sum += familySize(family);
+    }
+    return sum;
+  }
+
+  /** A key past every key Accel writes (keys are order-preserving encodings, never 64 bytes of 0xFF). */
+  private static final byte[] KEY_LIMIT = filled(64);
+
+  private static byte[] filled(int n) {
+    byte[] b = new byte[n];
+    java.util.Arrays.fill(b, (byte) 0xFF);
+    return b;
+  }
+
+  /**
+   * RocksDB's approximate size of a column family's whole key range, files and memtables (an estimate: SST sizes
+   * are compressed, memtable sizes extrapolated from sampled entries); 0 for a family that is gone.
+   */
+  private long familySize(String name) {
+    var family = session.database().store().family(name);
+    if (family.isEmpty()) {
+      return 0;
+    }
+    try (org.rocksdb.Slice start = new org.rocksdb.Slice(new byte[0]);
+        org.rocksdb.Slice limit = new org.rocksdb.Slice(KEY_LIMIT)) {
+      long[] sizes = session.database().store().db().getApproximateSizes(family.get(),
+          List.of(new org.rocksdb.Range(start, limit)), org.rocksdb.SizeApproximationFlag.INCLUDE_FILES,
+          org.rocksdb.SizeApproximationFlag.INCLUDE_MEMTABLES);
+      return sizes.length == 0 ? 0 : Math.max(0, sizes[0]);
+    }
   }
 
   IndexInfo index(int oid) {
@@ -399,6 +495,9 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", PgCatalogSchema::none);
     table("pg_enum", "oid oid, enumtypid oid, enumsortorder float4, enumlabel text", PgCatalogSchema::none);
+    // one role per session and no role memberships (psql's \du); no extensions: Accel runs no PL/pgSQL or other
+    // extension, so it lists none rather than PostgreSQL's plpgsql (psql's \dx)
+    table("pg_auth_members", "roleid oid, member oid, grantor oid, admin_option bool", PgCatalogSchema::none);
     // helpers for the rewritten shapes of client queries (see io.accel.sql.PgCatalogSyntax)
     table("accel_search_path", "r int4, nspname text", () -> {
       List<Object[]> rows = new ArrayList<>();
@@ -592,10 +691,8 @@ public final class PgCatalogSchema extends AbstractSchema {
   private static List<Object[]> procRows() {
     List<Object[]> rows = new ArrayList<>();
     int oid = 90_000;
-    for (String name : PgCatalogSchema.functions().keySet()) {
-      if (!name.startsWith("accel_")) {
-        rows.add(new Object[] {oid++, name, PG_CATALOG_OID, USER_OID, 12, "f", 25, "", false, (short) 0});
-      }
+    for (String name : PROC_NAMES) {
+      rows.add(new Object[] {oid++, name, PG_CATALOG_OID, USER_OID, 12, "f", 25, "", false, (short) 0});
     }
     return rows;
   }
@@ -611,6 +708,15 @@ public final class PgCatalogSchema extends AbstractSchema {
 
   private static final com.google.common.collect.Multimap<String, org.apache.calcite.schema.Function> FUNCTIONS =
       functions();
+
+  /** The names pg_proc lists (its oids are 90000 on, in this order). */
+  private static final List<String> PROC_NAMES = FUNCTIONS.keySet().stream().filter(n -> !n.startsWith("accel_"))
+      .toList();
+
+  /** Whether {@code oid} is one of pg_proc's rows. */
+  static boolean procOid(int oid) {
+    return oid >= 90_000 && oid < 90_000 + PROC_NAMES.size();
+  }
 
   @Override
   protected Map<String, Table> getTableMap() {

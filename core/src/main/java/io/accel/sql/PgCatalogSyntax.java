@@ -20,10 +20,12 @@ import java.util.regex.Pattern;
  *   <li>calls of the functions that depend on the session ({@code current_database()}, {@code current_schema},
  *       {@code pg_get_userbyid}, {@code pg_get_indexdef}, ...) become calls of pg_catalog's {@code accel_}
  *       functions with the session's token as first argument (see {@code PgCatalogSchema}), as do
- *       {@code current_setting} and {@code set_config}; {@code now()} becomes {@code CURRENT_TIMESTAMP};</li>
+ *       {@code current_setting}, {@code set_config}, {@code pg_has_role} and the size functions
+ *       ({@code pg_table_size}, ...); {@code now()} becomes {@code CURRENT_TIMESTAMP};</li>
  *   <li>a few exact fragments of client queries that use set-returning functions and arrays Calcite lacks
  *       ({@code information_schema._pg_expandarray}, {@code generate_series} over {@code current_schemas})
- *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables.</li>
+ *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables, psql's
+ *       {@code \d+} reloptions ({@code unnest}) by {@code accel_reloptions}.</li>
  * </ul>
  * Statements that mention none of these are returned unchanged (one scan for the trigger words).
  */
@@ -39,18 +41,25 @@ public final class PgCatalogSyntax {
 
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
-          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config");
+          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest");
 
-  private static final Map<String, String> SESSION_FUNCTIONS = Map.of(
-      "current_database", "accel_current_database",
-      "current_schemas", "accel_current_schemas",
-      "current_schema", "accel_current_schema",
-      "pg_get_userbyid", "accel_get_userbyid",
-      "pg_get_indexdef", "accel_get_indexdef",
-      "pg_get_constraintdef", "accel_get_constraintdef",
-      "pg_table_is_visible", "accel_table_is_visible",
-      "current_setting", "accel_current_setting",
-      "set_config", "accel_set_config");
+  private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
+      Map.entry("current_database", "accel_current_database"),
+      Map.entry("current_schemas", "accel_current_schemas"),
+      Map.entry("current_schema", "accel_current_schema"),
+      Map.entry("pg_get_userbyid", "accel_get_userbyid"),
+      Map.entry("pg_get_indexdef", "accel_get_indexdef"),
+      Map.entry("pg_get_constraintdef", "accel_get_constraintdef"),
+      Map.entry("pg_table_is_visible", "accel_table_is_visible"),
+      Map.entry("current_setting", "accel_current_setting"),
+      Map.entry("set_config", "accel_set_config"),
+      // the session's role and its store's sizes
+      Map.entry("pg_has_role", "accel_has_role"),
+      Map.entry("pg_table_size", "accel_table_size"),
+      Map.entry("pg_relation_size", "accel_relation_size"),
+      Map.entry("pg_total_relation_size", "accel_total_relation_size"),
+      Map.entry("pg_indexes_size", "accel_indexes_size"),
+      Map.entry("pg_database_size", "accel_database_size"));
 
   private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
 
@@ -341,7 +350,14 @@ public final class PgCatalogSyntax {
           + " (pol.polroles) order by 1),',')", "pol.polroles"),
       Shape.of("'d' = any(stxkind)", "POSITION('d' IN stxkind) > 0"),
       Shape.of("'f' = any(stxkind)", "POSITION('f' IN stxkind) > 0"),
-      Shape.of("'m' = any(stxkind)", "POSITION('m' IN stxkind) > 0"));
+      Shape.of("'m' = any(stxkind)", "POSITION('m' IN stxkind) > 0"),
+      // psql's \d+: the table's and its TOAST table's reloptions, joined (unnest is a keyword to Calcite)
+      Shape.of("pg_catalog.array_to_string(c.reloptions || array(select 'toast.' || x from"
+          + " pg_catalog.unnest(tc.reloptions) x), ', ')",
+          "pg_catalog.accel_reloptions(c.reloptions, tc.reloptions) AS array_to_string"),
+      // psql's \dp: roles of row-level security policies (Accel has none), as in \d above
+      Shape.of("pg_catalog.array_to_string( ARRAY( SELECT rolname FROM pg_catalog.pg_roles WHERE oid = ANY (polroles)"
+          + " ORDER BY 1 ), E', ')", "polroles"));
 
   /** psql's \d publications query: Accel has no publications, so its answer is the empty result. */
   private static final Pattern PUBLICATIONS = Pattern.compile(
@@ -353,7 +369,8 @@ public final class PgCatalogSyntax {
           + " CAST(NULL AS VARCHAR) AS \"?column?\" FROM pg_catalog.pg_publication WHERE FALSE";
     }
     String lower = sql.toLowerCase(Locale.ROOT);
-    if (!lower.contains("_pg_expandarray") && !lower.contains("generate_series") && !lower.contains("any")) {
+    if (!lower.contains("_pg_expandarray") && !lower.contains("generate_series") && !lower.contains("any")
+        && !lower.contains("unnest")) {
       return sql;
     }
     for (Shape shape : SHAPES) {

@@ -206,4 +206,47 @@ class PgCatalogTest {
     assertThat(value("select count(*) from pg_class where relname = 'plain'")).isEqualTo(1L);
     assertThat(value("select count(*) from public.plain")).isEqualTo(0L);
   }
+
+  /** psql's \dt+, \di+, \l+, \du, \df, \dT, \dx: sizes, roles, visibility, no extensions. */
+  @Test
+  void sizesRolesAndVisibility() {
+    // pg_size_pretty as PostgreSQL 15 prints these (checked there; the e2e test compares more)
+    assertThat(rows("select pg_size_pretty(10239), pg_size_pretty(10240), pg_size_pretty(10751), pg_size_pretty(10752),"
+        + " pg_size_pretty(10485247), pg_size_pretty(10485248), pg_size_pretty(-10752),"
+        + " pg_size_pretty(9223372036854775807), pg_size_pretty(1.5)").get(0)).containsExactly("10239 bytes", "10 kB",
+        "10 kB", "11 kB", "10239 kB", "10 MB", "-11 kB", "8192 PB", "1.5 bytes");
+    assertThat(value("select pg_table_size('items'::regclass)")).isEqualTo(0L);
+    StringBuilder values = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      values.append(i > 0 ? ", " : "").append("(").append(i).append(", 'name").append(i).append("', ").append(i)
+          .append(", 1)");
+    }
+    run("insert into items (id, name, price, qty) values " + values);
+    List<Object> sizes = rows("select pg_table_size('items'), pg_indexes_size('items'::regclass),"
+        + " pg_total_relation_size('items'), pg_relation_size('items_pkey'), pg_relation_size('items_name_key'),"
+        + " pg_database_size(current_database())").get(0);
+    assertThat((Long) sizes.get(0)).isGreaterThan(200L * 10);
+    assertThat((Long) sizes.get(1)).isGreaterThan(200L * 5);
+    assertThat(sizes.get(2)).isEqualTo((Long) sizes.get(0) + (Long) sizes.get(1));
+    // the primary key is the order the rows are stored in: no storage of its own
+    assertThat(sizes.get(3)).isEqualTo(0L);
+    assertThat((Long) sizes.get(5)).isGreaterThanOrEqualTo((Long) sizes.get(2));
+    assertThat(value("select pg_table_size(123)")).isNull();
+    assertThatThrownBy(() -> value("select pg_table_size('nosuch')")).hasMessageContaining("does not exist");
+    assertThatThrownBy(() -> value("select pg_database_size('other')"))
+        .hasMessageContaining("database \"other\" does not exist");
+    // one role per session: its own, and PostgreSQL's predefined roles (it is a superuser)
+    assertThat(rows("select pg_has_role('postgres', 'MEMBER'), pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE'),"
+        + " pg_has_role('postgres', 'postgres', 'USAGE')").get(0)).containsExactly(true, true, true);
+    assertThatThrownBy(() -> value("select pg_has_role('nobody', 'USAGE')"))
+        .hasMessageContaining("role \"nobody\" does not exist");
+    assertThat(value("select count(*) from pg_catalog.pg_auth_members")).isEqualTo(0L);
+    assertThat(value("select count(*) from pg_catalog.pg_extension")).isEqualTo(0L);
+    assertThat(value("select count(*) from pg_proc p where pg_function_is_visible(p.oid)"))
+        .isEqualTo(value("select count(*) from pg_proc"));
+    assertThat(value("select count(*) from pg_type t where pg_type_is_visible(t.oid)"))
+        .isEqualTo(value("select count(*) from pg_type"));
+    assertThat(value("select pg_catalog.array_to_string(ARRAY(SELECT relname FROM pg_class WHERE relname LIKE"
+        + " 'items%' ORDER BY 1), ', ')")).isEqualTo("items, items_name_key, items_pkey, items_price_idx");
+  }
 }
