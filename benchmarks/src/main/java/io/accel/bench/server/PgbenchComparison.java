@@ -109,12 +109,14 @@ public final class PgbenchComparison implements Callable<Integer> {
           System.out.printf("| -M %s | %d | %.0f | %.0f | %.2fx |%n", mode, c, a, p, a / p);
         }
       }
-      System.out.printf("%n| TPC-B (default script, -M prepared, --max-tries=0) | clients | Accel tps | PostgreSQL tps | ratio | Accel retried |%n|---|---|---|---|---|---|%n");
-      for (int c : List.of(1, 8)) {
-        Run a = run(accel, tpcb(c));
-        Run p = run(postgresql, tpcb(c));
-        System.out.printf("| TPC-B | %d | %.0f | %.0f | %.2fx | %s |%n", c, tps(a), tps(p), tps(a) / tps(p),
-            find(a.out, "number of transactions retried: ([^\\n]+)"));
+      System.out.printf("%n| TPC-B (default script, --max-tries=0) | clients | Accel tps | PostgreSQL tps | ratio | Accel retried |%n|---|---|---|---|---|---|%n");
+      for (String mode : List.of("prepared", "simple")) {
+        for (int c : List.of(1, 8)) {
+          Run a = run(accel, tpcb(mode, c));
+          Run p = run(postgresql, tpcb(mode, c));
+          System.out.printf("| TPC-B -M %s | %d | %.0f | %.0f | %.2fx | %s |%n", mode, c, tps(a), tps(p),
+              tps(a) / tps(p), find(a.out, "number of transactions retried: ([^\\n]+)"));
+        }
       }
       System.out.printf("%n| 1M-row SELECT (pgbench_accounts) | Accel s | PostgreSQL s | ratio | Accel server heap peak MB |%n|---|---|---|---|---|%n");
       String all = "select * from pgbench_accounts";
@@ -146,8 +148,8 @@ public final class PgbenchComparison implements Callable<Integer> {
     return List.of(pgbench, "-S", "-M", mode, "-c", Integer.toString(c), "-j", "2", "-T", Integer.toString(seconds));
   }
 
-  private List<String> tpcb(int c) {
-    return List.of(pgbench, "-M", "prepared", "-c", Integer.toString(c), "-j", "2", "-T", Integer.toString(seconds),
+  private List<String> tpcb(String mode, int c) {
+    return List.of(pgbench, "-M", mode, "-c", Integer.toString(c), "-j", "2", "-T", Integer.toString(seconds),
         "--max-tries=0");
   }
 
