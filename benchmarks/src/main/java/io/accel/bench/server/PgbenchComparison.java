@@ -91,8 +91,10 @@ public final class PgbenchComparison implements Callable<Integer> {
     try {
       waitFor(log, "listening on");
       System.out.println("server: " + String.join(" ", command));
-      Target accel = new Target("Accel", "127.0.0.1", ACCEL_PORT);
-      Target postgresql = new Target("PostgreSQL", pg[0], Integer.parseInt(pg[1]));
+      Target accel = new Target("Accel", "127.0.0.1", ACCEL_PORT, null);
+      // the server is stopped (SIGSTOP) while PostgreSQL is measured: its JVM and RocksDB's background work
+      // would otherwise take CPU from PostgreSQL on this 2-core machine
+      Target postgresql = new Target("PostgreSQL", pg[0], Integer.parseInt(pg[1]), server.pid());
       for (Target t : List.of(accel, postgresql)) {
         Run init = run(t, List.of(pgbench, "-i", "-q", "-s", Integer.toString(scale)));
         System.out.printf("%s: pgbench -i -s %d: %s%n", t.name, scale, lastLine(init.err));
@@ -138,7 +140,14 @@ public final class PgbenchComparison implements Callable<Integer> {
     }
   }
 
-  private record Target(String name, String host, int port) {
+  /** Where a client connects; {@code pause}, when set, is a process stopped while this target is measured. */
+  private record Target(String name, String host, int port, Long pause) {
+  }
+
+  private static void signal(Long pid, String signal) throws IOException, InterruptedException {
+    if (pid != null) {
+      new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
+    }
   }
 
   private record Run(String out, String err) {
@@ -159,8 +168,16 @@ public final class PgbenchComparison implements Callable<Integer> {
         "PGDATABASE", "test"));
     Path out = Files.createTempFile("bench-out", ".txt");
     Path err = Files.createTempFile("bench-err", ".txt");
-    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+    signal(t.pause, "STOP");
+    Process p;
+    boolean done;
+    try {
+      p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      done = p.waitFor(30, TimeUnit.MINUTES);
+    } finally {
+      signal(t.pause, "CONT");
+    }
+    if (!done || p.exitValue() != 0) {
       p.destroyForcibly();
       throw new IllegalStateException(t.name + ": " + command + " failed: " + Files.readString(err));
     }
@@ -199,6 +216,15 @@ public final class PgbenchComparison implements Callable<Integer> {
 
   /** Reads every row through pgJDBC in pieces of 1000 (a cursor: autocommit off), as an application streams. */
   private static long jdbcStream(Target t, String sql) throws Exception {
+    signal(t.pause, "STOP");
+    try {
+      return jdbcRead(t, sql);
+    } finally {
+      signal(t.pause, "CONT");
+    }
+  }
+
+  private static long jdbcRead(Target t, String sql) throws Exception {
     Properties p = new Properties();
     p.setProperty("user", "postgres");
     try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + t.host + ":" + t.port + "/test", p)) {
