@@ -208,16 +208,7 @@ public final class CommandParser {
       verbose = optionalWord("verbose");
     }
     boolean tableWord = optionalWord("table");
-    List<String> names = new ArrayList<>();
-    if (tableWord || peek().isName()) {
-      do {
-        names.add(name());
-        if (peek().isSymbol("(")) {
-          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-              "column lists in ANALYZE are not supported by Accel; ANALYZE the whole table");
-        }
-      } while (optionalSymbol(","));
-    }
+    List<String> names = tableNames("ANALYZE", tableWord);
     finish();
     return new Command.Analyze(names, verbose);
   }
@@ -370,18 +361,24 @@ public final class CommandParser {
       optionalWord("verbose");
       analyze = optionalWord("analyze", "analyse");
     }
+    List<String> names = tableNames("VACUUM", false);
+    finish();
+    return new Command.Vacuum(names, analyze);
+  }
+
+  /** The tables ANALYZE or VACUUM name (none: every table); column lists are refused. */
+  private List<String> tableNames(String command, boolean required) {
     List<String> names = new ArrayList<>();
-    if (peek().isName()) {
+    if (required || peek().isName()) {
       do {
         names.add(name());
         if (peek().isSymbol("(")) {
           throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-              "column lists in VACUUM are not supported by Accel; VACUUM the whole table");
+              "column lists in " + command + " are not supported by Accel; " + command + " the whole table");
         }
       } while (optionalSymbol(","));
     }
-    finish();
-    return new Command.Vacuum(names, analyze);
+    return names;
   }
 
   /** {@code ALTER TABLE [IF EXISTS] [ONLY] name ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)}. */
