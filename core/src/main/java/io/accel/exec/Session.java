@@ -871,18 +871,8 @@ public final class Session implements AutoCloseable {
    */
   public void executeScript(Object statementKey, String sql, java.util.function.Consumer<Result> each) {
     List<String> statements = io.accel.sql.Statements.split(sql);
-    boolean controls = false;
-    for (String statement : statements) {
-      Optional<Command> c;
-      try {
-        c = CommandParser.parse(statement);
-      } catch (RuntimeException e) {
-        c = Optional.empty(); // reported when the statement runs
-      }
-      controls |= c.isPresent() && (c.get() instanceof Command.Begin || c.get() instanceof Command.Commit
-          || c.get() instanceof Command.Rollback);
-    }
-    boolean implicit = statements.size() > 1 && !controls && !inTransactionBlock();
+    boolean implicit = statements.size() > 1 && !inTransactionBlock()
+        && !io.accel.sql.Statements.controlTransactions(statements);
     AtomicBoolean cancel = new AtomicBoolean();
     if (implicit) {
       begin();

@@ -190,15 +190,10 @@ public final class CommandParser {
         if (!option.is("verbose") && !option.is("skip_locked")) {
           throw error(option, "unrecognized ANALYZE option \"" + option.text() + "\"");
         }
-        boolean value = true;
-        if (peek().is("true") || peek().is("on")) {
-          next();
-        } else if (peek().is("false") || peek().is("off")) {
-          next();
-          value = false;
-        } else if (peek().kind() == Kind.NUMBER && (peek().text().equals("0") || peek().text().equals("1"))) {
-          value = next().text().equals("1");
-        }
+        Boolean given = booleanValue();
+        boolean value = given != null ? given
+            : peek().kind() == Kind.NUMBER && (peek().text().equals("0") || peek().text().equals("1"))
+                ? next().text().equals("1") : true;
         if (option.is("verbose")) {
           verbose = value;
         }
@@ -232,13 +227,8 @@ public final class CommandParser {
             || option.is("timing") || option.is("summary") || option.is("buffers"))) {
           throw error(option, "unrecognized EXPLAIN option \"" + option.text() + "\"");
         }
-        boolean value = true;
-        if (peek().is("true") || peek().is("on")) {
-          next();
-        } else if (peek().is("false") || peek().is("off")) {
-          next();
-          value = false;
-        }
+        Boolean given = booleanValue();
+        boolean value = given == null || given;
         if (option.is("analyze") || option.is("analyse")) {
           analyze = value;
         } else if (option.is("verbose")) {
@@ -341,15 +331,10 @@ public final class CommandParser {
             "skip_locked", "index_cleanup", "process_toast", "truncate", "parallel").contains(o)) {
           throw error(option, "unrecognized VACUUM option \"" + option.text() + "\"");
         }
-        boolean value = true;
-        if (peek().is("true") || peek().is("on")) {
-          next();
-        } else if (peek().is("false") || peek().is("off")) {
-          next();
-          value = false;
-        } else if (peek().kind() == Kind.NUMBER || peek().is("auto") || peek().kind() == Kind.STRING) {
-          value = !next().text().equals("0");
-        }
+        Boolean given = booleanValue();
+        boolean value = given != null ? given
+            : peek().kind() == Kind.NUMBER || peek().is("auto") || peek().kind() == Kind.STRING
+                ? !next().text().equals("0") : true;
         if (o.startsWith("analy")) {
           analyze = value;
         }
@@ -1057,6 +1042,14 @@ public final class CommandParser {
       throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text())
           + "\", expected \"" + symbol + "\"");
     }
+  }
+
+  /** An option's TRUE / ON or FALSE / OFF, or null when neither follows (the caller reads other values). */
+  private Boolean booleanValue() {
+    if (optionalWord("true", "on")) {
+      return true;
+    }
+    return optionalWord("false", "off") ? false : null;
   }
 
   private boolean optionalWord(String... words) {

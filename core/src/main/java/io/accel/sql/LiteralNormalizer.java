@@ -354,8 +354,13 @@ public final class LiteralNormalizer {
   /** Whether the + or - at {@code i} follows an operand (a column, a quoted name), so it is binary. */
   private boolean binaryOperator(int i) {
     Token before = i > 0 ? tokens.get(i - 1) : null;
-    return before != null && (before.kind() == Kind.WORD && !CLAUSE_WORDS.contains(before.text())
-        && !NON_FUNCTION_WORDS.contains(before.text()) || before.kind() == Kind.QUOTED);
+    return before != null && isColumnName(before)
+        && (before.kind() == Kind.QUOTED || !NON_FUNCTION_WORDS.contains(before.text()));
+  }
+
+  /** A name that can stand for a column: a quoted name, or a word that does not start a clause. */
+  private static boolean isColumnName(Token t) {
+    return t.kind() == Kind.QUOTED || t.kind() == Kind.WORD && !CLAUSE_WORDS.contains(t.text());
   }
 
   /**
@@ -370,12 +375,11 @@ public final class LiteralNormalizer {
     }
     Token twoBefore = tokens.get(from - 2);
     if (before.isSymbol("=")) {
-      return twoBefore.kind() == Kind.WORD && !CLAUSE_WORDS.contains(twoBefore.text()) || twoBefore.kind() == Kind.QUOTED;
+      return isColumnName(twoBefore);
     }
     if (before.isSymbol("+") || before.isSymbol("-") || before.isSymbol("*")) {
       // col = col + 5: the operand before the operator is a column, itself right after the assignment's '='
-      return (twoBefore.kind() == Kind.WORD && !CLAUSE_WORDS.contains(twoBefore.text())
-          || twoBefore.kind() == Kind.QUOTED) && from >= 3 && tokens.get(from - 3).isSymbol("=");
+      return isColumnName(twoBefore) && from >= 3 && tokens.get(from - 3).isSymbol("=");
     }
     return false;
   }

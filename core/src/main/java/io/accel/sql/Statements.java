@@ -12,6 +12,26 @@ public final class Statements {
   private Statements() {
   }
 
+  /**
+   * Whether any of the statements is BEGIN/START TRANSACTION, COMMIT/END or ROLLBACK/ABORT: text that controls its
+   * own transactions runs statement by statement rather than in the simple query protocol's implicit transaction.
+   */
+  public static boolean controlTransactions(List<String> statements) {
+    for (String statement : statements) {
+      java.util.Optional<Command> c;
+      try {
+        c = CommandParser.parse(statement);
+      } catch (RuntimeException e) {
+        continue; // reported when the statement runs
+      }
+      if (c.isPresent() && (c.get() instanceof Command.Begin || c.get() instanceof Command.Commit
+          || c.get() instanceof Command.Rollback)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static List<String> split(String sql) {
     List<String> out = new ArrayList<>();
     int start = 0;

@@ -3,26 +3,15 @@ package io.accel.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.accel.sql.AccelException;
-import io.accel.storage.Store;
-import io.accel.storage.StoreOptions;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.TimeZone;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * COPY FROM STDIN and TO STDOUT through the engine API. Expected bytes are what PostgreSQL 15 printed for the same
  * rows ({@code psql -c "copy (select * from cv order by id) to stdout"} with TimeZone UTC), not Accel's output.
  */
-class CopyTest {
-  private Database db;
-  private Session s;
-  private int keys;
-
+class CopyTest extends EngineTestBase {
   /** PostgreSQL's {@code COPY cv TO STDOUT} of the four rows of {@link #CV}. */
   static final String PG_TEXT = ""
       + "1\ttab\\there\tab  \t1.50\t0.1\t1.5\tt\t2024-01-31\t2024-01-31 13:45:00.25\t2024-01-31 13:45:00+00\t\\\\x0a0b"
@@ -46,42 +35,6 @@ class CopyTest {
 
   static final String CV = "CREATE TABLE cv (id INT PRIMARY KEY, t TEXT, c CHAR(4), n NUMERIC(10,2), f FLOAT8,"
       + " r REAL, b BOOL, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, by BYTEA, u UUID)";
-
-  @BeforeEach
-  void open() throws Exception {
-    db = Database.open(Store.openInMemory("copy-" + System.nanoTime(), new StoreOptions(8 << 20, false)));
-    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), "tester"));
-  }
-
-  @AfterEach
-  void close() {
-    s.close();
-    db.close();
-  }
-
-  private Result run(String sql) {
-    return s.execute("k" + keys++, sql);
-  }
-
-  private List<Object> rows(String sql) {
-    List<Object> out = new ArrayList<>();
-    try (Result r = run(sql)) {
-      while (r.cursor().hasNext()) {
-        Object row = r.cursor().next();
-        out.add(row instanceof Object[] a ? java.util.Arrays.asList(a).toString() : row);
-      }
-    }
-    return out;
-  }
-
-  private static AccelException failure(Runnable r) {
-    try {
-      r.run();
-    } catch (AccelException e) {
-      return e;
-    }
-    throw new AssertionError("no failure");
-  }
 
   /** Feeds {@code data} in chunks of {@code chunk} bytes, so rows and escapes straddle chunk boundaries. */
   private long copyIn(String sql, String data, int chunk) {

@@ -3,15 +3,7 @@ package io.accel.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.accel.sql.AccelException;
-import io.accel.storage.Store;
-import io.accel.storage.StoreOptions;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.TimeZone;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,47 +11,7 @@ import org.junit.jupiter.api.Test;
  * against PostgreSQL 15 running the same statements): CREATE TABLE ... WITH, TRUNCATE, VACUUM, ALTER TABLE ADD
  * PRIMARY KEY / UNIQUE.
  */
-class PgbenchDdlTest {
-  private Database db;
-  private Session s;
-  private int keys;
-
-  @BeforeEach
-  void open() throws Exception {
-    db = Database.open(Store.openInMemory("pgbench-ddl-" + System.nanoTime(), new StoreOptions(8 << 20, false)));
-    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), "tester"));
-  }
-
-  @AfterEach
-  void close() {
-    s.close();
-    db.close();
-  }
-
-  private Result run(String sql) {
-    return s.execute("k" + keys++, sql);
-  }
-
-  private List<Object> rows(String sql) {
-    List<Object> out = new ArrayList<>();
-    try (Result r = run(sql)) {
-      while (r.cursor().hasNext()) {
-        Object row = r.cursor().next();
-        out.add(row instanceof Object[] a ? Arrays.asList(a).toString() : row);
-      }
-    }
-    return out;
-  }
-
-  private static AccelException failure(Runnable r) {
-    try {
-      r.run();
-    } catch (AccelException e) {
-      return e;
-    }
-    throw new AssertionError("no failure");
-  }
-
+class PgbenchDdlTest extends EngineTestBase {
   private void load(String table, String data) {
     CopyIn in = s.copyIn("copy" + keys++, "copy " + table + " from stdin");
     in.write(data.getBytes(StandardCharsets.UTF_8));

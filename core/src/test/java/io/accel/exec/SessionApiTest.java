@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.accel.cursor.Cursor;
 import io.accel.sql.AccelException;
-import io.accel.storage.Store;
-import io.accel.storage.StoreOptions;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,42 +14,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.remote.TypedValue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Core's engine API as a frontend uses it: prepare, execute, cursors, transactions, settings, cancel. */
-class SessionApiTest {
-  private Database db;
-  private Session s;
-  private int keys;
-
+class SessionApiTest extends EngineTestBase {
   @BeforeEach
-  void open() throws Exception {
-    db = Database.open(Store.openInMemory("session-api-" + System.nanoTime(), new StoreOptions(8 << 20, false)));
-    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), "tester"));
+  void createItems() {
     run("CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL, code CHAR(3), price NUMERIC(10,2))");
     run("INSERT INTO item VALUES (1, 'one', 'a', 1.50), (2, 'two', 'b', 2.00), (3, 'three', NULL, NULL),"
         + " (4, 'four', 'd', 4.25), (5, 'five', 'e', 5.00)");
-  }
-
-  @AfterEach
-  void close() {
-    s.close();
-    db.close();
-  }
-
-  private Result run(String sql) {
-    return s.execute("k" + keys++, sql);
-  }
-
-  private static AccelException failure(Runnable r) {
-    try {
-      r.run();
-    } catch (AccelException e) {
-      return e;
-    }
-    throw new AssertionError("no failure");
   }
 
   private List<Object> all(Result r) {

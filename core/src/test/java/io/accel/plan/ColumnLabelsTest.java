@@ -2,14 +2,9 @@ package io.accel.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.accel.exec.Database;
 import io.accel.exec.Session;
-import io.accel.storage.Store;
-import io.accel.storage.StoreOptions;
 import java.util.List;
-import java.util.TimeZone;
 import org.apache.calcite.avatica.ColumnMetaData;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,24 +13,13 @@ import org.junit.jupiter.api.Test;
  * (FigureColname), not Calcite's EXPR$n. Every expected label was read from PostgreSQL 15 (psql's headers and
  * \gdesc) for the same statement over the same tables.
  */
-class ColumnLabelsTest {
-  private Database db;
-  private Session s;
-
+class ColumnLabelsTest extends io.accel.exec.EngineTestBase {
   @BeforeEach
-  void open() throws Exception {
-    db = Database.open(Store.openInMemory("labels-" + System.nanoTime(), new StoreOptions(8 << 20, false)));
-    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), "tester"));
+  void createTables() {
     s.execute("k1", "CREATE TABLE t (id INTEGER PRIMARY KEY, x INTEGER, name VARCHAR(20))");
     s.execute("k2", "CREATE TABLE u (id INTEGER PRIMARY KEY, x INTEGER)");
     s.execute("k3", "INSERT INTO t VALUES (1, 10, 'a'), (5, 50, 'b')");
     s.execute("k4", "INSERT INTO u VALUES (1, 7)");
-  }
-
-  @AfterEach
-  void close() {
-    s.close();
-    db.close();
   }
 
   private List<String> labels(String sql) {

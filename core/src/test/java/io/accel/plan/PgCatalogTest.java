@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.TimeZone;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,15 +24,14 @@ import org.junit.jupiter.api.Test;
  * {@code catalog/client-queries.sql}) runs, and the answers PostgreSQL gives for the same schema (compared in
  * full by the e2e {@code CatalogDifferentialTest}) hold for the essentials here.
  */
-class PgCatalogTest {
-  private Database db;
-  private Session s;
-  private int keys;
+class PgCatalogTest extends io.accel.exec.EngineTestBase {
+  @Override
+  protected String user() {
+    return "postgres";
+  }
 
   @BeforeEach
-  void open() throws Exception {
-    db = Database.open(Store.openInMemory("pg-catalog-" + System.nanoTime(), new StoreOptions(8 << 20, false)));
-    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), "postgres"));
+  void createTables() {
     run("CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, price NUMERIC(10,2) DEFAULT 0,"
         + " qty SMALLINT, big BIGINT, flag BOOLEAN DEFAULT true, created TIMESTAMP, createdz TIMESTAMPTZ, d DATE,"
         + " t TIME, f4 REAL, f8 DOUBLE PRECISION, code CHAR(3), note TEXT, data BYTEA, u UUID)");
@@ -42,17 +40,7 @@ class PgCatalogTest {
     run("CREATE TABLE plain (a INT, b TEXT)");
   }
 
-  @AfterEach
-  void close() {
-    s.close();
-    db.close();
-  }
-
-  private Result run(String sql) {
-    return s.execute("k" + keys++, sql);
-  }
-
-  private List<List<Object>> rows(String sql) {
+  private List<List<Object>> fetch(String sql) {
     Result r = run(sql);
     List<List<Object>> rows = new ArrayList<>();
     int columns = r.signature().columns.size();
@@ -88,7 +76,7 @@ class PgCatalogTest {
   }
 
   private String oid(String table) {
-    return String.valueOf(rows("SELECT oid FROM pg_catalog.pg_class WHERE relname = '" + table + "'").get(0).get(0));
+    return String.valueOf(fetch("SELECT oid FROM pg_catalog.pg_class WHERE relname = '" + table + "'").get(0).get(0));
   }
 
   @Test
@@ -96,9 +84,7 @@ class PgCatalogTest {
     List<String> failures = new ArrayList<>();
     for (String[] q : clientQueries(this::oid)) {
       try {
-        List<List<Object>> rows = rows(q[1]);
-        System.out.println("OK " + q[0] + " " + rows.size() + " rows: "
-            + rows.stream().limit(20).map(Object::toString).toList());
+        fetch(q[1]);
       } catch (RuntimeException e) {
         failures.add(q[0] + ": " + e.getMessage() + "\n" + q[1]);
       }
@@ -107,7 +93,7 @@ class PgCatalogTest {
   }
 
   private Object value(String sql) {
-    return rows(sql).get(0).get(0);
+    return fetch(sql).get(0).get(0);
   }
 
   /** pg_catalog's functions and relations resolve unqualified, as PostgreSQL searches pg_catalog implicitly. */
@@ -181,7 +167,7 @@ class PgCatalogTest {
   /** now(), current_setting and set_config as PostgreSQL 15 answers them. */
   @Test
   void sessionFunctions() {
-    List<Object> now = rows("select now(), now() = current_timestamp, pg_catalog.now() = now()").get(0);
+    List<Object> now = fetch("select now(), now() = current_timestamp, pg_catalog.now() = now()").get(0);
     assertThat(now.get(0)).isNotNull();
     assertThat(now.subList(1, 3)).containsExactly(true, true);
     assertThat(run("select now()").signature().columns.get(0).label).isEqualTo("now");
@@ -211,7 +197,7 @@ class PgCatalogTest {
   @Test
   void sizesRolesAndVisibility() {
     // pg_size_pretty as PostgreSQL 15 prints these (checked there; the e2e test compares more)
-    assertThat(rows("select pg_size_pretty(10239), pg_size_pretty(10240), pg_size_pretty(10751), pg_size_pretty(10752),"
+    assertThat(fetch("select pg_size_pretty(10239), pg_size_pretty(10240), pg_size_pretty(10751), pg_size_pretty(10752),"
         + " pg_size_pretty(10485247), pg_size_pretty(10485248), pg_size_pretty(-10752),"
         + " pg_size_pretty(9223372036854775807), pg_size_pretty(1.5)").get(0)).containsExactly("10239 bytes", "10 kB",
         "10 kB", "11 kB", "10239 kB", "10 MB", "-11 kB", "8192 PB", "1.5 bytes");
@@ -222,7 +208,7 @@ class PgCatalogTest {
           .append(", 1)");
     }
     run("insert into items (id, name, price, qty) values " + values);
-    List<Object> sizes = rows("select pg_table_size('items'), pg_indexes_size('items'::regclass),"
+    List<Object> sizes = fetch("select pg_table_size('items'), pg_indexes_size('items'::regclass),"
         + " pg_total_relation_size('items'), pg_relation_size('items_pkey'), pg_relation_size('items_name_key'),"
         + " pg_database_size(current_database())").get(0);
     assertThat((Long) sizes.get(0)).isGreaterThan(200L * 10);
@@ -236,7 +222,7 @@ class PgCatalogTest {
     assertThatThrownBy(() -> value("select pg_database_size('other')"))
         .hasMessageContaining("database \"other\" does not exist");
     // one role per session: its own, and PostgreSQL's predefined roles (it is a superuser)
-    assertThat(rows("select pg_has_role('postgres', 'MEMBER'), pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE'),"
+    assertThat(fetch("select pg_has_role('postgres', 'MEMBER'), pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE'),"
         + " pg_has_role('postgres', 'postgres', 'USAGE')").get(0)).containsExactly(true, true, true);
     assertThatThrownBy(() -> value("select pg_has_role('nobody', 'USAGE')"))
         .hasMessageContaining("role \"nobody\" does not exist");

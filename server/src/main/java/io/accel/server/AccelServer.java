@@ -60,8 +60,15 @@ public final class AccelServer implements AutoCloseable {
   private final EventLoopGroup loops;
   private final ExecutorService workers;
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-  private final Map<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
-  private final Map<Integer, Integer> secrets = new ConcurrentHashMap<>();
+  /** BackendKeyData: what a CancelRequest names a session by. */
+  record BackendKey(int pid, int secret) {
+  }
+
+  private record Registered(PgConnection connection, int secret) {
+  }
+
+  /** Authenticated sessions by process id. */
+  private final Map<Integer, Registered> sessions = new ConcurrentHashMap<>();
   private final AtomicInteger admitted = new AtomicInteger();
   /** Connection threads running, admitted or still starting up. */
   private final AtomicInteger threads = new AtomicInteger();
@@ -254,25 +261,21 @@ public final class AccelServer implements AutoCloseable {
   }
 
   /** A process id and secret for BackendKeyData, by which a CancelRequest finds this connection. */
-  int[] register(PgConnection connection) {
-    int pid = nextPid.incrementAndGet();
-    int secret = random.nextInt();
-    sessions.put(pid, connection);
-    secrets.put(pid, secret);
-    return new int[] {pid, secret};
+  BackendKey register(PgConnection connection) {
+    BackendKey key = new BackendKey(nextPid.incrementAndGet(), random.nextInt());
+    sessions.put(key.pid(), new Registered(connection, key.secret()));
+    return key;
   }
 
-  void unregister(int pid) {
-    sessions.remove(pid);
-    secrets.remove(pid);
+  void unregister(BackendKey key) {
+    sessions.remove(key.pid());
   }
 
   /** A CancelRequest: stops the running statement of the session with that key, and only that one. */
   void cancel(int pid, int secret) {
-    Integer expected = secrets.get(pid);
-    PgConnection c = sessions.get(pid);
-    if (expected != null && expected == secret && c != null) {
-      c.cancelRunning();
+    Registered r = sessions.get(pid);
+    if (r != null && r.secret() == secret) {
+      r.connection().cancelRunning();
     }
   }
 
@@ -281,7 +284,7 @@ public final class AccelServer implements AutoCloseable {
   }
 
   int snapshotsHeld() {
-    return sessions.values().stream().mapToInt(PgConnection::snapshotsHeld).sum();
+    return sessions.values().stream().mapToInt(r -> r.connection().snapshotsHeld()).sum();
   }
 
   /**
@@ -298,8 +301,8 @@ public final class AccelServer implements AutoCloseable {
     if (http != null) {
       http.close();
     }
-    for (PgConnection c : sessions.values()) {
-      c.shutdown();
+    for (Registered r : sessions.values()) {
+      r.connection().shutdown();
     }
     long deadline = System.currentTimeMillis() + config.shutdownTimeoutMillis();
     while ((admitted.get() > 0 || threads.get() > 0) && System.currentTimeMillis() < deadline) {
@@ -308,8 +311,8 @@ public final class AccelServer implements AutoCloseable {
     if (admitted.get() > 0) {
       LOG.warn("{} sessions still running after {} ms: canceling their statements", admitted.get(),
           config.shutdownTimeoutMillis());
-      for (PgConnection c : sessions.values()) {
-        c.cancelRunning();
+      for (Registered r : sessions.values()) {
+        r.connection().cancelRunning();
       }
     }
     channels.close().awaitUninterruptibly();

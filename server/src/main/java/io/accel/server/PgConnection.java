@@ -74,8 +74,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   // worker state
   private Map<String, String> startupParameters;
   private Session session;
-  private int pid;
-  private int secret;
+  private AccelServer.BackendKey key;
   private ByteBuf out;
   private final Map<String, Statement> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
@@ -99,10 +98,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     final Prepared prepared; // null for an empty query
     final PositionalParameters positions;
     final int[] parameterTypes; // per $n, 0 = infer
+    /** The PostgreSQL type of each result column, for RowDescription and every DataRow. */
+    final int[] columnTypes;
 
     Statement(String sql, Prepared prepared, PositionalParameters positions, int[] parameterTypes) {
       this.sql = sql;
       this.leading = firstWords(sql, 3);
+      this.columnTypes = prepared == null || !prepared.returnsRows() ? new int[0]
+          : prepared.columns().stream().mapToInt(c -> PgTypes.oid(c.type)).toArray();
       this.prepared = prepared;
       this.positions = positions;
       this.parameterTypes = parameterTypes;
@@ -296,9 +299,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         if (next == CLOSED) {
           break;
         }
-        if (next instanceof PgFrameDecoder.Malformed bad) {
-          throw new Fatal(bad.sqlState(), bad.message());
-        }
         PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
         try {
           if (!handle(frame)) {
@@ -337,8 +337,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * The next message: runs the connection's loop (reading the socket) until one is decoded. Closes an idle
-   * session after --idle-session-timeout and ends it on server shutdown.
+   * The next message ({@link #CLOSED} once the client left): runs the connection's loop (reading the socket)
+   * until one is decoded. A frame that cannot be read, an idle session past --idle-session-timeout and server
+   * shutdown end the connection (Fatal).
    */
   private Object next() {
     long idle = server.config().idleSessionTimeoutMillis();
@@ -346,6 +347,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle) : 0;
     while (true) {
       Object next = current.poll();
+      if (next instanceof PgFrameDecoder.Malformed bad) {
+        throw new Fatal(bad.sqlState(), bad.message());
+      }
       if (next != null) {
         if (next instanceof PgFrameDecoder.Frame f) {
           queuedBytes -= f.body().readableBytes();
@@ -397,9 +401,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       if (next == CLOSED) {
         return false;
       }
-      if (next instanceof PgFrameDecoder.Malformed bad) {
-        throw new Fatal(bad.sqlState(), bad.message());
-      }
       PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
       try {
         if (frame.type() != 'p') {
@@ -419,17 +420,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private void openSession() {
     String user = startupParameters.get("user");
     session = server.newSession(user);
-    try {
-      session.setParameter("application_name", startupParameters.getOrDefault("application_name", ""));
-      // current_database() answers the name the client connected to (one store serves every name)
-      session.setParameter("accel.database", startupParameters.getOrDefault("database", user));
-    } catch (AccelException ignored) {
-      // not reachable for a string; kept for symmetry with the others
-    }
+    // current_database() answers the name the client connected to (one store serves every name)
+    session.setParameter("accel.database", startupParameters.getOrDefault("database", user));
     for (Map.Entry<String, String> e : startupParameters.entrySet()) {
       String name = e.getKey();
-      if (name.equals("user") || name.equals("database") || name.equals("application_name")
-          || name.equals("replication") || name.startsWith("_pq_.")) {
+      if (name.equals("user") || name.equals("database") || name.equals("replication") || name.startsWith("_pq_.")) {
         continue;
       }
       if (name.equals("options")) {
@@ -438,17 +433,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       setStartupParameter(name, e.getValue());
     }
-    int[] key = server.register(this);
-    pid = key[0];
-    secret = key[1];
+    key = server.register(this);
     PgWriter.authenticationOk(out);
-    for (String name : REPORTED) {
-      String value = setting(name);
-      reported.put(name, value);
-      PgWriter.parameterStatus(out, name, value);
-    }
-    reportedVersion = session.settings().version();
-    PgWriter.backendKeyData(out, pid, secret);
+    reportChangedSettings(); // nothing reported yet: every parameter
+    PgWriter.backendKeyData(out, key.pid(), key.secret());
     readyForQuery();
   }
 
@@ -473,13 +461,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void setStartupParameter(String name, String value) {
-    if (name.equalsIgnoreCase("client_encoding") && !value.equalsIgnoreCase("UTF8")
-        && !value.equalsIgnoreCase("UTF-8") && !value.equalsIgnoreCase("SQL_ASCII")) {
-      throw new Fatal("22023", "invalid value for parameter \"client_encoding\": \"" + value
-          + "\" (Accel speaks UTF8 only)");
-    }
-    if (name.equalsIgnoreCase("client_encoding")) {
-      return;
+    if (name.equalsIgnoreCase("client_encoding") && value.equalsIgnoreCase("SQL_ASCII")) {
+      return; // psql in the C locale asks for it; UTF-8 bytes pass through a SQL_ASCII client unchanged
     }
     try {
       session.setParameter(name, value);
@@ -575,7 +558,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       readyForQuery();
       return;
     }
-    boolean implicit = texts.size() > 1 && !session.inTransactionBlock() && !controlsTransactions(texts);
+    boolean implicit = texts.size() > 1 && !session.inTransactionBlock() && !Statements.controlTransactions(texts);
     try {
       if (implicit) {
         session.begin();
@@ -609,17 +592,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       sendError(e);
     }
     readyForQuery();
-  }
-
-  private static boolean controlsTransactions(List<String> texts) {
-    for (String t : texts) {
-      String first = firstWords(t, 1);
-      if (first.equals("BEGIN") || first.equals("START") || first.equals("COMMIT") || first.equals("END")
-          || first.equals("ROLLBACK") || first.equals("ABORT")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   // --- extended query
@@ -661,10 +633,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       statement = new Statement(sql, prepared, positions, all);
     }
-    Statement old = statements.put(name, statement);
-    if (old != null && name.isEmpty()) {
-      // the unnamed statement is replaced; its portals keep their own reference
-    }
+    statements.put(name, statement); // an unnamed statement replaced: its portals keep their own reference
     PgWriter.simple(out, '1');
   }
 
@@ -692,11 +661,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (formatCount < 0 || valueCount < 0) {
       throw new BadMessage("invalid bind message");
     }
-    Statement statement = statements.get(statementName);
-    if (statement == null) {
-      throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, statementName.isEmpty()
-          ? "unnamed prepared statement does not exist" : "prepared statement \"" + statementName + "\" does not exist");
-    }
+    Statement statement = statement(statementName);
     if (valueCount != statement.parameterTypes.length) {
       throw new AccelException(SqlState.PROTOCOL_VIOLATION, "bind message supplies " + valueCount
           + " parameters, but prepared statement \"" + statementName + "\" requires " + statement.parameterTypes.length);
@@ -756,6 +721,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     PgWriter.simple(out, '2');
   }
 
+  private Statement statement(String name) {
+    Statement statement = statements.get(name);
+    if (statement == null) {
+      throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, name.isEmpty()
+          ? "unnamed prepared statement does not exist" : "prepared statement \"" + name + "\" does not exist");
+    }
+    return statement;
+  }
+
+  private Portal portal(String name) {
+    Portal portal = portals.get(name);
+    if (portal == null) {
+      throw new AccelException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
+    }
+    return portal;
+  }
+
+  /** Whether a statement, by its leading words, starts a transaction block. */
+  private static boolean startsTransaction(String leading) {
+    return leading.startsWith("BEGIN") || leading.startsWith("START");
+  }
+
   /** Whether a statement, by its leading words, ends a transaction. */
   private static boolean endsTransaction(String leading) {
     String first = leading.contains(" ") ? leading.substring(0, leading.indexOf(' ')) : leading;
@@ -766,24 +753,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     byte kind = body.readByte();
     String name = cstring(body);
     if (kind == 'S') {
-      Statement statement = statements.get(name);
-      if (statement == null) {
-        throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, name.isEmpty()
-            ? "unnamed prepared statement does not exist" : "prepared statement \"" + name + "\" does not exist");
-      }
+      Statement statement = statement(name);
       int at = PgWriter.begin(out, 't');
       out.writeShort(statement.parameterTypes.length);
       for (int t : statement.parameterTypes) {
         out.writeInt(t);
       }
       PgWriter.end(out, at);
-      rowDescription(statement.prepared, new short[0]);
+      rowDescription(statement, new short[0]);
     } else if (kind == 'P') {
-      Portal portal = portals.get(name);
-      if (portal == null) {
-        throw new AccelException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
-      }
-      rowDescription(portal.statement.prepared, portal.resultFormats);
+      Portal portal = portal(name);
+      rowDescription(portal.statement, portal.resultFormats);
     } else {
       throw new BadMessage("invalid DESCRIBE message subtype " + kind);
     }
@@ -792,10 +772,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private void execute(ByteBuf body) {
     String name = cstring(body);
     int maxRows = body.readInt();
-    Portal portal = portals.get(name);
-    if (portal == null) {
-      throw new AccelException(SqlState.INVALID_CURSOR_NAME, "portal \"" + name + "\" does not exist");
-    }
+    Portal portal = portal(name);
     if (portal.result == null && portal.completedTag == null && !session.inTransactionBlock()
         && portal.statement.prepared != null && portal.statement.prepared.kind() != Prepared.Kind.COMMAND
         && moreExecutesBeforeSync()) {
@@ -848,11 +825,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
     }
     if (!session.inTransactionBlock()) {
-      // portals live until the end of their transaction; outside a block that is now
-      for (Map.Entry<String, Portal> e : portals.entrySet()) {
-        closePortal(e.getValue(), e.getKey());
-      }
-      portals.clear();
+      closeAllPortals(); // portals live until the end of their transaction; outside a block that is now
     }
     readyForQuery();
   }
@@ -876,14 +849,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
     if (portal.completedTag != null) {
       // executing a completed portal again returns nothing more
-      PgWriter.commandComplete(out, portal.result == null && portal.completedTag.startsWith("SELECT")
-          ? "SELECT 0" : portal.completedTag);
+      PgWriter.commandComplete(out, portal.completedTag.startsWith("SELECT") ? "SELECT 0" : portal.completedTag);
       return;
     }
     if (portal.result == null) {
       Prepared prepared = statement.prepared;
-      String tagWords = statement.leading;
-      if (tagWords.startsWith("BEGIN") || tagWords.startsWith("START")) {
+      String leading = statement.leading;
+      if (startsTransaction(leading)) {
         if (implicitBlock) {
           implicitBlock = false; // BEGIN turns the implicit transaction into an explicit block
           complete(portal, "BEGIN");
@@ -895,15 +867,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
           return;
         }
       }
-      if ((tagWords.startsWith("COMMIT") || tagWords.startsWith("END") || tagWords.startsWith("ROLLBACK")
-          || tagWords.startsWith("ABORT")) && !session.inTransactionBlock()) {
+      boolean commits = leading.startsWith("COMMIT") || leading.startsWith("END");
+      if (endsTransaction(leading) && !session.inTransactionBlock()) {
         notice("WARNING", "25P01", "there is no transaction in progress");
-        complete(portal, tagWords.startsWith("COMMIT") || tagWords.startsWith("END") ? "COMMIT" : "ROLLBACK");
+        complete(portal, commits ? "COMMIT" : "ROLLBACK");
         return;
       }
-      boolean failedCommit = (tagWords.startsWith("COMMIT") || tagWords.startsWith("END"))
-          && session.failedTransaction();
-      if (implicitBlock && endsTransaction(statement.leading)) {
+      boolean failedCommit = commits && session.failedTransaction();
+      if (implicitBlock && endsTransaction(leading)) {
         implicitBlock = false;
       }
       cancel.set(false);
@@ -916,23 +887,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       Result result = session.execute(name.isEmpty() ? portal : name, prepared, portal.parameters, cancel, 0);
       if (!result.hasRows()) {
-        String tag = tag(statement.leading, prepared, result.updateCount(), failedCommit);
+        String tag = tag(leading, prepared, result.updateCount(), failedCommit);
         result.close();
         complete(portal, tag);
-        reportChangedParameters(prepared);
+        reportSettingsIfChanged();
         return;
       }
       portal.result = result;
       if (simple) {
-        rowDescription(prepared, portal.resultFormats);
+        rowDescription(statement, portal.resultFormats);
       }
     }
     Cursor cursor = portal.result.cursor();
-    List<ColumnMetaData> columns = portal.statement.prepared.columns();
-    int[] oids = new int[columns.size()];
-    boolean[] binary = new boolean[columns.size()];
+    List<ColumnMetaData> columns = statement.prepared.columns();
+    int[] oids = statement.columnTypes;
+    boolean[] binary = new boolean[oids.length];
     for (int i = 0; i < oids.length; i++) {
-      oids[i] = PgTypes.oid(columns.get(i).type);
       binary[i] = format(portal.resultFormats, i) == 1;
     }
     ZoneId zone = session.timeZone().toZoneId();
@@ -956,7 +926,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     portal.result.close();
     portal.result = null;
     complete(portal, tag);
-    reportChangedParameters(statement.prepared);
+    reportSettingsIfChanged();
   }
 
   /**
@@ -969,14 +939,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     PgWriter.copyResponse(out, 'G', !copy.textFormat(), copy.columnCount());
     flush();
     while (true) {
-      Object next = next();
+      Object next;
+      try {
+        next = next();
+      } catch (Fatal e) {
+        failQuietly(copy, e.getMessage());
+        throw e;
+      }
       if (next == CLOSED) {
         failQuietly(copy, "connection closed");
         throw new Fatal("08006", "connection closed during COPY");
-      }
-      if (next instanceof PgFrameDecoder.Malformed bad) {
-        failQuietly(copy, bad.message());
-        throw new Fatal(bad.sqlState(), bad.message());
       }
       PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
       try {
@@ -1068,10 +1040,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
           throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "DISCARD ALL cannot run inside a transaction block");
         }
         statements.clear();
-        for (Map.Entry<String, Portal> e : portals.entrySet()) {
-          closePortal(e.getValue(), e.getKey());
-        }
-        portals.clear();
+        closeAllPortals();
         session.execute(new Object(), "RESET ALL");
         reportChangedSettings();
       }
@@ -1140,7 +1109,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : column];
   }
 
-  private void rowDescription(Prepared prepared, short[] formats) {
+  private void rowDescription(Statement statement, short[] formats) {
+    Prepared prepared = statement.prepared;
     if (prepared == null || !prepared.returnsRows()) {
       PgWriter.simple(out, 'n');
       return;
@@ -1150,7 +1120,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     out.writeShort(columns.size());
     for (int i = 0; i < columns.size(); i++) {
       ColumnMetaData c = columns.get(i);
-      int oid = PgTypes.oid(c.type);
+      int oid = statement.columnTypes[i];
       PgWriter.cstring(out, c.label != null ? c.label : c.columnName);
       out.writeInt(0); // table OID
       out.writeShort(0); // column number
@@ -1160,6 +1130,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       out.writeShort(format(formats, i));
     }
     PgWriter.end(out, at);
+  }
+
+  private void closeAllPortals() {
+    for (Map.Entry<String, Portal> e : portals.entrySet()) {
+      closePortal(e.getValue(), e.getKey());
+    }
+    portals.clear();
   }
 
   private void closePortal(Portal portal, String name) {
@@ -1177,7 +1154,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       return switch (first) {
         case "SHOW" -> "SHOW";
         case "EXPLAIN" -> "EXPLAIN";
-        case "COPY" -> "COPY " + count;
         default -> "SELECT " + count;
       };
     }
@@ -1195,7 +1171,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       case "ROLLBACK", "ABORT" -> "ROLLBACK";
       case "CREATE", "DROP", "ALTER" -> first + " " + objectWord(w);
       case "TRUNCATE" -> "TRUNCATE TABLE";
-      case "COPY" -> "COPY " + count;
       default -> first;
     };
   }
@@ -1220,7 +1195,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     int i = 0;
     int len = sql.length();
     int words = 0;
-    while (i < len && words < n + 3) {
+    while (i < len) {
       char c = sql.charAt(i);
       if (Character.isWhitespace(c) || c == '(') {
         i++;
@@ -1249,7 +1224,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     return b.toString();
   }
 
-  private void reportChangedParameters(Prepared prepared) {
+  /** ParameterStatus for what a statement changed (SET, RESET, set_config(), a ROLLBACK undoing a SET). */
+  private void reportSettingsIfChanged() {
     if (session.settings().version() != reportedVersion) {
       reportChangedSettings();
     }
@@ -1357,12 +1333,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   private void cleanUp() {
     publishMetrics();
-    for (Map.Entry<String, Portal> e : portals.entrySet()) {
-      try {
-        closePortal(e.getValue(), e.getKey());
-      } catch (RuntimeException ignored) {
-        // the session is closing anyway
-      }
+    try {
+      closeAllPortals();
+    } catch (RuntimeException ignored) {
+      // the session is closing anyway
     }
     portals.clear();
     statements.clear();
@@ -1372,7 +1346,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       } catch (RuntimeException e) {
         LOG.warn("closing a session failed", e);
       }
-      server.unregister(pid);
+      if (key != null) {
+        server.unregister(key);
+      }
     }
     server.release();
     if (out != null) {

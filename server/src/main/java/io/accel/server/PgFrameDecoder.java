@@ -27,7 +27,7 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
   static final int MAX_STARTUP = 10_000;
 
   private final int maxMessage;
-  private volatile boolean typed;
+  private boolean typed; // set by the connection's handler, on the loop thread that decodes
   private boolean broken;
 
   PgFrameDecoder(int maxMessage) {

@@ -1,5 +1,6 @@
 package io.accel.server;
 
+import io.accel.exec.PgText;
 import io.netty.buffer.ByteBuf;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -60,10 +61,9 @@ final class PgTypes {
       case Types.LONGVARCHAR, Types.CLOB -> TEXT;
       case Types.DATE -> DATE;
       case Types.TIME -> TIME;
-      case Types.TIMESTAMP -> name.contains("TIME_ZONE") || name.contains("TIMESTAMPTZ") ? TIMESTAMPTZ : TIMESTAMP;
-      case Types.TIMESTAMP_WITH_TIMEZONE -> TIMESTAMPTZ;
+      case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> PgText.isTimestampTz(type) ? TIMESTAMPTZ : TIMESTAMP;
       case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> BYTEA;
-      default -> name.equals("UUID") ? UUID_OID : name.contains("TIME_ZONE") ? TIMESTAMPTZ : TEXT;
+      default -> name.equals("UUID") ? UUID_OID : PgText.isTimestampTz(type) ? TIMESTAMPTZ : TEXT;
     };
   }
 
@@ -84,15 +84,6 @@ final class PgTypes {
       case INT8, FLOAT8, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
       case UUID_OID -> 16;
       default -> -1;
-    };
-  }
-
-  /** Whether values of this OID have a binary format here; others are sent as text even when binary is asked. */
-  static boolean hasBinary(int oid) {
-    return switch (oid) {
-      case BOOL, BYTEA, INT8, INT2, INT4, TEXT, OID, FLOAT4, FLOAT8, BPCHAR, VARCHAR, DATE, TIME, TIMESTAMP,
-          TIMESTAMPTZ, NUMERIC, UUID_OID, UNKNOWN -> true;
-      default -> false;
     };
   }
 
@@ -244,28 +235,6 @@ final class PgTypes {
       }
       case UUID_OID -> TypedValue.ofLocal(Rep.STRING, new UUID(in.readLong(), in.readLong()).toString());
       default -> TypedValue.ofLocal(Rep.STRING, in.readCharSequence(length, StandardCharsets.UTF_8).toString());
-    };
-  }
-
-  /** The PostgreSQL name of an OID, for messages. */
-  static String name(int oid) {
-    return switch (oid) {
-      case BOOL -> "boolean";
-      case BYTEA -> "bytea";
-      case INT8 -> "bigint";
-      case INT2 -> "smallint";
-      case INT4 -> "integer";
-      case FLOAT4 -> "real";
-      case FLOAT8 -> "double precision";
-      case NUMERIC -> "numeric";
-      case DATE -> "date";
-      case TIME -> "time without time zone";
-      case TIMESTAMP -> "timestamp without time zone";
-      case TIMESTAMPTZ -> "timestamp with time zone";
-      case UUID_OID -> "uuid";
-      case BPCHAR -> "character";
-      case VARCHAR -> "character varying";
-      default -> "text";
     };
   }
 }
