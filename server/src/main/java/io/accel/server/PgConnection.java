@@ -620,7 +620,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     } else {
       PositionalParameters positions = PositionalParameters.of(texts.get(0));
       Prepared prepared = session.prepare(positions.sql());
-      int parameters = Math.max(positions.count(), Math.max(count, prepared.parameters().size()));
+      int parameters = Math.max(positions.count(), count); // $1 used twice is one parameter
       if (positions.count() == 0 && prepared.parameters().size() > 0) {
         throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"?\"");
       }

@@ -288,4 +288,39 @@ class HostileInputTest {
       assertThat(rolledBack.get(rolledBack.size() - 1).text()).isEqualTo("I");
     }
   }
+
+  /** {@code $1} written twice is one parameter, as in PostgreSQL: one value binds both places. */
+  @Test
+  void aRepeatedParameterIsOneParameter() throws Exception {
+    try (TestServer s = new TestServer(); RawClient raw = new RawClient(s.port())) {
+      raw.login("rep");
+      ByteArrayOutputStream parse = new ByteArrayOutputStream();
+      RawClient.cstring(parse, "");
+      RawClient.cstring(parse, "select cast($1 as int) + cast($1 as int) as twice");
+      parse.writeBytes(new byte[] {0, 0});
+      ByteArrayOutputStream describe = new ByteArrayOutputStream();
+      describe.write('S');
+      RawClient.cstring(describe, "");
+      ByteArrayOutputStream bind = new ByteArrayOutputStream();
+      RawClient.cstring(bind, "");
+      RawClient.cstring(bind, "");
+      bind.writeBytes(new byte[] {0, 0, 0, 1});
+      RawClient.writeInt(bind, 2);
+      bind.writeBytes("21".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      bind.writeBytes(new byte[] {0, 0});
+      ByteArrayOutputStream exec = new ByteArrayOutputStream();
+      RawClient.cstring(exec, "");
+      RawClient.writeInt(exec, 0);
+      raw.send(RawClient.message('P', parse.toByteArray()));
+      raw.send(RawClient.message('D', describe.toByteArray()));
+      raw.send(RawClient.message('B', bind.toByteArray()));
+      raw.send(RawClient.message('E', exec.toByteArray()));
+      raw.send(RawClient.message('S', new byte[0]));
+      List<RawClient.Message> reply = raw.readUntilReady();
+      assertThat(reply).extracting(RawClient.Message::type).containsExactly('1', 't', 'T', '2', 'D', 'C', 'Z');
+      assertThat(reply.get(1).body()[1]).isEqualTo((byte) 1); // ParameterDescription: one parameter
+      byte[] row = reply.get(4).body();
+      assertThat(new String(row, 6, row.length - 6, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("42");
+    }
+  }
 }
