@@ -57,6 +57,9 @@ public final class AccelServer implements AutoCloseable {
   private final PrometheusMeterRegistry prometheus;
   private final ServerMetrics metrics;
   private final Database database;
+  /** The mirror of the upstream this server fronts (--upstream), null when the server is the database. */
+  private final io.accel.upstream.Mirror mirror;
+  private final io.micrometer.core.instrument.Counter retried;
   private final EventLoopGroup loops;
   private final ExecutorService workers;
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -91,7 +94,18 @@ public final class AccelServer implements AutoCloseable {
     new JvmGcMetrics().bindTo(prometheus);
     new JvmThreadMetrics().bindTo(prometheus);
     new ProcessorMetrics().bindTo(prometheus);
-    this.database = StoreRegistry.acquire(config.store(), config.storeOptions());
+    if (config.upstream() != null) {
+      this.mirror = io.accel.upstream.Mirrors.acquire(upstreamConfig(config), config.storeOptions());
+      this.database = mirror.database();
+      this.retried = io.micrometer.core.instrument.Counter.builder("accel.route.retried")
+          .tags(database.meterTags())
+          .description("local executions that failed internally and were retried upstream")
+          .register(database.meters());
+    } else {
+      this.mirror = null;
+      this.database = StoreRegistry.acquire(config.store(), config.storeOptions());
+      this.retried = null;
+    }
     this.metrics = new ServerMetrics(prometheus, this);
     this.workers = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "accel-conn");
@@ -121,16 +135,70 @@ public final class AccelServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       loops.shutdownGracefully();
-      StoreRegistry.release(database);
+      releaseStore();
       throw new IOException("interrupted while binding", e);
     } catch (RuntimeException e) {
       loops.shutdownGracefully();
-      StoreRegistry.release(database);
+      releaseStore();
       throw e;
     }
-    LOG.info("Accel server listening on {}:{} (store {}, auth {}, TLS {}{})", config.listen(), port(), config.store(),
-        config.auth().name().toLowerCase().replace('_', '-'), config.tls().name().toLowerCase(),
+    LOG.info("Accel server listening on {}:{} ({}, auth {}, TLS {}{})", config.listen(), port(),
+        mirror == null ? "store " + config.store() : "fronting " + mirror.config().describe() + ", mirror in "
+            + mirror.config().mirrorDir(),
+        mirror == null ? config.auth().name().toLowerCase().replace('_', '-') : "passed through to the upstream",
+        config.tls().name().toLowerCase(),
         http == null ? "" : ", metrics and health on http://" + config.listen() + ":" + http.port());
+  }
+
+  private void releaseStore() {
+    if (mirror != null) {
+      io.accel.upstream.Mirrors.release(mirror);
+    } else {
+      StoreRegistry.release(database);
+    }
+  }
+
+  /**
+   * {@code --upstream postgresql://user[:password]@host:port/db?name=value&...}: the properties after {@code ?}
+   * (URL-encoded) are those of {@code jdbc:accel:postgresql://}; the mirror lives in the file store's directory
+   * unless {@code mirrorDir} says otherwise.
+   */
+  static io.accel.upstream.UpstreamConfig upstreamConfig(ServerConfig config) {
+    String url = config.upstream();
+    int cut = url.indexOf('?');
+    java.util.Properties props = new java.util.Properties();
+    if (cut >= 0) {
+      for (String pair : url.substring(cut + 1).split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("malformed property \"" + pair + "\" in --upstream");
+        }
+        props.setProperty(java.net.URLDecoder.decode(pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8),
+            java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    if (!props.containsKey("mirrorDir") && config.store().startsWith("file:")) {
+      props.setProperty("mirrorDir", config.store().substring("file:".length()));
+    }
+    return io.accel.upstream.UpstreamConfig.parse(cut < 0 ? url : url.substring(0, cut), props);
+  }
+
+  /** Whether this server fronts an upstream PostgreSQL. */
+  boolean fronting() {
+    return mirror != null;
+  }
+
+  io.accel.upstream.UpstreamConfig upstream() {
+    return mirror.config();
+  }
+
+  /** The router of a client connection to {@code database}: null for a database other than the mirrored one. */
+  io.accel.upstream.Router routerFor(String database, String user) {
+    return database.equals(mirror.config().database()) ? new io.accel.upstream.Router(mirror, user) : null;
+  }
+
+  void retriedUpstream() {
+    retried.increment();
   }
 
   private static Users users(ServerConfig config) throws IOException {
@@ -327,7 +395,7 @@ public final class AccelServer implements AutoCloseable {
     }
     workers.shutdown();
     loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-    StoreRegistry.release(database);
+    releaseStore();
     Metrics.removeRegistry(prometheus);
     prometheus.close();
     closed = true;

@@ -9,11 +9,14 @@ import io.accel.sql.AccelException;
 import io.accel.sql.PositionalParameters;
 import io.accel.sql.SqlState;
 import io.accel.sql.Statements;
+import io.accel.upstream.Router;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -90,6 +93,26 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private final long[] statementsByKind = new long[Prepared.Kind.values().length];
   private int unpublished;
 
+  // fronting (--upstream): null link when the server is the database itself
+  private volatile UpstreamLink link;
+  /** Decides per execution where a statement runs; null for a database the server does not mirror. */
+  private Router router;
+  /** The upstream's transaction status from its last ReadyForQuery. */
+  private char upstreamStatus = 'I';
+  /** What each message forwarded since then still owes the client, oldest first. */
+  private final java.util.ArrayDeque<Owed> owed = new java.util.ArrayDeque<>();
+  /** Something went upstream since its last ReadyForQuery: a Sync must go there too. */
+  private boolean forwardedSinceReady;
+  /** An Execute went upstream since its last ReadyForQuery: the pipeline is in the upstream's transaction. */
+  private boolean executedUpstream;
+  /** The client's prepared statements, by name, as the client wrote them (both destinations share them). */
+  private final Map<String, Front> fronts = new HashMap<>();
+  /** Portals bound locally; every other portal lives upstream. */
+  private final java.util.Set<String> localPortals = new java.util.HashSet<>();
+  /** The text of each portal bound upstream, and of the statements executed upstream before the next Sync. */
+  private final Map<String, String> upstreamPortals = new HashMap<>();
+  private final List<String> executedStatements = new ArrayList<>();
+
   /** A prepared statement: PostgreSQL's $n text, the engine's statement, the client's parameter types. */
   private static final class Statement {
     final String sql;
@@ -100,6 +123,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     final int[] parameterTypes; // per $n, 0 = infer
     /** The PostgreSQL type of each result column, for RowDescription and every DataRow. */
     final int[] columnTypes;
+    /** For one of Accel's commands that ran when it was routed: the tag its execution reports. */
+    String accelTag;
 
     Statement(String sql, Prepared prepared, PositionalParameters positions, int[] parameterTypes) {
       this.sql = sql;
@@ -142,6 +167,46 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private static final class BadMessage extends RuntimeException {
     BadMessage(String message) {
       super(message, null, false, false);
+    }
+  }
+
+  /**
+   * A statement the client parsed while fronting: its text and the types it gave; parsed upstream at once unless
+   * it may run locally, then only when an execution or a Describe first needs the upstream's copy.
+   */
+  private static final class Front {
+    final String sql;
+    final int[] types;
+    final PositionalParameters positions;
+    boolean upstreamParsed;
+    /** The parameter and column types the upstream described, which local executions then answer in. */
+    int[] upstreamParameters;
+    int[] upstreamColumns;
+
+    Front(String sql, int[] types, PositionalParameters positions, boolean upstreamParsed) {
+      this.sql = sql;
+      this.types = types;
+      this.positions = positions;
+      this.upstreamParsed = upstreamParsed;
+    }
+  }
+
+  /**
+   * The reply a forwarded message still owes: {@code kind} is its message type ({@code d} for Describe of a
+   * portal); a silent Parse is one the client never sent as such (a lazily parsed statement), whose
+   * ParseComplete is not relayed.
+   */
+  private record Owed(char kind, String statement, boolean silent) {
+    boolean endedBy(char reply) {
+      return switch (kind) {
+        case 'P' -> reply == '1';
+        case 'B' -> reply == '2';
+        case 'D', 'd' -> reply == 'T' || reply == 'n';
+        case 'E' -> reply == 'C' || reply == 's' || reply == 'I';
+        case 'C' -> reply == '3';
+        case 'F' -> reply == 'V';
+        default -> false;
+      };
     }
   }
 
@@ -290,10 +355,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       if (minorVersion > 0) {
         negotiateProtocol(minorVersion);
       }
-      if (!authenticate()) {
-        return;
+      if (server.fronting()) {
+        if (!frontStartup()) {
+          return;
+        }
+      } else {
+        if (!authenticate()) {
+          return;
+        }
+        openSession();
       }
-      openSession();
       while (true) {
         Object next = next();
         if (next == CLOSED) {
@@ -483,6 +554,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private boolean handle(PgFrameDecoder.Frame frame) {
     char type = frame.type();
     ByteBuf body = frame.body();
+    if (link != null) {
+      Boolean fronted = fronted(type, body);
+      if (fronted != null) {
+        return fronted;
+      }
+    }
     if (type == 'X') {
       return false;
     }
@@ -547,6 +624,590 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       implicitBlock = false;
       session.rollback();
     }
+  }
+
+  // --- fronting: the client's own upstream connection, and the mirror for the reads it can answer
+
+  /**
+   * Startup in front of PostgreSQL: the client's startup parameters open its own upstream connection and the
+   * client authenticates against the upstream through this server (every authentication message relayed), so Accel
+   * stores no passwords. Then the upstream's ParameterStatus messages, this server's BackendKeyData (a cancel reaches
+   * both) and the upstream's ReadyForQuery. False when the upstream refused (its error already relayed).
+   */
+  private boolean frontStartup() {
+    try {
+      link = UpstreamLink.connect(server.upstream().host(), server.upstream().port());
+    } catch (IOException e) {
+      throw new Fatal("08001", e.getMessage());
+    }
+    try {
+      link.startup(startupParameters);
+      while (true) {
+        UpstreamLink.Message m = link.read();
+        if (m.type() == 'R' && m.body().length >= 4 && readInt(m.body(), 0) == 0) {
+          break;
+        }
+        relay(m);
+        if (m.type() == 'E') {
+          flush();
+          return false;
+        }
+        if (m.type() == 'R') {
+          flush();
+          int code = readInt(m.body(), 0);
+          if (code == 3 || code == 5 || code == 10 || code == 11) {
+            Object next = next();
+            if (next == CLOSED) {
+              return false;
+            }
+            PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
+            try {
+              if (frame.type() != 'p') {
+                throw new Fatal("08P01", "expected password response, got message type " + (int) frame.type());
+              }
+              link.send('p', frame.body());
+            } finally {
+              frame.body().release();
+            }
+          }
+        } else if (m.type() != 'N') {
+          throw new Fatal("08P01", "unexpected message " + m.type() + " from the upstream during authentication");
+        }
+      }
+      server.metrics().authenticated();
+      List<UpstreamLink.Message> status = new ArrayList<>();
+      while (true) {
+        UpstreamLink.Message m = link.read();
+        if (m.type() == 'Z') {
+          upstreamStatus = (char) m.body()[0];
+          break;
+        }
+        if (m.type() == 'E') {
+          relay(m);
+          flush();
+          return false;
+        }
+        if (m.type() != 'K') {
+          status.add(m);
+        }
+      }
+      String user = startupParameters.get("user");
+      String database = startupParameters.getOrDefault("database", user);
+      session = server.newSession(user);
+      session.setParameter("accel.database", database);
+      for (Map.Entry<String, String> e : startupParameters.entrySet()) {
+        try {
+          if (e.getKey().equals("options")) {
+            applyOptions(e.getValue());
+          } else if (!e.getKey().equals("user") && !e.getKey().equals("database")) {
+            setStartupParameter(e.getKey(), e.getValue());
+          }
+        } catch (Fatal | AccelException ignored) {
+          // the upstream accepted it; a setting the local session cannot follow keeps reads upstream (Router)
+        }
+      }
+      router = server.routerFor(database, user);
+      key = server.register(this);
+      PgWriter.authenticationOk(out);
+      for (UpstreamLink.Message m : status) {
+        relay(m);
+      }
+      PgWriter.backendKeyData(out, key.pid(), key.secret());
+      PgWriter.readyForQuery(out, upstreamStatus);
+      flush();
+      return true;
+    } catch (IOException e) {
+      throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
+    }
+  }
+
+  /**
+   * One client message while fronting: forwarded upstream, or answered here (null: the local handling below runs,
+   * after every reply owed by earlier forwarded messages has been relayed, so replies keep the client's order).
+   */
+  private Boolean fronted(char type, ByteBuf body) {
+    try {
+      switch (type) {
+        case 'X' -> {
+          return false;
+        }
+        case 'Q' -> {
+          skipUntilSync = false;
+          frontQuery(body);
+          return true;
+        }
+        case 'S' -> {
+          sync();
+          return true;
+        }
+        case 'H' -> {
+          drain();
+          flush();
+          return true;
+        }
+        case 'd', 'c', 'f' -> {
+          return true; // COPY data outside COPY: ignored, as PostgreSQL does
+        }
+        default -> {
+        }
+      }
+      if (skipUntilSync) {
+        return true;
+      }
+      body.markReaderIndex();
+      try {
+        return switch (type) {
+          case 'P' -> frontParse(body);
+          case 'B' -> frontBind(body);
+          case 'D' -> frontDescribe(body);
+          case 'E' -> frontExecute(body);
+          case 'C' -> frontClose(body);
+          case 'F' -> {
+            body.resetReaderIndex();
+            forward('F', body, new Owed('F', null, false));
+            yield true;
+          }
+          default -> null;
+        };
+      } finally {
+        body.resetReaderIndex();
+      }
+    } catch (AccelException e) {
+      extendedError(e);
+      return true;
+    } catch (BadMessage | IndexOutOfBoundsException e) {
+      sendError("08P01", e instanceof BadMessage ? e.getMessage() : "invalid message format", null, null, 0);
+      abortExtended();
+      return true;
+    } catch (IOException e) {
+      throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
+    }
+  }
+
+  /**
+   * A simple query: one statement the mirror may answer runs locally (a local failure before any row was sent runs
+   * it again upstream); everything else goes upstream whole, and its replies come back as PostgreSQL sent them.
+   */
+  private void frontQuery(ByteBuf body) throws IOException {
+    body.markReaderIndex();
+    String sql = cstring(body);
+    body.resetReaderIndex();
+    List<String> texts = Statements.split(sql);
+    boolean routed = false;
+    if (router != null && texts.size() == 1 && !forwardedSinceReady) {
+      Router.Route r;
+      try {
+        r = router.route(session, texts.get(0), upstreamStatus != 'I');
+      } catch (AccelException e) {
+        sendError(e);
+        readyForQuery();
+        return;
+      }
+      if (r.destination() == Router.Destination.ACCEL) {
+        accelCommand(texts.get(0), r);
+        return;
+      }
+      if (r.destination() == Router.Destination.LOCAL && localQuery(texts.get(0), r.prepared())) {
+        return;
+      }
+      routed = true;
+    }
+    if (router != null && !routed) {
+      for (String text : texts) {
+        router.route(session, text, upstreamStatus != 'I' || texts.size() > 1);
+      }
+    }
+    forward('Q', body, null);
+    relayUntilReady();
+    for (String text : texts) {
+      followUpstream(text);
+    }
+  }
+
+  /** A read the mirror answers: false, with nothing sent, when it failed before its first row (then it goes upstream). */
+  private boolean localQuery(String text, Prepared prepared) {
+    long flushed = bytesOut;
+    int mark = out.writerIndex();
+    Portal portal = new Portal(new Statement(text, prepared, PositionalParameters.of(""), new int[0]), List.of(),
+        new short[0]);
+    try {
+      run(portal, "", 0, true);
+    } catch (AccelException e) {
+      if (bytesOut != flushed) {
+        sendError(e);
+      } else {
+        out.writerIndex(mark);
+        server.retriedUpstream();
+        return false;
+      }
+    } finally {
+      closePortal(portal, "");
+    }
+    readyForQuery();
+    return true;
+  }
+
+  /** Accel's own commands (EXPLAIN LAST STATEMENT, SHOW ACCEL STATUS, mirror-only indexes, ...). */
+  private void accelCommand(String text, Router.Route r) {
+    try {
+      if (r.localSql() != null) {
+        Statement statement = new Statement(text, session.prepare(r.localSql()), PositionalParameters.of(""),
+            new int[0]);
+        Portal portal = new Portal(statement, List.of(), new short[0]);
+        try {
+          run(portal, "", 0, true);
+        } finally {
+          closePortal(portal, "");
+        }
+      } else {
+        PgWriter.commandComplete(out, firstWords(text, 3));
+      }
+    } catch (AccelException e) {
+      sendError(e);
+    }
+    readyForQuery();
+  }
+
+  /** After statements ran upstream: the local session follows settings, the mirror checks DDL, statements dropped. */
+  private void followUpstream(String text) {
+    if (router != null) {
+      router.afterUpstream(session, text);
+    }
+    String[] words = firstWords(text, 3).split(" ");
+    if (words[0].equals("DISCARD") && words.length > 1 && words[1].equals("ALL")
+        || words[0].equals("DEALLOCATE") && words[words.length - 1].equals("ALL")) {
+      fronts.clear();
+      statements.clear();
+    } else if (words[0].equals("DEALLOCATE")) {
+      String name = text.trim().replaceAll(";\\s*$", "").replaceAll("(?is)^\\s*DEALLOCATE\\s+(PREPARE\\s+)?", "");
+      name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1
+          ? name.substring(1, name.length() - 1) : name.toLowerCase(Locale.ROOT);
+      fronts.remove(name);
+      statements.remove(name);
+    }
+  }
+
+  /**
+   * Parse: a statement that may run locally is parsed upstream only when first needed there (its ParseComplete
+   * answered here); any other goes upstream now.
+   */
+  private Boolean frontParse(ByteBuf body) throws IOException {
+    String name = cstring(body);
+    String sql = cstring(body);
+    int count = body.readShort();
+    if (count < 0) {
+      throw new BadMessage("invalid number of parameter types");
+    }
+    int[] types = new int[count];
+    for (int i = 0; i < count; i++) {
+      types[i] = body.readInt();
+    }
+    if (!name.isEmpty() && fronts.containsKey(name)) {
+      throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name
+          + "\" already exists");
+    }
+    statements.remove(name);
+    List<String> texts = Statements.split(sql);
+    boolean mayRunLocally = router != null && texts.size() == 1
+        && (Router.isQuery(texts.get(0)) || Router.isMirrorDdl(texts.get(0)));
+    Front front = new Front(sql, types, router != null && texts.size() == 1 ? PositionalParameters.of(texts.get(0))
+        : null, !mayRunLocally);
+    fronts.put(name, front);
+    if (!mayRunLocally) {
+      body.resetReaderIndex();
+      forward('P', body, new Owed('P', name, false));
+      return true;
+    }
+    drain();
+    if (!skipUntilSync) {
+      PgWriter.simple(out, '1');
+    }
+    return true;
+  }
+
+  /** Parses a lazily parsed statement upstream (its ParseComplete is not the client's). */
+  private void parseUpstream(String name, Front front) throws IOException {
+    if (front.upstreamParsed) {
+      return;
+    }
+    ByteBuf b = Unpooled.buffer();
+    try {
+      PgWriter.cstring(b, name);
+      PgWriter.cstring(b, front.sql);
+      b.writeShort(front.types.length);
+      for (int t : front.types) {
+        b.writeInt(t);
+      }
+      forward('P', b, new Owed('P', name, true));
+    } finally {
+      b.release();
+    }
+    front.upstreamParsed = true;
+  }
+
+  /** Bind decides where this execution runs (the Router, per execution). */
+  private Boolean frontBind(ByteBuf body) throws IOException {
+    String portalName = cstring(body);
+    String statementName = cstring(body);
+    Front front = fronts.get(statementName);
+    Router.Route r = null;
+    if (front != null && front.positions != null) {
+      r = router.route(session, front.positions.sql(), upstreamStatus != 'I' || executedUpstream);
+      if (r.destination() == Router.Destination.ACCEL) {
+        if (r.localSql() == null) {
+          // a command that has done its work (mirror-only indexes, DROP ACCEL MIRROR): only its tag is left
+          drain();
+          Statement done = new Statement(front.sql, null, front.positions, front.types);
+          done.accelTag = firstWords(front.sql, 3);
+          statements.put(statementName, done);
+          localPortals.add(portalName);
+          return skipUntilSync ? Boolean.TRUE : null;
+        }
+        r = new Router.Route(Router.Destination.LOCAL, r.reason(), session.prepare(r.localSql()), null);
+      }
+    }
+    Portal old = portals.remove(portalName);
+    if (old != null) {
+      closePortal(old, portalName);
+    }
+    if (r != null && r.destination() == Router.Destination.LOCAL) {
+      drain();
+      if (skipUntilSync) {
+        return true;
+      }
+      Statement local = statements.get(statementName);
+      if (local == null || local.prepared != r.prepared()) {
+        local = localStatement(front.sql, front.positions, r.prepared(), front.types, front.upstreamParameters);
+        if (front.upstreamColumns != null && front.upstreamColumns.length == local.columnTypes.length) {
+          System.arraycopy(front.upstreamColumns, 0, local.columnTypes, 0, local.columnTypes.length);
+        }
+        statements.put(statementName, local);
+      }
+      localPortals.add(portalName);
+      return null;
+    }
+    if (front != null) {
+      parseUpstream(statementName, front);
+    }
+    localPortals.remove(portalName);
+    if (front != null) {
+      upstreamPortals.put(portalName, front.sql);
+    }
+    body.resetReaderIndex();
+    forward('B', body, new Owed('B', null, false));
+    return true;
+  }
+
+  private Boolean frontDescribe(ByteBuf body) throws IOException {
+    byte kind = body.readByte();
+    String name = cstring(body);
+    if (kind == 'P' && localPortals.contains(name)) {
+      drain();
+      return skipUntilSync ? Boolean.TRUE : null;
+    }
+    if (kind == 'S') {
+      Front front = fronts.get(name);
+      if (front != null) {
+        parseUpstream(name, front);
+      }
+    }
+    body.resetReaderIndex();
+    forward('D', body, new Owed(kind == 'S' ? 'D' : 'd', name, false));
+    return true;
+  }
+
+  private Boolean frontExecute(ByteBuf body) throws IOException {
+    String name = cstring(body);
+    if (localPortals.contains(name)) {
+      drain();
+      return skipUntilSync ? Boolean.TRUE : null;
+    }
+    String text = upstreamPortals.get(name);
+    if (text != null && router != null) {
+      executedStatements.add(text);
+    }
+    body.resetReaderIndex();
+    forward('E', body, new Owed('E', null, false));
+    executedUpstream = true;
+    return true;
+  }
+
+  private Boolean frontClose(ByteBuf body) throws IOException {
+    byte kind = body.readByte();
+    String name = cstring(body);
+    if (kind == 'S') {
+      Front front = fronts.remove(name);
+      if (front != null && !front.upstreamParsed) {
+        drain();
+        return skipUntilSync ? Boolean.TRUE : null; // known here only: closed here
+      }
+      statements.remove(name);
+    } else if (kind == 'P' && localPortals.remove(name)) {
+      drain();
+      return skipUntilSync ? Boolean.TRUE : null;
+    }
+    body.resetReaderIndex();
+    forward('C', body, new Owed('C', null, false));
+    return true;
+  }
+
+  /** Sends a message upstream (what it owes the client noted), relaying whatever replies have arrived meanwhile. */
+  private void forward(char type, ByteBuf body, Owed owes) throws IOException {
+    link.send(type, body);
+    forwardedSinceReady = true;
+    if (owes != null) {
+      owed.add(owes);
+    }
+    while (link.ready()) {
+      relayOne();
+    }
+  }
+
+  /** Relays the upstream's replies until every forwarded message has had its own (a Flush makes it send them). */
+  private void drain() throws IOException {
+    if (owed.isEmpty()) {
+      return;
+    }
+    link.send('H', Unpooled.EMPTY_BUFFER);
+    while (!owed.isEmpty()) {
+      relayOne();
+    }
+  }
+
+  /** Relays the upstream's replies up to and including its ReadyForQuery, then flushes. */
+  private void relayUntilReady() throws IOException {
+    while (!relayOne()) {
+      // next reply
+    }
+    flush();
+  }
+
+  /** Relays one upstream reply, keeping account of what is owed; true for ReadyForQuery. */
+  private boolean relayOne() throws IOException {
+    UpstreamLink.Message m = link.read();
+    char type = m.type();
+    Owed head = owed.peek();
+    switch (type) {
+      case 'Z' -> {
+        upstreamStatus = (char) m.body()[0];
+        skipUntilSync = false;
+        owed.clear();
+        forwardedSinceReady = false;
+        executedUpstream = false;
+        relay(m);
+        return true;
+      }
+      case 'E' -> {
+        server.metrics().error(errorCode(m.body()));
+        relay(m);
+        if (head != null) {
+          owed.clear(); // the upstream skips the rest until Sync, and so does this connection
+          skipUntilSync = true;
+        }
+        return false;
+      }
+      case 'G', 'W' -> {
+        relay(m);
+        flush();
+        pumpCopyIn();
+        return false;
+      }
+      case 't' -> {
+        if (head != null && head.kind() == 'D' && fronts.get(head.statement()) != null) {
+          fronts.get(head.statement()).upstreamParameters = types(m.body(), 2, 4);
+        }
+      }
+      case 'T' -> {
+        if (head != null && head.kind() == 'D' && fronts.get(head.statement()) != null) {
+          fronts.get(head.statement()).upstreamColumns = columnTypes(m.body());
+        }
+      }
+      default -> {
+      }
+    }
+    if (head != null && head.endedBy(type)) {
+      owed.poll();
+      if (head.silent()) {
+        return false;
+      }
+    }
+    relay(m);
+    return false;
+  }
+
+  /** COPY FROM STDIN upstream: the client's COPY messages go upstream until CopyDone or CopyFail. */
+  private void pumpCopyIn() throws IOException {
+    while (true) {
+      Object next = next();
+      if (next == CLOSED) {
+        throw new Fatal("08006", "connection closed during COPY");
+      }
+      PgFrameDecoder.Frame frame = (PgFrameDecoder.Frame) next;
+      try {
+        link.send(frame.type(), frame.body());
+        if (frame.type() == 'c' || frame.type() == 'f') {
+          link.flush();
+          return;
+        }
+      } finally {
+        frame.body().release();
+      }
+    }
+  }
+
+  private void relay(UpstreamLink.Message m) {
+    int at = PgWriter.begin(out, m.type());
+    out.writeBytes(m.body());
+    PgWriter.end(out, at);
+    if (out.readableBytes() >= FLUSH_BYTES) {
+      flush();
+    }
+  }
+
+  private static int readInt(byte[] b, int at) {
+    return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
+  }
+
+  /** ParameterDescription's types: a count at 0, then 4-byte OIDs. */
+  private static int[] types(byte[] b, int countBytes, int stride) {
+    int n = ((b[0] & 0xff) << 8) | (b[1] & 0xff);
+    int[] types = new int[n];
+    for (int i = 0; i < n; i++) {
+      types[i] = readInt(b, countBytes + i * stride);
+    }
+    return types;
+  }
+
+  /** RowDescription's column types. */
+  private static int[] columnTypes(byte[] b) {
+    int n = ((b[0] & 0xff) << 8) | (b[1] & 0xff);
+    int[] types = new int[n];
+    int at = 2;
+    for (int i = 0; i < n; i++) {
+      while (b[at] != 0) {
+        at++;
+      }
+      at += 1 + 4 + 2; // name's NUL, table OID, column number
+      types[i] = readInt(b, at);
+      at += 4 + 2 + 4 + 2; // type OID, size, modifier, format
+    }
+    return types;
+  }
+
+  /** The SQLSTATE of an ErrorResponse body. */
+  private static String errorCode(byte[] b) {
+    for (int at = 0; at < b.length && b[at] != 0; ) {
+      char field = (char) b[at++];
+      int end = at;
+      while (end < b.length && b[end] != 0) {
+        end++;
+      }
+      if (field == 'C') {
+        return new String(b, at, end - at, StandardCharsets.UTF_8);
+      }
+      at = end + 1;
+    }
+    return "XX000";
   }
 
   // --- simple query
@@ -619,22 +1280,31 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       statement = new Statement(sql, null, PositionalParameters.of(""), types);
     } else {
       PositionalParameters positions = PositionalParameters.of(texts.get(0));
-      Prepared prepared = session.prepare(positions.sql());
-      int parameters = Math.max(positions.count(), count); // $1 used twice is one parameter
-      if (positions.count() == 0 && prepared.parameters().size() > 0) {
-        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"?\"");
-      }
-      int[] all = new int[positions.count() == 0 ? count : parameters];
-      System.arraycopy(types, 0, all, 0, Math.min(count, all.length));
-      for (int n = 0; n < all.length; n++) {
-        if (all[n] == 0) {
-          all[n] = inferredType(prepared, positions, n + 1);
-        }
-      }
-      statement = new Statement(sql, prepared, positions, all);
+      statement = localStatement(sql, positions, session.prepare(positions.sql()), types, null);
     }
     statements.put(name, statement); // an unnamed statement replaced: its portals keep their own reference
     PgWriter.simple(out, '1');
+  }
+
+  /**
+   * The engine's statement for {@code sql}: parameter types as the client gave them, else as {@code described}
+   * (the upstream's, when fronting) gives them, else as the engine inferred them.
+   */
+  private static Statement localStatement(String sql, PositionalParameters positions, Prepared prepared, int[] types,
+      int[] described) {
+    int count = types.length;
+    int parameters = Math.max(positions.count(), count); // $1 used twice is one parameter
+    if (positions.count() == 0 && prepared.parameters().size() > 0) {
+      throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"?\"");
+    }
+    int[] all = new int[positions.count() == 0 ? count : parameters];
+    System.arraycopy(types, 0, all, 0, Math.min(count, all.length));
+    for (int n = 0; n < all.length; n++) {
+      if (all[n] == 0) {
+        all[n] = described != null && n < described.length ? described[n] : inferredType(prepared, positions, n + 1);
+      }
+    }
+    return new Statement(sql, prepared, positions, all);
   }
 
   /** The type the engine inferred for parameter $n: that of its first occurrence. */
@@ -827,6 +1497,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (!session.inTransactionBlock()) {
       closeAllPortals(); // portals live until the end of their transaction; outside a block that is now
     }
+    if (link != null && forwardedSinceReady) {
+      try {
+        forward('S', Unpooled.EMPTY_BUFFER, null);
+        relayUntilReady();
+      } catch (IOException e) {
+        throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
+      }
+      for (String text : executedStatements) {
+        followUpstream(text);
+      }
+      executedStatements.clear();
+      return;
+    }
     readyForQuery();
   }
 
@@ -839,7 +1522,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private void run(Portal portal, String name, int maxRows, boolean simple) {
     Statement statement = portal.statement;
     if (statement.prepared == null) {
-      if (isSessionCommand(firstWords(statement.sql, 1))) {
+      if (statement.accelTag != null) {
+        complete(portal, statement.accelTag);
+      } else if (isSessionCommand(firstWords(statement.sql, 1))) {
         sessionCommand(statement.sql);
         portal.completedTag = "";
       } else {
@@ -1137,6 +1822,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       closePortal(e.getValue(), e.getKey());
     }
     portals.clear();
+    localPortals.clear();
   }
 
   private void closePortal(Portal portal, String name) {
@@ -1226,7 +1912,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   /** ParameterStatus for what a statement changed (SET, RESET, set_config(), a ROLLBACK undoing a SET). */
   private void reportSettingsIfChanged() {
-    if (session.settings().version() != reportedVersion) {
+    if (link == null && session.settings().version() != reportedVersion) {
       reportChangedSettings();
     }
   }
@@ -1266,7 +1952,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (unpublished >= 256) {
       publishMetrics();
     }
-    char status = session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
+    char status = link != null ? upstreamStatus
+        : session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
     PgWriter.readyForQuery(out, status);
     flush();
   }
@@ -1333,6 +2020,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   private void cleanUp() {
     publishMetrics();
+    if (link != null) {
+      link.close();
+    }
     try {
       closeAllPortals();
     } catch (RuntimeException ignored) {
@@ -1380,6 +2070,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     Session s = session;
     if (s != null) {
       s.cancel();
+    }
+    UpstreamLink l = link;
+    if (l != null) {
+      Thread t = new Thread(l::cancel, "accel-cancel-upstream");
+      t.setDaemon(true);
+      t.start();
     }
   }
 

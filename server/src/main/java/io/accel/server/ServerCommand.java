@@ -67,6 +67,12 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--row-cache-size", defaultValue = "${env:ACCEL_ROW_CACHE_SIZE}", description = "the cache of decoded rows, 0 for none (ACCEL_ROW_CACHE_SIZE; default 256MB but at most a quarter of the heap)")
   String rowCacheSize;
 
+  @Option(names = "--upstream", defaultValue = "${env:ACCEL_UPSTREAM}", description = "front this PostgreSQL: postgresql://user[:password]@host:port/db[?tables=a,b&consistency=...]; the user (with REPLICATION) runs the mirror, clients authenticate against the upstream; the mirror lives in --store's directory (ACCEL_UPSTREAM)")
+  String upstream;
+
+  @Option(names = "--upstream-password", defaultValue = "${env:ACCEL_UPSTREAM_PASSWORD}", description = "password of --upstream's user, if not in the URL (ACCEL_UPSTREAM_PASSWORD)")
+  String upstreamPassword;
+
   public static void main(String[] args) {
     int code = new CommandLine(new ServerCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
     if (code != 0) {
@@ -98,6 +104,19 @@ public final class ServerCommand implements Callable<Integer> {
     if (!store.startsWith("mem:") && !store.startsWith("file:")) {
       throw new CommandLine.ParameterException(new CommandLine(this), "--store is mem:NAME or file:PATH, not " + store);
     }
+    if (upstream != null && mode != Authenticator.Mode.TRUST) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--auth does not apply with --upstream: "
+          + "clients authenticate against the upstream PostgreSQL, and Accel stores no passwords");
+    }
+    if (upstream != null && !store.startsWith("file:")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--upstream keeps its mirror in a file store: "
+          + "--store file:PATH, not " + store);
+    }
+    String front = upstream;
+    if (front != null && upstreamPassword != null) {
+      front += (front.contains("?") ? "&" : "?") + "password="
+          + java.net.URLEncoder.encode(upstreamPassword, java.nio.charset.StandardCharsets.UTF_8);
+    }
     StoreOptions storeOptions;
     try {
       storeOptions = new StoreOptions(
@@ -108,7 +127,7 @@ public final class ServerCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
     return new ServerConfig(listen, port, store, httpPort, mode, users, user, password, tlsMode, tlsCert, tlsKey,
-        maxConnections, maxMessageSize, idleSessionTimeout * 1000, shutdownTimeout * 1000, storeOptions);
+        maxConnections, maxMessageSize, idleSessionTimeout * 1000, shutdownTimeout * 1000, storeOptions, front);
   }
 
   @Override

@@ -79,7 +79,7 @@ class PsqlTest {
     assertThat(Files.readString(users)).doesNotContain("pw1\n").contains("SCRAM-SHA-256$4096:");
     ServerConfig base = ServerConfig.forTests(TestServer.store()).withAuth(Authenticator.Mode.SCRAM_SHA_256, null, null);
     ServerConfig config = new ServerConfig(base.listen(), 0, base.store(), -1, base.auth(), users, null, null,
-        ServerConfig.Tls.OFF, null, null, 100, 1 << 20, 0, 5000, base.storeOptions());
+        ServerConfig.Tls.OFF, null, null, 100, 1 << 20, 0, 5000, base.storeOptions(), null);
     try (TestServer s = new TestServer(config)) {
       assertThat(Psql.psql(conninfo(s, "carol", ""), Map.of("PGPASSWORD", "pw1"), "-c", "select 1").exit()).isZero();
       assertThat(Psql.psql(conninfo(s, "carol", ""), Map.of("PGPASSWORD", "pw2"), "-c", "select 1").exit()).isEqualTo(2);

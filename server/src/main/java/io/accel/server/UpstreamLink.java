@@ -1,0 +1,166 @@
+package io.accel.server;
+
+import io.netty.buffer.ByteBuf;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * One client connection's own connection to the upstream PostgreSQL, spoken at the protocol level: the server
+ * relays the client's messages to it byte for byte and its replies back, so what goes upstream behaves exactly
+ * as PostgreSQL does (errors, notices, COPY, types, authentication). Blocking I/O on the connection's thread, as
+ * a PostgreSQL backend would wait for its client.
+ */
+final class UpstreamLink implements AutoCloseable {
+  /** The largest upstream message relayed; PostgreSQL's own limit for a field is 1 GB. */
+  private static final int MAX_MESSAGE = (1 << 30) + 1024;
+  private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+
+  /** A message from the upstream: its type and its body (without the length word). */
+  record Message(char type, byte[] body) {
+  }
+
+  private final String host;
+  private final int port;
+  private final Socket socket;
+  private final DataInputStream in;
+  private final OutputStream out;
+  /** The upstream backend's BackendKeyData, for forwarding a client's CancelRequest. */
+  private int pid;
+  private int secret;
+
+  private UpstreamLink(String host, int port, Socket socket) throws IOException {
+    this.host = host;
+    this.port = port;
+    this.socket = socket;
+    this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 65536));
+    this.out = new BufferedOutputStream(socket.getOutputStream(), 65536);
+  }
+
+  /** Connects; an unreachable upstream is an IOException naming host and port. */
+  static UpstreamLink connect(String host, int port) throws IOException {
+    Socket s = new Socket();
+    try {
+      s.setTcpNoDelay(true);
+      s.setKeepAlive(true);
+      s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
+      return new UpstreamLink(host, port, s);
+    } catch (IOException e) {
+      s.close();
+      throw new IOException("cannot connect to the upstream PostgreSQL at " + host + ":" + port + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The startup message (protocol 3.0) with the client's parameters. */
+  void startup(Map<String, String> parameters) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    for (Map.Entry<String, String> e : parameters.entrySet()) {
+      if (e.getKey().startsWith("_pq_.")) {
+        continue; // protocol extensions: this server negotiated them with the client itself
+      }
+      b.writeBytes(e.getKey().getBytes(StandardCharsets.UTF_8));
+      b.write(0);
+      b.writeBytes(e.getValue().getBytes(StandardCharsets.UTF_8));
+      b.write(0);
+    }
+    b.write(0);
+    writeInt(8 + b.size());
+    writeInt(196608);
+    out.write(b.toByteArray());
+    out.flush();
+  }
+
+  /** Sends one message: {@code type}, then {@code body}'s readable bytes (left unread). */
+  void send(char type, ByteBuf body) throws IOException {
+    int n = body.readableBytes();
+    out.write(type);
+    writeInt(n + 4);
+    body.getBytes(body.readerIndex(), out, n);
+  }
+
+  void send(char type, byte[] body) throws IOException {
+    out.write(type);
+    writeInt(body.length + 4);
+    out.write(body);
+  }
+
+  void flush() throws IOException {
+    out.flush();
+  }
+
+  /** Whether a reply has (at least partly) arrived: reading it will not wait for the upstream to work. */
+  boolean ready() throws IOException {
+    return in.available() > 0;
+  }
+
+  /** The next message; waits for it. */
+  Message read() throws IOException {
+    out.flush();
+    int type = in.read();
+    if (type < 0) {
+      throw new EOFException("the upstream PostgreSQL closed the connection");
+    }
+    int length = in.readInt();
+    if (length < 4 || length > MAX_MESSAGE) {
+      throw new IOException("invalid message length " + length + " from the upstream PostgreSQL");
+    }
+    byte[] body = new byte[length - 4];
+    in.readFully(body);
+    if (type == 'K' && body.length >= 8) {
+      pid = ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
+      secret = ((body[4] & 0xff) << 24) | ((body[5] & 0xff) << 16) | ((body[6] & 0xff) << 8) | (body[7] & 0xff);
+    }
+    return new Message((char) type, body);
+  }
+
+  /** Asks the upstream to cancel what this link's backend runs (a CancelRequest on a connection of its own). */
+  void cancel() {
+    if (pid == 0) {
+      return;
+    }
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
+      java.io.DataOutputStream o = new java.io.DataOutputStream(s.getOutputStream());
+      o.writeInt(16);
+      o.writeInt(80877102);
+      o.writeInt(pid);
+      o.writeInt(secret);
+      o.flush();
+      s.getInputStream().read(); // the upstream closes the connection once it has the request
+    } catch (IOException e) {
+      // the statement runs on; the client may cancel again
+    }
+  }
+
+  private void writeInt(int v) throws IOException {
+    out.write(v >>> 24);
+    out.write(v >>> 16);
+    out.write(v >>> 8);
+    out.write(v);
+  }
+
+  /** Terminate, then close. */
+  @Override
+  public void close() {
+    try {
+      out.write('X');
+      writeInt(4);
+      out.flush();
+    } catch (IOException e) {
+      // closing anyway
+    }
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // nothing left to release
+    }
+  }
+}
