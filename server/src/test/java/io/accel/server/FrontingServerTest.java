@@ -39,6 +39,8 @@ class FrontingServerTest {
     try (Connection c = upstream(); Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS users, orders, secrets, loaded");
       s.execute("DROP ROLE IF EXISTS accel_reader");
+      s.execute("DROP ROLE IF EXISTS accel_scram");
+      s.execute("DROP ROLE IF EXISTS accel_clear");
       s.execute("CREATE TABLE users (id int PRIMARY KEY, name text NOT NULL, city text, score numeric(8,2))");
       s.execute("CREATE INDEX users_city ON users (city)");
       s.execute("CREATE TABLE orders (id bigint PRIMARY KEY, user_id int NOT NULL, amount int, placed date)");
@@ -50,6 +52,11 @@ class FrontingServerTest {
       s.execute("INSERT INTO secrets VALUES (1, 'classified')");
       s.execute("CREATE ROLE accel_reader LOGIN");
       s.execute("GRANT SELECT ON users TO accel_reader");
+      // .ci/pg-logical makes these two authenticate with a password (SCRAM and cleartext), everyone else by trust
+      s.execute("SET password_encryption = 'scram-sha-256'");
+      s.execute("CREATE ROLE accel_scram LOGIN PASSWORD 'scram secret'");
+      s.execute("CREATE ROLE accel_clear LOGIN PASSWORD 'clear secret'");
+      s.execute("GRANT SELECT ON users TO accel_scram, accel_clear");
     }
     mirrorDir = Files.createTempDirectory("accel-front");
     ServerConfig config = ServerConfig.forTests("file:" + mirrorDir).withUpstream("file:" + mirrorDir,
@@ -275,6 +282,44 @@ class FrontingServerTest {
     nobody.setProperty("user", "no_such_role");
     assertThatThrownBy(() -> connect(nobody)).isInstanceOf(SQLException.class)
         .hasMessageContaining("role \"no_such_role\" does not exist");
+  }
+
+  /** Passwords are checked by the upstream: SCRAM and cleartext exchanges pass through Accel unchanged. */
+  @Test
+  void authenticationPassesThroughToTheUpstream() throws Exception {
+    for (String[] role : new String[][] {{"accel_scram", "scram secret"}, {"accel_clear", "clear secret"}}) {
+      Psql.Run ok = Psql.psql(conninfo(role[0]), Map.of("PGPASSWORD", role[1]),
+          "-c", "SELECT current_user, name FROM users WHERE id = 5", "-c", "EXPLAIN LAST STATEMENT");
+      assertThat(ok.err()).isEmpty();
+      assertThat(ok.out().lines().toList()).containsExactly(role[0] + "|user5", "accel|mirrored tables users");
+      Psql.Run wrong = Psql.psql(conninfo(role[0]), Map.of("PGPASSWORD", "wrong"), "-c", "SELECT 1");
+      assertThat(wrong.exit()).isNotZero();
+      assertThat(wrong.err()).contains("password authentication failed for user \"" + role[0] + "\"");
+      Properties bad = new Properties();
+      bad.setProperty("user", role[0]);
+      bad.setProperty("password", "wrong");
+      assertThatThrownBy(() -> connect(bad))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("28P01"));
+      Properties p = new Properties();
+      p.setProperty("user", role[0]);
+      p.setProperty("password", role[1]);
+      try (Connection c = connect(p); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*) FROM users")) {
+        rs.next();
+        assertThat(rs.getLong(1)).isGreaterThanOrEqualTo(2000);
+      }
+    }
+  }
+
+  /** A server whose upstream cannot be reached says so, naming it, and does not start. */
+  @Test
+  void anUnreachableUpstreamIsAClearError() throws Exception {
+    Path dir = Files.createTempDirectory("accel-front-down");
+    ServerConfig config = ServerConfig.forTests("file:" + dir).withUpstream("file:" + dir,
+        "postgresql://postgres@127.0.0.1:1/" + DATABASE);
+    assertThatThrownBy(() -> new TestServer(config)).hasMessageContaining("127.0.0.1:1")
+        .satisfies(e -> assertThat(e).isInstanceOf(io.accel.sql.AccelException.class))
+        .satisfies(e -> assertThat(((io.accel.sql.AccelException) e).state().code()).isEqualTo("08001"));
   }
 
   /** A CancelRequest to Accel stops the statement running upstream. */
