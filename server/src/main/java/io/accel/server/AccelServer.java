@@ -106,6 +106,7 @@ public final class AccelServer implements AutoCloseable {
       this.database = StoreRegistry.acquire(config.store(), config.storeOptions());
       this.retried = null;
     }
+    warmUp();
     this.metrics = new ServerMetrics(prometheus, this);
     this.workers = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "accel-conn");
@@ -148,6 +149,24 @@ public final class AccelServer implements AutoCloseable {
         mirror == null ? config.auth().name().toLowerCase().replace('_', '-') : "passed through to the upstream",
         config.tls().name().toLowerCase(),
         http == null ? "" : ", metrics and health on http://" + config.listen() + ":" + http.port());
+  }
+
+  /**
+   * Plans and runs one query before the port opens: the planner's first use in a JVM initialises Calcite and
+   * compiles generated code (seconds on a small machine), which the first client would otherwise wait for.
+   */
+  private void warmUp() {
+    try (Session s = new Session(database, new Session.Options(16, null, "accel"));
+        io.accel.exec.Result r = s.execute(new Object(), "SELECT c.relname, count(*) FROM pg_catalog.pg_class c"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' GROUP BY c.relname")) {
+      if (r.hasRows()) {
+        while (r.cursor().hasNext()) {
+          r.cursor().next();
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("warming up the planner failed; the first statement will take longer", e);
+    }
   }
 
   private void releaseStore() {

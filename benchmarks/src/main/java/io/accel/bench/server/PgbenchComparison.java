@@ -51,6 +51,10 @@ public final class PgbenchComparison implements Callable<Integer> {
   @Option(names = "--postgres", defaultValue = "127.0.0.1:5432", description = "host:port of PostgreSQL (user postgres, database test)")
   String postgres;
 
+  @Option(names = "--front", description = "host:port of a PostgreSQL with wal_level=logical: the server fronts its"
+      + " database bench_front (--upstream), loaded there by pgbench -i, and both columns measure that one database")
+  String front;
+
   @Option(names = "--scale", defaultValue = "10")
   int scale;
 
@@ -76,13 +80,27 @@ public final class PgbenchComparison implements Callable<Integer> {
     System.exit(new CommandLine(new PgbenchComparison()).execute(args));
   }
 
+  /** The database both targets use: test, or bench_front when fronting. */
+  private static String database = "test";
+
   @Override
   public Integer call() throws Exception {
-    String[] pg = postgres.split(":");
+    String[] pg = (front != null ? front : postgres).split(":");
     deleteTree(store);
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-jar", serverJar.toString(), "--store", "file:" + store.toAbsolutePath(), "--port",
         Integer.toString(ACCEL_PORT), "--http-port", Integer.toString(ACCEL_HTTP)));
+    if (front != null) {
+      database = "bench_front";
+      Target admin = new Target("PostgreSQL", pg[0], Integer.parseInt(pg[1]), null);
+      String dropSlots = "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+          + " WHERE database = 'bench_front'";
+      run(admin, "postgres", List.of(psql, "-X", "-c", dropSlots, "-c", "DROP DATABASE IF EXISTS bench_front",
+          "-c", "CREATE DATABASE bench_front"));
+      Run init = run(admin, database, List.of(pgbench, "-i", "-q", "-s", Integer.toString(scale)));
+      System.out.printf("PostgreSQL: pgbench -i -s %d: %s%n", scale, lastLine(init.err));
+      command.addAll(List.of("--upstream", "postgresql://postgres@" + front + "/bench_front"));
+    }
     if (!serverArgs.isBlank()) {
       command.addAll(List.of(serverArgs.trim().split("\\s+")));
     }
@@ -95,9 +113,19 @@ public final class PgbenchComparison implements Callable<Integer> {
       // the server is stopped (SIGSTOP) while PostgreSQL is measured: its JVM and RocksDB's background work
       // would otherwise take CPU from PostgreSQL on this 2-core machine
       Target postgresql = new Target("PostgreSQL", pg[0], Integer.parseInt(pg[1]), server.pid());
-      for (Target t : List.of(accel, postgresql)) {
-        Run init = run(t, List.of(pgbench, "-i", "-q", "-s", Integer.toString(scale)));
-        System.out.printf("%s: pgbench -i -s %d: %s%n", t.name, scale, lastLine(init.err));
+      if (front == null) {
+        for (Target t : List.of(accel, postgresql)) {
+          Run init = run(t, List.of(pgbench, "-i", "-q", "-s", Integer.toString(scale)));
+          System.out.printf("%s: pgbench -i -s %d: %s%n", t.name, scale, lastLine(init.err));
+        }
+      } else {
+        // the mirror took its snapshot at start; reads are local once every table is online
+        String tables = "";
+        for (int i = 0; i < 600 && !onlineCount(tables).equals("4"); i++) {
+          Thread.sleep(500);
+          tables = run(accel, List.of(psql, "-X", "-A", "-t", "-c", "SHOW ACCEL TABLES")).out;
+        }
+        System.out.println("mirror: " + tables.strip().replace('\n', ';'));
       }
       // the server's JIT warms up before anything is measured (PostgreSQL needs none)
       for (String mode : modes) {
@@ -133,6 +161,9 @@ public final class PgbenchComparison implements Callable<Integer> {
       heapSampler.stop();
       System.out.printf("| pgJDBC, fetch size 1000 in a transaction | %.2f | %.2f | %.2fx | %d |%n", aJdbc, pJdbc,
           pJdbc / aJdbc, peakJdbc >> 20);
+      if (front != null) {
+        run(accel, List.of(psql, "-X", "-c", "DROP ACCEL MIRROR")); // its slot would keep WAL upstream
+      }
       return 0;
     } finally {
       server.destroy();
@@ -162,10 +193,18 @@ public final class PgbenchComparison implements Callable<Integer> {
         "--max-tries=0");
   }
 
+  private static String onlineCount(String tables) {
+    return Long.toString(tables.lines().filter(l -> l.matches("pgbench_\\w+\\|online\\|.*")).count());
+  }
+
   private static Run run(Target t, List<String> command) throws IOException, InterruptedException {
+    return run(t, database, command);
+  }
+
+  private static Run run(Target t, String db, List<String> command) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().putAll(Map.of("PGHOST", t.host, "PGPORT", Integer.toString(t.port), "PGUSER", "postgres",
-        "PGDATABASE", "test"));
+        "PGDATABASE", db));
     Path out = Files.createTempFile("bench-out", ".txt");
     Path err = Files.createTempFile("bench-err", ".txt");
     signal(t.pause, "STOP");
@@ -227,7 +266,7 @@ public final class PgbenchComparison implements Callable<Integer> {
   private static long jdbcRead(Target t, String sql) throws Exception {
     Properties p = new Properties();
     p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + t.host + ":" + t.port + "/test", p)) {
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + t.host + ":" + t.port + "/" + database, p)) {
       c.setAutoCommit(false);
       long rows = 0;
       try (Statement s = c.createStatement()) {
