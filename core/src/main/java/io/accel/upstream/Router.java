@@ -110,11 +110,12 @@ public final class Router {
       mirror.mirrorIndex(mirrorIndex.group(1).toUpperCase(Locale.ROOT) + " INDEX" + mirrorIndex.group(2));
       return new Route(Destination.ACCEL, "an index of the mirror only", null, null);
     }
-    Static st = classify(local, sql);
     if (inTransaction) {
-      noteUpstream(st.word());
+      // decided by the transaction alone: classifying would plan a query only to send it upstream
+      noteUpstream(firstWord(sql));
       return upstream("in a transaction block: every statement of a transaction runs upstream");
     }
+    Static st = classify(local, sql);
     if (st.upstream() != null) {
       noteUpstream(st.word());
       return st.upstream();

@@ -38,7 +38,7 @@ class FrontingServerTest {
   static void start() throws Exception {
     try (Connection c = upstream(); Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS users, orders, secrets, loaded");
-      s.execute("DROP ROLE IF EXISTS accel_reader");
+      s.execute("DROP ROLE IF EXISTS accel_srv_reader");
       s.execute("DROP ROLE IF EXISTS accel_scram");
       s.execute("DROP ROLE IF EXISTS accel_clear");
       s.execute("CREATE TABLE users (id int PRIMARY KEY, name text NOT NULL, city text, score numeric(8,2))");
@@ -50,8 +50,8 @@ class FrontingServerTest {
       s.execute("INSERT INTO orders SELECT g, 1 + g % 2000, g % 97, date '2024-01-01' + g % 300"
           + " FROM generate_series(1, 10000) g");
       s.execute("INSERT INTO secrets VALUES (1, 'classified')");
-      s.execute("CREATE ROLE accel_reader LOGIN");
-      s.execute("GRANT SELECT ON users TO accel_reader");
+      s.execute("CREATE ROLE accel_srv_reader LOGIN");
+      s.execute("GRANT SELECT ON users TO accel_srv_reader");
       // .ci/pg-logical makes these two authenticate with a password (SCRAM and cleartext), everyone else by trust
       s.execute("SET password_encryption = 'scram-sha-256'");
       s.execute("CREATE ROLE accel_scram LOGIN PASSWORD 'scram secret'");
@@ -71,6 +71,10 @@ class FrontingServerTest {
         s.execute("DROP ACCEL MIRROR"); // the slot and publication go with it: an idle slot would keep WAL
       }
       server.close();
+    }
+    try (Connection c = upstream(); Statement s = c.createStatement()) {
+      // roles are the cluster's: other tests may drop them, which their grants here would prevent
+      s.execute("DROP OWNED BY accel_srv_reader, accel_scram, accel_clear");
     }
   }
 
@@ -264,7 +268,7 @@ class FrontingServerTest {
   @Test
   void privilegesAreTheUpstreams() throws Exception {
     Properties p = new Properties();
-    p.setProperty("user", "accel_reader");
+    p.setProperty("user", "accel_srv_reader");
     try (Connection c = connect(p); Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("SELECT name FROM users WHERE id = 3")) {
         assertThat(rs.next()).isTrue();
@@ -275,7 +279,7 @@ class FrontingServerTest {
           .hasMessageContaining("permission denied for table secrets");
       try (ResultSet rs = s.executeQuery("SELECT current_user")) {
         rs.next();
-        assertThat(rs.getString(1)).isEqualTo("accel_reader");
+        assertThat(rs.getString(1)).isEqualTo("accel_srv_reader");
       }
     }
     Properties nobody = new Properties();
