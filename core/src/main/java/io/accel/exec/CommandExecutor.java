@@ -60,14 +60,16 @@ public final class CommandExecutor {
       vacuum(v);
     } else if (command instanceof Command.AddKey k) {
       ddl(() -> addKey(k));
+    } else if (command instanceof Command.AlterTable a) {
+      new AlterTableExecutor(session, this).execute(a);
     }
   }
 
-  private interface Ddl {
+  interface Ddl {
     void run() throws RocksDBException;
   }
 
-  private void ddl(Ddl ddl) {
+  void ddl(Ddl ddl) {
     Lock lock = database.schemaLock().writeLock();
     lock.lock();
     try {
@@ -189,7 +191,7 @@ public final class CommandExecutor {
    * Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). With {@code own},
    * the rows are those that transaction sees and the entries are its writes; otherwise every committed row.
    */
-  private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
+  void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
       throws RocksDBException {
     if (own != null) {
       List<byte[][]> entries = new ArrayList<>();
@@ -424,7 +426,7 @@ public final class CommandExecutor {
    * whole; the indexes are rebuilt (their entries hold the row key). Only when every check passed does the catalog
    * switch to the rewrite; a failure drops the new families and leaves the table as it was.
    */
-  private void addKey(Command.AddKey k) throws RocksDBException {
+  void addKey(Command.AddKey k) throws RocksDBException {
     Optional<TableDef> found = catalog.table(k.table());
     if (found.isEmpty()) {
       if (k.ifExists()) {
@@ -481,7 +483,8 @@ public final class CommandExecutor {
         created.add(Catalog.indexFamily(indexId));
         indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
       }
-      TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion());
+      TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
+          table.layout());
       rekey(table, rewritten, family, pkName);
       for (IndexDef index : indexes) {
         backfill(rewritten, index, database.indexFamily(index.id()), null);
@@ -545,7 +548,7 @@ public final class CommandExecutor {
     }
   }
 
-  private void ingestRun(TableDef rewritten, ColumnFamilyHandle family, List<byte[][]> run, boolean checkIngested,
+  void ingestRun(TableDef rewritten, ColumnFamilyHandle family, List<byte[][]> run, boolean checkIngested,
       String pkName) throws RocksDBException {
     if (run.isEmpty()) {
       return;
@@ -586,7 +589,7 @@ public final class CommandExecutor {
         .withDetail(detail);
   }
 
-  private boolean relationExists(String name) {
+  boolean relationExists(String name) {
     return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent();
   }
 
@@ -599,7 +602,7 @@ public final class CommandExecutor {
     return result;
   }
 
-  private static AccelException undefinedTable(String name) {
+  static AccelException undefinedTable(String name) {
     return new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
   }
 }

@@ -88,6 +88,52 @@ public sealed interface Command {
   }
 
   /**
+   * {@code ALTER TABLE [IF EXISTS] [ONLY] name action [, ...]} for the actions that change columns or the table's
+   * name; a statement that only adds a PRIMARY KEY or UNIQUE constraint is an {@link AddKey}. Actions run in order.
+   */
+  record AlterTable(String table, boolean ifExists, List<AlterAction> actions) implements Command {
+    public AlterTable {
+      actions = List.copyOf(actions);
+    }
+  }
+
+  /** One action of ALTER TABLE. */
+  sealed interface AlterAction {
+  }
+
+  /** {@code ADD [COLUMN] [IF NOT EXISTS] column}; {@code unique} / {@code primaryKey} from the column's constraints. */
+  record AddColumn(ColumnSpec column, boolean ifNotExists, boolean unique, boolean primaryKey) implements AlterAction {
+  }
+
+  /** {@code DROP [COLUMN] [IF EXISTS] column [RESTRICT | CASCADE]}. */
+  record DropColumn(String column, boolean ifExists, boolean cascade) implements AlterAction {
+  }
+
+  /** {@code RENAME [COLUMN] column TO name}. */
+  record RenameColumn(String column, String newName) implements AlterAction {
+  }
+
+  /** {@code RENAME TO name}. */
+  record RenameTable(String newName) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column SET DEFAULT expression} or, with no expression, {@code DROP DEFAULT}. */
+  record SetDefault(String column, Optional<String> defaultSql) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column SET NOT NULL} ({@code notNull}) or {@code DROP NOT NULL}. */
+  record SetNotNull(String column, boolean notNull) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column [SET DATA] TYPE type [USING expression]}. */
+  record AlterType(String column, DataType type, Optional<String> using) implements AlterAction {
+  }
+
+  /** {@code ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE (columns)} among other actions. */
+  record AddKeyAction(AddKey key) implements AlterAction {
+  }
+
+  /**
    * {@code COPY table [(columns)] FROM STDIN | TO STDOUT [options]} or {@code COPY (query) TO STDOUT [options]}:
    * {@code query} is set for the latter (and {@code table} null); {@code columns} empty means all of them.
    */

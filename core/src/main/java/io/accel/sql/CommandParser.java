@@ -366,7 +366,10 @@ public final class CommandParser {
     return names;
   }
 
-  /** {@code ALTER TABLE [IF EXISTS] [ONLY] name ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)}. */
+  /**
+   * {@code ALTER TABLE [IF EXISTS] [ONLY] name action [, ...]}: ADD / DROP / RENAME / ALTER COLUMN, RENAME TO, and
+   * ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns); the latter alone is an {@link Command.AddKey}.
+   */
   private Command alter() {
     next();
     if (!optionalWord("table")) {
@@ -381,10 +384,133 @@ public final class CommandParser {
     optionalWord("only");
     String table = name();
     optionalSymbol("*");
-    if (!optionalWord("add")) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + peek().text().toUpperCase(
-          java.util.Locale.ROOT) + " is not supported by Accel; it adds PRIMARY KEY and UNIQUE constraints");
+    List<Command.AlterAction> actions = new ArrayList<>();
+    if (optionalWord("rename")) {
+      if (optionalWord("to")) {
+        actions.add(new Command.RenameTable(name()));
+      } else if (peek().is("constraint")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE RENAME CONSTRAINT is not supported by"
+            + " Accel");
+      } else {
+        optionalWord("column");
+        String column = name();
+        expectWord("to");
+        actions.add(new Command.RenameColumn(column, name()));
+      }
+      finish();
+      return new Command.AlterTable(table, ifExists, actions);
     }
+    do {
+      actions.add(alterAction(table, ifExists));
+    } while (optionalSymbol(","));
+    finish();
+    if (actions.size() == 1 && actions.get(0) instanceof Command.AddKeyAction k) {
+      return k.key();
+    }
+    return new Command.AlterTable(table, ifExists, actions);
+  }
+
+  private Command.AlterAction alterAction(String table, boolean ifExists) {
+    Token verb = next();
+    if (verb.is("add")) {
+      boolean column = optionalWord("column");
+      if (!column && (peek().is("constraint") || peek().is("primary") || peek().is("unique") || peek().is("check")
+          || peek().is("foreign") || peek().is("exclude"))) {
+        return new Command.AddKeyAction(addKey(table, ifExists));
+      }
+      boolean ifNotExists = ifNotExists();
+      List<String> primaryKey = new ArrayList<>();
+      List<List<String>> uniques = new ArrayList<>();
+      ColumnSpec spec = column(table, primaryKey, uniques);
+      return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty());
+    }
+    if (verb.is("drop")) {
+      if (peek().is("constraint")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE DROP CONSTRAINT is not supported by"
+            + " Accel");
+      }
+      optionalWord("column");
+      boolean columnIfExists = false;
+      if (optionalWord("if")) {
+        expectWord("exists");
+        columnIfExists = true;
+      }
+      String column = name();
+      boolean cascade = optionalWord("cascade");
+      if (!cascade) {
+        optionalWord("restrict");
+      }
+      return new Command.DropColumn(column, columnIfExists, cascade);
+    }
+    if (verb.is("alter")) {
+      optionalWord("column");
+      String column = name();
+      if (optionalWord("set")) {
+        if (optionalWord("default")) {
+          return new Command.SetDefault(column, Optional.of(defaultExpression()));
+        }
+        if (optionalWord("not")) {
+          expectWord("null");
+          return new Command.SetNotNull(column, true);
+        }
+        if (optionalWord("data")) {
+          expectWord("type");
+          return alterType(column);
+        }
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN SET " + peek().text().toUpperCase(
+            java.util.Locale.ROOT) + " is not supported by Accel");
+      }
+      if (optionalWord("drop")) {
+        if (optionalWord("default")) {
+          return new Command.SetDefault(column, Optional.empty());
+        }
+        if (optionalWord("not")) {
+          expectWord("null");
+          return new Command.SetNotNull(column, false);
+        }
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN DROP " + peek().text().toUpperCase(
+            java.util.Locale.ROOT) + " is not supported by Accel");
+      }
+      if (optionalWord("type")) {
+        return alterType(column);
+      }
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN " + peek().text().toUpperCase(
+          java.util.Locale.ROOT) + " is not supported by Accel");
+    }
+    throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + verb.text().toUpperCase(
+        java.util.Locale.ROOT) + " is not supported by Accel");
+  }
+
+  /** The rest of {@code ALTER COLUMN c [SET DATA] TYPE type [USING expression]}. */
+  private Command.AlterType alterType(String column) {
+    DataType type = type();
+    Optional<String> using = Optional.empty();
+    if (optionalWord("collate")) {
+      name();
+    }
+    if (optionalWord("using")) {
+      int start = peek().start();
+      int end = start;
+      int depth = 0;
+      while (peek().kind() != Kind.END && !(depth == 0 && (peek().isSymbol(",") || peek().isSymbol(";")))) {
+        Token t = next();
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          depth--;
+        }
+        end = t.end();
+      }
+      if (end == start) {
+        throw error("syntax error at or near \"" + peek().text() + "\"");
+      }
+      using = Optional.of(sql.substring(start, end).trim());
+    }
+    return new Command.AlterType(column, type, using);
+  }
+
+  /** {@code [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)} after ADD. */
+  private Command.AddKey addKey(String table, boolean ifExists) {
     Optional<String> constraint = Optional.empty();
     if (optionalWord("constraint")) {
       constraint = Optional.of(name());
@@ -404,7 +530,6 @@ public final class CommandParser {
       expectWord("index");
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "USING INDEX is not supported by Accel");
     }
-    finish();
     return new Command.AddKey(table, ifExists, constraint, columns, primary);
   }
 
