@@ -180,4 +180,63 @@ final class CatalogCodec {
     ColumnType kind = ColumnType.valueOf(in.readUTF());
     return new DataType(kind, in.readInt(), in.readInt());
   }
+
+  /** The binary form of a view (its own format byte, 1). */
+  static byte[] encodeView(ViewDef v) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeLong(v.id());
+      out.writeUTF(v.name());
+      writeLongText(out, v.sql());
+      writeLongText(out, v.definition());
+      out.writeInt(v.columns().size());
+      for (int i = 0; i < v.columns().size(); i++) {
+        out.writeUTF(v.columns().get(i));
+        writeType(out, v.types().get(i));
+        out.writeBoolean(v.nullable().get(i));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  static ViewDef decodeView(byte[] bytes) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      int format = in.readByte();
+      if (format != 1) {
+        throw new IllegalStateException("unknown view format " + format);
+      }
+      long id = in.readLong();
+      String name = in.readUTF();
+      String sql = readLongText(in);
+      String definition = readLongText(in);
+      int n = in.readInt();
+      List<String> columns = new ArrayList<>(n);
+      List<DataType> types = new ArrayList<>(n);
+      List<Boolean> nullable = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        columns.add(in.readUTF());
+        types.add(readType(in));
+        nullable.add(in.readBoolean());
+      }
+      return new ViewDef(id, name, sql, definition, columns, types, nullable);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Text of any length (writeUTF stops at 64 KB). */
+  private static void writeLongText(DataOutputStream out, String text) throws IOException {
+    byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static String readLongText(DataInputStream in) throws IOException {
+    byte[] b = new byte[in.readInt()];
+    in.readFully(b);
+    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+  }
 }

@@ -86,6 +86,10 @@ final class AlterTableExecutor {
       if (t.columnOrdinal(r.newName()).isPresent()) {
         throw columnExists(t, r.newName());
       }
+      if (!views().usersOfColumn(t, r.column()).isEmpty()) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
+            + " supported by Accel while a view uses it (views name their columns); drop and recreate the view");
+      }
       Column c = t.columns().get(ordinal);
       publish(t, withColumn(t, ordinal, new Column(r.newName(), c.type(), c.nullable(), c.defaultSql()), true));
     } else if (action instanceof Command.SetDefault s) {
@@ -209,6 +213,22 @@ final class AlterTableExecutor {
           + "\" does not exist");
     }
     int ordinal = found.get();
+    List<io.accel.catalog.ViewDef> users = views().usersOfColumn(t, d.column());
+    if (!users.isEmpty() && !d.cascade()) {
+      throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop column " + d.column()
+          + " of table " + t.name() + " because other objects depend on it")
+          .withDetail("view " + users.get(0).name() + " depends on column " + d.column() + " of table " + t.name())
+          .withHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    }
+    if (!users.isEmpty()) {
+      java.util.Set<String> dropped = new java.util.HashSet<>();
+      List<io.accel.catalog.ViewDef> all = new ArrayList<>(users);
+      users.forEach(v -> dropped.add(v.name()));
+      for (io.accel.catalog.ViewDef v : users) {
+        all.addAll(views().dependents(v.name(), "view", dropped, true));
+      }
+      views().removeViews(all);
+    }
     if (t.columns().size() == 1) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "dropping the last column of a table is not supported"
           + " by Accel");
@@ -262,6 +282,10 @@ final class AlterTableExecutor {
     if (ddl.relationExists(newName)) {
       throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + newName + "\" already exists");
     }
+    if (!views().readersOf(name).isEmpty()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming table \"" + name + "\" is not supported by"
+          + " Accel while a view reads it (views name their tables); drop and recreate the view");
+    }
     publish(t, new TableDef(t.id(), newName, t.columns(), t.primaryKey(), t.indexes(), t.schemaVersion(), t.layout()));
   }
 
@@ -271,6 +295,11 @@ final class AlterTableExecutor {
     int ordinal = t.columnOrdinal(at.column()).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,
         "column \"" + at.column() + "\" of relation \"" + t.name() + "\" does not exist"));
     Column c = t.columns().get(ordinal);
+    List<io.accel.catalog.ViewDef> users = views().usersOfColumn(t, c.name());
+    if (!users.isEmpty()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot alter type of a column used by a view or rule")
+          .withDetail("rule _RETURN on view " + users.get(0).name() + " depends on column \"" + c.name() + "\"");
+    }
     DataType from = c.type();
     DataType to = at.type();
     boolean explicit = false;
@@ -324,6 +353,10 @@ final class AlterTableExecutor {
   }
 
   // ---- shared
+
+  private ViewExecutor views() {
+    return new ViewExecutor(session, ddl);
+  }
 
   private int ordinal(TableDef t, String column) {
     return t.columnOrdinal(column).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,

@@ -62,6 +62,10 @@ public final class CommandExecutor {
       ddl(() -> addKey(k));
     } else if (command instanceof Command.AlterTable a) {
       new AlterTableExecutor(session, this).execute(a);
+    } else if (command instanceof Command.CreateView v) {
+      new ViewExecutor(session, this).create(v);
+    } else if (command instanceof Command.DropView v) {
+      new ViewExecutor(session, this).drop(v);
     }
   }
 
@@ -284,6 +288,10 @@ public final class CommandExecutor {
     for (String name : d.names()) {
       Optional<TableDef> t = catalog.table(name);
       if (t.isEmpty()) {
+        if (catalog.view(name).isPresent()) {
+          throw new AccelException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table")
+              .withHint("Use DROP VIEW to remove a view.");
+        }
         if (d.ifExists()) {
           continue;
         }
@@ -291,6 +299,15 @@ public final class CommandExecutor {
       }
       victims.add(t.get());
     }
+    // views on the tables: 2BP01, or dropped with them (CASCADE)
+    ViewExecutor views = new ViewExecutor(session, this);
+    Set<String> dropped = new HashSet<>();
+    victims.forEach(t -> dropped.add(t.name()));
+    List<io.accel.catalog.ViewDef> dependents = new ArrayList<>();
+    for (TableDef t : victims) {
+      dependents.addAll(views.dependents(t.name(), "table", dropped, d.cascade()));
+    }
+    views.removeViews(dependents);
     for (TableDef t : victims) {
       catalog.remove(t);
       database.store().dropFamily(Catalog.tableFamily(t.id()));
@@ -590,7 +607,7 @@ public final class CommandExecutor {
   }
 
   boolean relationExists(String name) {
-    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent();
+    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent() || catalog.view(name).isPresent();
   }
 
   private static List<Integer> ordinals(TableDef table, List<String> columnNames) {

@@ -351,6 +351,11 @@ public final class Session implements AutoCloseable {
     return (database.catalog().version() * 1_000_003L + database.statistics().version()) * 31 + settingsVersion;
   }
 
+  /** A query as Calcite parses it (see {@link StatementPlanner#calciteText}), for the text a view stores. */
+  String calciteText(String sql) {
+    return planner().calciteText(sql);
+  }
+
   /** The session's time zone. */
   public TimeZone timeZone() {
     return planner().timeZone();

@@ -28,7 +28,25 @@ public sealed interface Command {
     }
   }
 
-  record DropTable(List<String> names, boolean ifExists) implements Command {
+  /** {@code DROP TABLE [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}: CASCADE drops the views on the tables too. */
+  record DropTable(List<String> names, boolean ifExists, boolean cascade) implements Command {
+    public DropTable(List<String> names, boolean ifExists) {
+      this(names, ifExists, false);
+    }
+  }
+
+  /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}. */
+  record CreateView(String name, boolean orReplace, List<String> columns, String query) implements Command {
+    public CreateView {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /** {@code DROP VIEW [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+  record DropView(List<String> names, boolean ifExists, boolean cascade) implements Command {
+    public DropView {
+      names = List.copyOf(names);
+    }
   }
 
   record DropIndex(List<String> names, boolean ifExists) implements Command {

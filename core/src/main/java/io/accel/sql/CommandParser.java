@@ -762,6 +762,9 @@ public final class CommandParser {
     if (optionalWord("table")) {
       return createTable();
     }
+    if (!unlogged && (peek().is("view") || peek().is("or") && tokens.get(pos + 1).is("replace"))) {
+      return createView();
+    }
     if (unlogged) {
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
@@ -771,6 +774,38 @@ public final class CommandParser {
           + " is not supported by Accel");
     }
     throw error("syntax error at or near \"" + peek().text() + "\"");
+  }
+
+  /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; the query is kept as written. */
+  private Command createView() {
+    boolean orReplace = false;
+    if (optionalWord("or")) {
+      expectWord("replace");
+      orReplace = true;
+    }
+    if (peek().is("temp") || peek().is("temporary") || peek().is("recursive") || peek().is("materialized")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "CREATE " + peek().text().toUpperCase()
+          + " VIEW is not supported by Accel");
+    }
+    expectWord("view");
+    String name = name();
+    List<String> columns = peek().isSymbol("(") ? nameList() : List.of();
+    if (optionalWord("with")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "view options (WITH ...) are not supported by Accel");
+    }
+    expectWord("as");
+    Token start = peek();
+    if (start.kind() == Kind.END) {
+      throw error(start, "syntax error at end of input");
+    }
+    String query = sql.substring(start.start()).trim();
+    while (query.endsWith(";")) {
+      query = query.substring(0, query.length() - 1).trim();
+    }
+    if (query.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\bwith\\s+(cascaded\\s+|local\\s+)?check\\s+option$")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "WITH CHECK OPTION is not supported by Accel");
+    }
+    return new Command.CreateView(name, orReplace, columns, query);
   }
 
   private Command createTable() {
@@ -1063,8 +1098,9 @@ public final class CommandParser {
     expectWord("drop");
     boolean table = optionalWord("table");
     boolean index = !table && optionalWord("index");
-    if (!table && !index) {
-      if (peek().is("view") || peek().is("schema") || peek().is("sequence")) {
+    boolean view = !table && !index && optionalWord("view");
+    if (!table && !index && !view) {
+      if (peek().is("schema") || peek().is("sequence") || peek().is("materialized")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "DROP " + peek().text().toUpperCase()
             + " is not supported by Accel");
       }
@@ -1079,11 +1115,15 @@ public final class CommandParser {
     do {
       names.add(name());
     } while (optionalSymbol(","));
-    if (!optionalWord("cascade")) {
+    boolean cascade = optionalWord("cascade");
+    if (!cascade) {
       optionalWord("restrict");
     }
     finish();
-    return table ? new Command.DropTable(names, ifExists) : new Command.DropIndex(names, ifExists);
+    if (view) {
+      return new Command.DropView(names, ifExists, cascade);
+    }
+    return table ? new Command.DropTable(names, ifExists, cascade) : new Command.DropIndex(names, ifExists);
   }
 
   private boolean ifNotExists() {
