@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
-  /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) after the indexes. */
+  /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
   private static final int FORMAT = 3;
   /** Format 2 has INCLUDE columns and no row layout (every row holds the columns in order); still read. */
   private static final int FORMAT_WITHOUT_LAYOUT = 2;
@@ -62,6 +62,11 @@ final class CatalogCodec {
         }
       }
       writeLayout(out, t.layout());
+      out.writeInt(t.checks().size());
+      for (CheckDef c : t.checks()) {
+        out.writeUTF(c.name());
+        writeLongText(out, c.expression());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -114,8 +119,15 @@ final class CatalogCodec {
         indexes.add(new IndexDef(indexId, indexName, ics, unique, include));
       }
       RowLayout layout = format >= FORMAT ? readLayout(in) : null;
+      List<CheckDef> checks = new ArrayList<>();
+      if (format >= FORMAT) {
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+          checks.add(new CheckDef(in.readUTF(), readLongText(in)));
+        }
+      }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,
-          layout == null ? RowLayout.plain(columns) : layout);
+          layout == null ? RowLayout.plain(columns) : layout, checks);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

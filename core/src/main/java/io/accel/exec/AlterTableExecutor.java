@@ -61,6 +61,9 @@ final class AlterTableExecutor {
         ddl.ddl(() -> ddl.addKey(k.key()));
       } else if (action instanceof Command.AddColumn add) {
         addColumn(name, add);
+      } else if (action instanceof Command.AddCheck check) {
+        String table = name;
+        ddl.ddl(() -> addChecks(table(table), List.of(check.check())));
       } else if (action instanceof Command.RenameTable r) {
         String table = name;
         ddl.ddl(() -> renameTable(table, r.newName()));
@@ -85,6 +88,11 @@ final class AlterTableExecutor {
           "column \"" + r.column() + "\" does not exist"));
       if (t.columnOrdinal(r.newName()).isPresent()) {
         throw columnExists(t, r.newName());
+      }
+      if (t.checks().stream().anyMatch(c -> io.accel.sql.ViewReferences.expressionNames(c.expression())
+          .contains(r.column()))) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
+            + " supported by Accel while a CHECK constraint names it; drop and add the constraint again");
       }
       if (!views().usersOfColumn(t, r.column()).isEmpty()) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
@@ -111,6 +119,8 @@ final class AlterTableExecutor {
       publish(t, withColumn(t, ordinal, new Column(c.name(), c.type(), !s.notNull(), c.defaultSql()), false));
     } else if (action instanceof Command.AlterType at) {
       alterType(t, at);
+    } else if (action instanceof Command.DropConstraint dc) {
+      dropConstraint(t, dc);
     }
   }
 
@@ -138,7 +148,8 @@ final class AlterTableExecutor {
       List<Column> columns = new ArrayList<>(t.columns());
       columns.add(column);
       if (perRow) {
-        TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), t.schemaVersion() + 1);
+        TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), t.schemaVersion() + 1)
+            .withChecks(t.checks());
         String sql = evaluationSql(spec.defaultSql().get(), spec.type());
         rewrite(t, shape, row -> {
           Object[] r = java.util.Arrays.copyOf(row, row.length + 1);
@@ -151,7 +162,18 @@ final class AlterTableExecutor {
         }
         int version = t.schemaVersion() + 1;
         publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-            t.layout().withColumnAdded(spec.type(), version, missing)));
+            t.layout().withColumnAdded(spec.type(), version, missing), t.checks()));
+      }
+      if (!add.checks().isEmpty()) {
+        TableDef now = table(name);
+        try {
+          addChecks(now, add.checks());
+        } catch (RuntimeException e) {
+          if (now.id() == t.id()) {
+            catalog.put(t);
+          }
+          throw e;
+        }
       }
       if (add.primaryKey() || add.unique()) {
         try {
@@ -176,14 +198,21 @@ final class AlterTableExecutor {
   }
 
   private static String evaluationSql(String expression, DataType type) {
-    String cast = switch (type.kind()) {
+    // an unconstrained NUMERIC keeps the value's own scale: no cast
+    String cast = type.kind() == ColumnType.NUMERIC && type.precision() < 0 ? null : castName(type);
+    return "SELECT " + (cast == null ? "(" + expression + ")" : "CAST((" + expression + ") AS " + cast + ")");
+  }
+
+  /** The type Calcite casts a value to for a column of {@code type} (string lengths are the writer's to check). */
+  static String castName(DataType type) {
+    return switch (type.kind()) {
       case CHAR, VARCHAR, TEXT -> "VARCHAR";
-      case NUMERIC -> type.precision() < 0 ? null : "DECIMAL(" + type.precision() + ", " + Math.max(type.scale(), 0) + ")";
+      case NUMERIC -> type.precision() < 0 ? "DECIMAL(38, 19)"
+          : "DECIMAL(" + type.precision() + ", " + Math.max(type.scale(), 0) + ")";
       case TIMESTAMPTZ -> "TIMESTAMP WITH LOCAL TIME ZONE";
       case BYTEA -> "VARBINARY";
       default -> type.sqlName();
     };
-    return "SELECT " + (cast == null ? "(" + expression + ")" : "CAST((" + expression + ") AS " + cast + ")");
   }
 
   private Object evaluate(String sql, DataType type, boolean coerce) {
@@ -235,6 +264,9 @@ final class AlterTableExecutor {
     }
     List<Column> columns = new ArrayList<>(t.columns());
     columns.remove(ordinal);
+    // CHECK constraints on the column go with it, as in PostgreSQL
+    List<io.accel.catalog.CheckDef> checks = t.checks().stream()
+        .filter(c -> !io.accel.sql.ViewReferences.expressionNames(c.expression()).contains(d.column())).toList();
     // indexes on the column go with it, as in PostgreSQL; the others are renumbered
     List<IndexDef> kept = new ArrayList<>();
     List<IndexDef> dropped = new ArrayList<>();
@@ -252,7 +284,7 @@ final class AlterTableExecutor {
     int version = t.schemaVersion() + 1;
     if (t.primaryKey().contains(ordinal)) {
       // the primary key goes too: the rows are stored again under hidden row ids
-      TableDef shape = new TableDef(t.id(), t.name(), columns, List.of(), kept, version);
+      TableDef shape = new TableDef(t.id(), t.name(), columns, List.of(), kept, version).withChecks(checks);
       rewrite(t, shape, row -> {
         Object[] r = new Object[row.length - 1];
         for (int i = 0, j = 0; i < row.length; i++) {
@@ -265,7 +297,8 @@ final class AlterTableExecutor {
       return;
     }
     List<Integer> pk = t.primaryKey().stream().map(c -> shift(c, ordinal)).toList();
-    publish(t, new TableDef(t.id(), t.name(), columns, pk, kept, version, t.layout().withColumnDropped(ordinal)));
+    publish(t, new TableDef(t.id(), t.name(), columns, pk, kept, version, t.layout().withColumnDropped(ordinal),
+        checks));
     for (IndexDef index : dropped) {
       database.store().dropFamily(Catalog.indexFamily(index.id()));
     }
@@ -286,7 +319,8 @@ final class AlterTableExecutor {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming table \"" + name + "\" is not supported by"
           + " Accel while a view reads it (views name their tables); drop and recreate the view");
     }
-    publish(t, new TableDef(t.id(), newName, t.columns(), t.primaryKey(), t.indexes(), t.schemaVersion(), t.layout()));
+    publish(t, new TableDef(t.id(), newName, t.columns(), t.primaryKey(), t.indexes(), t.schemaVersion(), t.layout(),
+        t.checks()));
   }
 
   // ---- ALTER COLUMN TYPE
@@ -323,11 +357,12 @@ final class AlterTableExecutor {
         && t.indexes().stream().noneMatch(i -> i.include().contains(ordinal)
             || i.columns().stream().anyMatch(ic -> ic.column() == ordinal))) {
       publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-          t.layout().withColumnType(ordinal, to)));
+          t.layout().withColumnType(ordinal, to), t.checks()));
       return;
     }
     java.time.ZoneId zone = session.timeZone().toZoneId();
-    TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version);
+    TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version)
+        .withChecks(t.checks());
     rewrite(t, shape, row -> {
       Object[] r = row.clone();
       r[ordinal] = r[ordinal] == null ? null : Values.coerce(to, ColumnConversion.convert(row[ordinal], from, to, zone));
@@ -352,6 +387,60 @@ final class AlterTableExecutor {
         + " cast of the column is not supported by Accel");
   }
 
+  // ---- constraints
+
+  /**
+   * Adds CHECK constraints after reading every row (committed, and the open block's) through them: a row they reject
+   * is 23514, and the table is left as it was.
+   */
+  private void addChecks(TableDef t, List<Command.CheckSpec> specs) throws RocksDBException {
+    List<io.accel.catalog.CheckDef> named = CommandExecutor.nameChecks(t, specs, t.checks());
+    CheckConstraints evaluator = database.checkConstraints();
+    for (io.accel.catalog.CheckDef check : named) {
+      TableDef only = t.withChecks(List.of(check));
+      evaluator.compile(only, only.checks());
+      try (TxnContext ctx = database.beginReadOnly()) {
+        forEachVisible(t, null, row -> {
+          if (evaluator.firstFalse(only, row, ctx) >= 0) {
+            throw new AccelException(SqlState.CHECK_VIOLATION, "check constraint \"" + check.name()
+                + "\" of relation \"" + t.name() + "\" is violated by some row");
+          }
+        });
+      }
+    }
+    List<io.accel.catalog.CheckDef> all = new ArrayList<>(t.checks());
+    all.addAll(named);
+    publish(t, t.withChecks(all));
+  }
+
+  /** DROP CONSTRAINT: a CHECK, a UNIQUE constraint (its index) or the primary key (the rows get hidden row ids). */
+  private void dropConstraint(TableDef t, Command.DropConstraint dc) throws RocksDBException {
+    Optional<io.accel.catalog.CheckDef> check = t.checks().stream().filter(c -> c.name().equals(dc.name())).findFirst();
+    if (check.isPresent()) {
+      List<io.accel.catalog.CheckDef> rest = new ArrayList<>(t.checks());
+      rest.remove(check.get());
+      publish(t, t.withChecks(rest));
+      return;
+    }
+    Optional<IndexDef> index = t.index(dc.name()).filter(IndexDef::unique);
+    if (index.isPresent()) {
+      publish(t, t.withoutIndex(dc.name()));
+      database.store().dropFamily(Catalog.indexFamily(index.get().id()));
+      database.statistics().indexDropped(t.withoutIndex(dc.name()), index.get());
+      return;
+    }
+    if (!t.primaryKey().isEmpty() && dc.name().equals(t.name() + "_pkey")) {
+      TableDef shape = new TableDef(t.id(), t.name(), t.columns(), List.of(), t.indexes(), t.schemaVersion() + 1)
+          .withChecks(t.checks());
+      rewrite(t, shape, row -> row);
+      return;
+    }
+    if (!dc.ifExists()) {
+      throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + dc.name() + "\" of relation \""
+          + t.name() + "\" does not exist");
+    }
+  }
+
   // ---- shared
 
   private ViewExecutor views() {
@@ -367,7 +456,7 @@ final class AlterTableExecutor {
     List<Column> columns = new ArrayList<>(t.columns());
     columns.set(ordinal, column);
     return new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(),
-        t.schemaVersion() + (newVersion ? 1 : 0), t.layout());
+        t.schemaVersion() + (newVersion ? 1 : 0), t.layout(), t.checks());
   }
 
   /**
@@ -444,7 +533,7 @@ final class AlterTableExecutor {
         indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
       }
       TableDef rewritten = new TableDef(id, shape.name(), shape.columns(), shape.primaryKey(), indexes,
-          shape.schemaVersion());
+          shape.schemaVersion()).withChecks(shape.checks());
       String pkName = table.name() + "_pkey";
       List<byte[][]> run = new ArrayList<>();
       int runs = 0;

@@ -110,6 +110,11 @@ public final class CommandExecutor {
     for (List<String> u : c.uniqueKeys()) {
       uniques.add(ordinals(shape, u));
     }
+    List<io.accel.catalog.CheckDef> checks = nameChecks(shape, c.checks(), List.of());
+    if (!checks.isEmpty()) {
+      // planned now: an expression that does not validate fails the CREATE TABLE with its SQLSTATE
+      database.checkConstraints().compile(shape, checks);
+    }
     long id = catalog.allocateId();
     database.store().createFamily(Catalog.tableFamily(id));
     List<IndexDef> indexes = new ArrayList<>();
@@ -128,7 +133,7 @@ public final class CommandExecutor {
       database.store().createFamily(Catalog.indexFamily(indexId));
       indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
     }
-    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1);
+    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
     catalog.put(created);
     TxnContext block = session.blockContext();
     if (block != null) {
@@ -501,7 +506,7 @@ public final class CommandExecutor {
         indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
       }
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
-          table.layout());
+          table.layout(), table.checks());
       rekey(table, rewritten, family, pkName);
       for (IndexDef index : indexes) {
         backfill(rewritten, index, database.indexFamily(index.id()), null);
@@ -604,6 +609,39 @@ public final class CommandExecutor {
     String detail = "Key (" + cols + ")=(" + vals + ") is duplicated.";
     return new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + pkName + "\"")
         .withDetail(detail);
+  }
+
+  /**
+   * Names CHECK constraints as PostgreSQL does when the statement gave none: {@code <table>_<column>_check} when the
+   * expression names one column of the table, else {@code <table>_check}, numbered past the names taken; a name given
+   * twice is 42710.
+   */
+  static List<io.accel.catalog.CheckDef> nameChecks(TableDef table, List<Command.CheckSpec> specs,
+      List<io.accel.catalog.CheckDef> existing) {
+    Set<String> taken = new HashSet<>();
+    existing.forEach(c -> taken.add(c.name()));
+    List<io.accel.catalog.CheckDef> named = new ArrayList<>();
+    for (Command.CheckSpec spec : specs) {
+      String name;
+      if (spec.name().isPresent()) {
+        name = spec.name().get();
+        if (taken.contains(name)) {
+          throw new AccelException(SqlState.DUPLICATE_OBJECT, "constraint \"" + name + "\" for relation \""
+              + table.name() + "\" already exists");
+        }
+      } else {
+        Set<String> used = new java.util.LinkedHashSet<>(io.accel.sql.ViewReferences.expressionNames(spec.expression()));
+        used.retainAll(table.columns().stream().map(Column::name).toList());
+        String base = table.name() + (used.size() == 1 ? "_" + used.iterator().next() : "") + "_check";
+        name = base;
+        for (int n = 1; taken.contains(name); n++) {
+          name = base + n;
+        }
+      }
+      taken.add(name);
+      named.add(new io.accel.catalog.CheckDef(name, spec.expression()));
+    }
+    return named;
   }
 
   boolean relationExists(String name) {

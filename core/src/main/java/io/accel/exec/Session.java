@@ -333,7 +333,7 @@ public final class Session implements AutoCloseable {
   /** How many rows a query evaluates as it executes, so errors such as 1/0 surface from execute. */
   private static final int PREFETCH_ROWS = 100;
 
-  private synchronized StatementPlanner planner() {
+  synchronized StatementPlanner planner() {
     checkOpen();
     if (planner == null) {
       planner = new StatementPlanner(this, settings.timeZone(), options.user());

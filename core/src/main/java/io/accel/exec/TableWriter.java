@@ -45,6 +45,9 @@ public final class TableWriter {
     List<byte[]> keys = new ArrayList<>(input.size());
     for (Object[] raw : input) {
       Object[] row = normalize(raw);
+      if (!table.checks().isEmpty()) {
+        database.checkConstraints().verify(table, row, ctx);
+      }
       normalized.add(row);
       keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
     }
@@ -84,6 +87,9 @@ public final class TableWriter {
     List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
     for (int i = 0; i < oldRows.size(); i++) {
       Object[] row = normalize(newRowsRaw.get(i));
+      if (!table.checks().isEmpty()) {
+        database.checkConstraints().verify(table, row, ctx);
+      }
       newRows.add(row);
       newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
     }

@@ -17,7 +17,18 @@ public sealed interface Command {
 
   /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
   record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
-      List<List<String>> uniqueKeys) implements Command {
+      List<List<String>> uniqueKeys, List<CheckSpec> checks) implements Command {
+    public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
+        List<List<String>> uniqueKeys) {
+      this(name, ifNotExists, columns, primaryKey, uniqueKeys, List.of());
+    }
+  }
+
+  /**
+   * A CHECK constraint as declared: its name if given, the column it was declared with (a column constraint), and
+   * its expression as written.
+   */
+  record CheckSpec(Optional<String> name, Optional<String> column, String expression) {
   }
 
   record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
@@ -120,7 +131,19 @@ public sealed interface Command {
   }
 
   /** {@code ADD [COLUMN] [IF NOT EXISTS] column}; {@code unique} / {@code primaryKey} from the column's constraints. */
-  record AddColumn(ColumnSpec column, boolean ifNotExists, boolean unique, boolean primaryKey) implements AlterAction {
+  record AddColumn(ColumnSpec column, boolean ifNotExists, boolean unique, boolean primaryKey, List<CheckSpec> checks)
+      implements AlterAction {
+    public AddColumn {
+      checks = List.copyOf(checks);
+    }
+  }
+
+  /** {@code ADD [CONSTRAINT name] CHECK (expression)}. */
+  record AddCheck(CheckSpec check) implements AlterAction {
+  }
+
+  /** {@code DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */
+  record DropConstraint(String name, boolean ifExists) implements AlterAction {
   }
 
   /** {@code DROP [COLUMN] [IF EXISTS] column [RESTRICT | CASCADE]}. */

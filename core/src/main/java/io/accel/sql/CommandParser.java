@@ -21,6 +21,10 @@ public final class CommandParser {
   private final String sql;
   private final List<Token> tokens;
   private int pos;
+  /** CHECK constraints declared so far in the statement (column and table constraints). */
+  private final List<Command.CheckSpec> checks = new ArrayList<>();
+  /** The name of a {@code CONSTRAINT name} just read, for the constraint that follows. */
+  private Optional<String> constraintName = Optional.empty();
 
   private CommandParser(String sql) {
     this.sql = sql;
@@ -416,18 +420,42 @@ public final class CommandParser {
       boolean column = optionalWord("column");
       if (!column && (peek().is("constraint") || peek().is("primary") || peek().is("unique") || peek().is("check")
           || peek().is("foreign") || peek().is("exclude"))) {
+        int at = pos;
+        constraintName = Optional.empty();
+        if (optionalWord("constraint")) {
+          constraintName = Optional.of(name());
+        }
+        if (optionalWord("check")) {
+          Command.CheckSpec check = new Command.CheckSpec(constraintName, Optional.empty(), checkExpression());
+          if (peek().is("not")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
+                + " Accel");
+          }
+          return new Command.AddCheck(check);
+        }
+        pos = at;
         return new Command.AddKeyAction(addKey(table, ifExists));
       }
       boolean ifNotExists = ifNotExists();
       List<String> primaryKey = new ArrayList<>();
       List<List<String>> uniques = new ArrayList<>();
+      int before = checks.size();
       ColumnSpec spec = column(table, primaryKey, uniques);
-      return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty());
+      List<Command.CheckSpec> columnChecks = new ArrayList<>(checks.subList(before, checks.size()));
+      return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty(), columnChecks);
     }
     if (verb.is("drop")) {
-      if (peek().is("constraint")) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE DROP CONSTRAINT is not supported by"
-            + " Accel");
+      if (optionalWord("constraint")) {
+        boolean constraintIfExists = false;
+        if (optionalWord("if")) {
+          expectWord("exists");
+          constraintIfExists = true;
+        }
+        String constraint = name();
+        if (!optionalWord("cascade")) {
+          optionalWord("restrict");
+        }
+        return new Command.DropConstraint(constraint, constraintIfExists);
       }
       optionalWord("column");
       boolean columnIfExists = false;
@@ -816,11 +844,15 @@ public final class CommandParser {
     List<String> primaryKey = new ArrayList<>();
     List<List<String>> uniques = new ArrayList<>();
     do {
+      constraintName = Optional.empty();
       if (peek().is("constraint")) {
         next();
-        name();
+        constraintName = Optional.of(name());
       }
-      if (peek().is("primary")) {
+      if (peek().is("check")) {
+        next();
+        checks.add(new Command.CheckSpec(constraintName, Optional.empty(), checkExpression()));
+      } else if (peek().is("primary")) {
         next();
         expectWord("key");
         if (!primaryKey.isEmpty()) {
@@ -831,7 +863,7 @@ public final class CommandParser {
       } else if (peek().is("unique")) {
         next();
         uniques.add(nameList());
-      } else if (peek().is("foreign") || peek().is("check") || peek().is("exclude")) {
+      } else if (peek().is("foreign") || peek().is("exclude")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
             + " constraints are not supported by Accel");
       } else {
@@ -848,7 +880,7 @@ public final class CommandParser {
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
-    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques);
+    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
   }
 
   private ColumnSpec column(String table, List<String> primaryKey, List<List<String>> uniques) {
@@ -856,11 +888,16 @@ public final class CommandParser {
     DataType type = type();
     boolean notNull = false;
     Optional<String> defaultSql = Optional.empty();
+    constraintName = Optional.empty();
     while (true) {
       Token t = peek();
       if (t.is("constraint")) {
         next();
-        name();
+        constraintName = Optional.of(name());
+        continue;
+      } else if (t.is("check")) {
+        next();
+        checks.add(new Command.CheckSpec(constraintName, Optional.of(name), checkExpression()));
       } else if (t.is("not")) {
         next();
         expectWord("null");
@@ -881,14 +918,42 @@ public final class CommandParser {
       } else if (t.is("default")) {
         next();
         defaultSql = Optional.of(defaultExpression());
-      } else if (t.is("references") || t.is("check") || t.is("generated") || t.is("collate")) {
+      } else if (t.is("references") || t.is("generated") || t.is("collate")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
             + " in a column definition is not supported by Accel");
       } else {
         break;
       }
+      constraintName = Optional.empty();
     }
     return new ColumnSpec(name, type, notNull, defaultSql);
+  }
+
+  /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
+  private String checkExpression() {
+    Token open = peek();
+    expectSymbol("(");
+    int depth = 1;
+    Token t = open;
+    while (depth > 0) {
+      t = next();
+      if (t.kind() == Kind.END) {
+        throw error(t, "syntax error at end of input");
+      }
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+    }
+    String text = sql.substring(open.end(), t.start()).trim();
+    if (text.isEmpty()) {
+      throw error(t, "syntax error at or near \")\"");
+    }
+    if (optionalWord("no")) {
+      expectWord("inherit");
+    }
+    return text;
   }
 
   /** The text of a DEFAULT expression, checked by Calcite's parser; it runs at every INSERT that omits the column. */

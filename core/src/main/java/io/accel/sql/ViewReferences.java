@@ -77,6 +77,30 @@ public final class ViewReferences {
     return r;
   }
 
+  /** The names an expression (a CHECK constraint's) uses. */
+  public static Set<String> expressionNames(String expression) {
+    SqlNode node;
+    Set<String> names = new HashSet<>();
+    try {
+      node = SqlParser.create(expression, PARSER).parseExpression();
+    } catch (SqlParseException e) {
+      // PostgreSQL syntax Calcite's parser lacks: every word counts (a superset of the names)
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*").matcher(expression);
+      while (m.find()) {
+        names.add(m.group().toLowerCase(java.util.Locale.ROOT));
+      }
+      return names;
+    }
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlIdentifier id) {
+        names.addAll(id.names);
+        return null;
+      }
+    });
+    return names;
+  }
+
   private void from(SqlNode from) {
     if (from instanceof SqlIdentifier id) {
       relations.add(id.names.get(id.names.size() - 1));

@@ -100,7 +100,7 @@ class CommandParserTest {
         + " alter column e set data type bigint using e::bigint, alter f drop default, alter column g set not null"))
         .isEqualTo(new Command.AlterTable("t", false, List.of(
             new Command.AddColumn(new Command.ColumnSpec("c", io.accel.catalog.DataType.of(
-                io.accel.catalog.ColumnType.INTEGER), true, java.util.Optional.of("5")), true, false, false),
+                io.accel.catalog.ColumnType.INTEGER), true, java.util.Optional.of("5")), true, false, false, List.of()),
             new Command.DropColumn("d", false, true),
             new Command.AlterType("e", io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.BIGINT),
                 java.util.Optional.of("e::bigint")),
