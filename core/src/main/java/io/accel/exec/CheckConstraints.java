@@ -83,7 +83,7 @@ public final class CheckConstraints implements AutoCloseable {
    * Plans the constraints' query; an expression that does not validate (an unknown column, a non-boolean) fails
    * here with its SQLSTATE, which is how CREATE TABLE and ALTER TABLE check a new constraint.
    */
-  CalcitePrepare.CalciteSignature<Object> compile(TableDef table, List<CheckDef> checks) {
+  synchronized CalcitePrepare.CalciteSignature<Object> compile(TableDef table, List<CheckDef> checks) {
     StringBuilder sql = new StringBuilder("SELECT ");
     for (int i = 0; i < checks.size(); i++) {
       sql.append(i == 0 ? "" : ", ").append("CAST((").append(checks.get(i).expression()).append(") AS BOOLEAN)");
