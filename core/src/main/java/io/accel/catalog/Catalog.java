@@ -24,6 +24,7 @@ import org.rocksdb.WriteBatch;
  */
 public final class Catalog {
   private static final String TABLE_PREFIX = "table/";
+  private static final String VIEW_PREFIX = "view/";
   private static final byte[] NEXT_ID_KEY = "next-id".getBytes(StandardCharsets.UTF_8);
 
   private final Store store;
@@ -32,6 +33,7 @@ public final class Catalog {
   /** Per table id, the catalog version its last CREATE, ALTER, CREATE/DROP INDEX or DROP produced. */
   private final Map<Long, Long> changedAt = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Map<String, TableDef> tables;
+  private volatile Map<String, ViewDef> views = Map.of();
 
   private Catalog(Store store, Map<String, TableDef> tables, long nextId) {
     this.store = store;
@@ -74,7 +76,48 @@ public final class Catalog {
         store.dropFamily(family);
       }
     }
-    return new Catalog(store, Map.copyOf(tables), nextId);
+    Catalog catalog = new Catalog(store, Map.copyOf(tables), nextId);
+    Map<String, ViewDef> views = new LinkedHashMap<>();
+    byte[] viewPrefix = VIEW_PREFIX.getBytes(StandardCharsets.UTF_8);
+    try (RocksIterator it = store.db().newIterator(store.meta())) {
+      for (it.seek(viewPrefix); it.isValid() && startsWith(it.key(), viewPrefix); it.next()) {
+        ViewDef v = CatalogCodec.decodeView(it.value());
+        views.put(v.name(), v);
+      }
+    }
+    catalog.views = Map.copyOf(views);
+    return catalog;
+  }
+
+  public Optional<ViewDef> view(String name) {
+    return Optional.ofNullable(views.get(name));
+  }
+
+  public Collection<ViewDef> views() {
+    return views.values();
+  }
+
+  /** Records a new or replaced view durably (by id: a view renamed keeps it), then publishes it. */
+  public synchronized void putView(ViewDef view) throws RocksDBException {
+    store.db().put(store.meta(), store.writeOptions(), viewKey(view.id()), CatalogCodec.encodeView(view));
+    Map<String, ViewDef> copy = new LinkedHashMap<>(views);
+    copy.values().removeIf(v -> v.id() == view.id());
+    copy.put(view.name(), view);
+    views = Map.copyOf(copy);
+    version.incrementAndGet();
+  }
+
+  /** Removes a view durably. */
+  public synchronized void removeView(ViewDef view) throws RocksDBException {
+    store.db().delete(store.meta(), store.writeOptions(), viewKey(view.id()));
+    Map<String, ViewDef> copy = new LinkedHashMap<>(views);
+    copy.remove(view.name());
+    views = Map.copyOf(copy);
+    version.incrementAndGet();
+  }
+
+  private static byte[] viewKey(long viewId) {
+    return (VIEW_PREFIX + String.format("%019d", viewId)).getBytes(StandardCharsets.UTF_8);
   }
 
   public Optional<TableDef> table(String name) {

@@ -1,5 +1,6 @@
 package io.accel.catalog;
 
+import io.accel.storage.RowCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,7 +13,10 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
-  private static final int FORMAT = 2;
+  /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
+  private static final int FORMAT = 3;
+  /** Format 2 has INCLUDE columns and no row layout (every row holds the columns in order); still read. */
+  private static final int FORMAT_WITHOUT_LAYOUT = 2;
   /** Format 1 predates INCLUDE columns; still read. */
   private static final int FORMAT_WITHOUT_INCLUDE = 1;
 
@@ -57,6 +61,12 @@ final class CatalogCodec {
           out.writeInt(ordinal);
         }
       }
+      writeLayout(out, t.layout());
+      out.writeInt(t.checks().size());
+      for (CheckDef c : t.checks()) {
+        out.writeUTF(c.name());
+        writeLongText(out, c.expression());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -66,7 +76,7 @@ final class CatalogCodec {
   static TableDef decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT && format != FORMAT_WITHOUT_INCLUDE) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_LAYOUT && format != FORMAT_WITHOUT_INCLUDE) {
         throw new IllegalStateException("unknown catalog format " + format);
       }
       long id = in.readLong();
@@ -100,7 +110,7 @@ final class CatalogCodec {
           ics.add(new IndexColumn(in.readInt(), in.readBoolean()));
         }
         List<Integer> include = new ArrayList<>();
-        if (format >= FORMAT) {
+        if (format >= FORMAT_WITHOUT_LAYOUT) {
           int k = in.readInt();
           for (int j = 0; j < k; j++) {
             include.add(in.readInt());
@@ -108,9 +118,137 @@ final class CatalogCodec {
         }
         indexes.add(new IndexDef(indexId, indexName, ics, unique, include));
       }
-      return new TableDef(id, name, columns, pk, indexes, schemaVersion);
+      RowLayout layout = format >= FORMAT ? readLayout(in) : null;
+      List<CheckDef> checks = new ArrayList<>();
+      if (format >= FORMAT) {
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+          checks.add(new CheckDef(in.readUTF(), readLongText(in)));
+        }
+      }
+      return new TableDef(id, name, columns, pk, indexes, schemaVersion,
+          layout == null ? RowLayout.plain(columns) : layout, checks);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A plain layout is one flag; otherwise each slot (type, version added, missing value) and each column's slot. */
+  private static void writeLayout(DataOutputStream out, RowLayout layout) throws IOException {
+    out.writeBoolean(layout.isPlain());
+    if (layout.isPlain()) {
+      return;
+    }
+    out.writeInt(layout.slots().size());
+    for (RowLayout.Slot slot : layout.slots()) {
+      writeType(out, slot.type());
+      out.writeInt(slot.addedIn());
+      out.writeBoolean(slot.missing() != null);
+      if (slot.missing() != null) {
+        byte[] value = RowCodec.encode(0, List.of(slot.type()), new Object[] {slot.missing()});
+        out.writeInt(value.length);
+        out.write(value);
+      }
+    }
+    out.writeInt(layout.columnSlots().size());
+    for (int s : layout.columnSlots()) {
+      out.writeInt(s);
+    }
+  }
+
+  /** The layout, or null when it is plain (the columns in order). */
+  private static RowLayout readLayout(DataInputStream in) throws IOException {
+    if (in.readBoolean()) {
+      return null;
+    }
+    int n = in.readInt();
+    List<RowLayout.Slot> slots = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      DataType type = readType(in);
+      int addedIn = in.readInt();
+      Object missing = null;
+      if (in.readBoolean()) {
+        byte[] value = new byte[in.readInt()];
+        in.readFully(value);
+        missing = RowCodec.decode(List.of(type), value)[0];
+      }
+      slots.add(new RowLayout.Slot(type, addedIn, missing));
+    }
+    int columns = in.readInt();
+    List<Integer> map = new ArrayList<>(columns);
+    for (int i = 0; i < columns; i++) {
+      map.add(in.readInt());
+    }
+    return new RowLayout(slots, map);
+  }
+
+  private static void writeType(DataOutputStream out, DataType type) throws IOException {
+    out.writeUTF(type.kind().name());
+    out.writeInt(type.precision());
+    out.writeInt(type.scale());
+  }
+
+  private static DataType readType(DataInputStream in) throws IOException {
+    ColumnType kind = ColumnType.valueOf(in.readUTF());
+    return new DataType(kind, in.readInt(), in.readInt());
+  }
+
+  /** The binary form of a view (its own format byte, 1). */
+  static byte[] encodeView(ViewDef v) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeLong(v.id());
+      out.writeUTF(v.name());
+      writeLongText(out, v.sql());
+      writeLongText(out, v.definition());
+      out.writeInt(v.columns().size());
+      for (int i = 0; i < v.columns().size(); i++) {
+        out.writeUTF(v.columns().get(i));
+        writeType(out, v.types().get(i));
+        out.writeBoolean(v.nullable().get(i));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  static ViewDef decodeView(byte[] bytes) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      int format = in.readByte();
+      if (format != 1) {
+        throw new IllegalStateException("unknown view format " + format);
+      }
+      long id = in.readLong();
+      String name = in.readUTF();
+      String sql = readLongText(in);
+      String definition = readLongText(in);
+      int n = in.readInt();
+      List<String> columns = new ArrayList<>(n);
+      List<DataType> types = new ArrayList<>(n);
+      List<Boolean> nullable = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        columns.add(in.readUTF());
+        types.add(readType(in));
+        nullable.add(in.readBoolean());
+      }
+      return new ViewDef(id, name, sql, definition, columns, types, nullable);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Text of any length (writeUTF stops at 64 KB). */
+  private static void writeLongText(DataOutputStream out, String text) throws IOException {
+    byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static String readLongText(DataInputStream in) throws IOException {
+    byte[] b = new byte[in.readInt()];
+    in.readFully(b);
+    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
   }
 }

@@ -7,15 +7,38 @@ import java.util.Optional;
 /**
  * A table as the catalog records it. {@code primaryKey} holds the ordinals of the primary key columns;
  * when it is empty the table has a hidden row id (a BIGINT) as its storage key. {@code id} names the
- * table's RocksDB column family; {@code schemaVersion} is written into every row.
+ * table's RocksDB column family; {@code schemaVersion} is written into every row and moves with every ALTER TABLE;
+ * {@code layout} says which stored slot holds each column (rows are not rewritten by ADD or DROP COLUMN).
  */
 public record TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey,
-    List<IndexDef> indexes, int schemaVersion) {
+    List<IndexDef> indexes, int schemaVersion, RowLayout layout, List<CheckDef> checks) {
 
   public TableDef {
     columns = List.copyOf(columns);
     primaryKey = List.copyOf(primaryKey);
     indexes = List.copyOf(indexes);
+    checks = List.copyOf(checks);
+    if (layout.columnSlots().size() != columns.size()) {
+      throw new IllegalArgumentException("layout of " + layout.columnSlots().size() + " columns for table \"" + name
+          + "\" of " + columns.size());
+    }
+  }
+
+  /** A table without CHECK constraints. */
+  public TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey, List<IndexDef> indexes,
+      int schemaVersion, RowLayout layout) {
+    this(id, name, columns, primaryKey, indexes, schemaVersion, layout, List.of());
+  }
+
+  /** A table whose rows hold exactly its columns, in order (never altered, or rewritten), without CHECKs. */
+  public TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey, List<IndexDef> indexes,
+      int schemaVersion) {
+    this(id, name, columns, primaryKey, indexes, schemaVersion, RowLayout.plain(columns));
+  }
+
+  /** This table with {@code checks} as its CHECK constraints. */
+  public TableDef withChecks(List<CheckDef> checks) {
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks);
   }
 
   public boolean hasHiddenRowId() {
@@ -39,12 +62,22 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
   public TableDef withIndex(IndexDef index) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.add(index);
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks);
   }
 
   public TableDef withoutIndex(String indexName) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.removeIf(i -> i.name().equals(indexName));
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks);
+  }
+
+  /** The stored form of a row of this table's columns (at its current schema version). */
+  public byte[] encodeRow(Object[] row) {
+    return layout.encode(schemaVersion, row);
+  }
+
+  /** A stored row as this table's columns, decoding those {@code wanted} marks (all when null). */
+  public Object[] decodeRow(byte[] bytes, boolean[] wanted) {
+    return layout.decode(bytes, wanted);
   }
 }

@@ -60,14 +60,20 @@ public final class CommandExecutor {
       vacuum(v);
     } else if (command instanceof Command.AddKey k) {
       ddl(() -> addKey(k));
+    } else if (command instanceof Command.AlterTable a) {
+      new AlterTableExecutor(session, this).execute(a);
+    } else if (command instanceof Command.CreateView v) {
+      new ViewExecutor(session, this).create(v);
+    } else if (command instanceof Command.DropView v) {
+      new ViewExecutor(session, this).drop(v);
     }
   }
 
-  private interface Ddl {
+  interface Ddl {
     void run() throws RocksDBException;
   }
 
-  private void ddl(Ddl ddl) {
+  void ddl(Ddl ddl) {
     Lock lock = database.schemaLock().writeLock();
     lock.lock();
     try {
@@ -104,6 +110,11 @@ public final class CommandExecutor {
     for (List<String> u : c.uniqueKeys()) {
       uniques.add(ordinals(shape, u));
     }
+    List<io.accel.catalog.CheckDef> checks = nameChecks(shape, c.checks(), List.of());
+    if (!checks.isEmpty()) {
+      // planned now: an expression that does not validate fails the CREATE TABLE with its SQLSTATE
+      database.checkConstraints().compile(shape, checks);
+    }
     long id = catalog.allocateId();
     database.store().createFamily(Catalog.tableFamily(id));
     List<IndexDef> indexes = new ArrayList<>();
@@ -122,7 +133,7 @@ public final class CommandExecutor {
       database.store().createFamily(Catalog.indexFamily(indexId));
       indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
     }
-    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1);
+    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
     catalog.put(created);
     TxnContext block = session.blockContext();
     if (block != null) {
@@ -189,7 +200,7 @@ public final class CommandExecutor {
    * Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). With {@code own},
    * the rows are those that transaction sees and the entries are its writes; otherwise every committed row.
    */
-  private void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
+  void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
       throws RocksDBException {
     if (own != null) {
       List<byte[][]> entries = new ArrayList<>();
@@ -282,6 +293,10 @@ public final class CommandExecutor {
     for (String name : d.names()) {
       Optional<TableDef> t = catalog.table(name);
       if (t.isEmpty()) {
+        if (catalog.view(name).isPresent()) {
+          throw new AccelException(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not a table")
+              .withHint("Use DROP VIEW to remove a view.");
+        }
         if (d.ifExists()) {
           continue;
         }
@@ -289,6 +304,15 @@ public final class CommandExecutor {
       }
       victims.add(t.get());
     }
+    // views on the tables: 2BP01, or dropped with them (CASCADE)
+    ViewExecutor views = new ViewExecutor(session, this);
+    Set<String> dropped = new HashSet<>();
+    victims.forEach(t -> dropped.add(t.name()));
+    List<io.accel.catalog.ViewDef> dependents = new ArrayList<>();
+    for (TableDef t : victims) {
+      dependents.addAll(views.dependents(t.name(), "table", dropped, d.cascade()));
+    }
+    views.removeViews(dependents);
     for (TableDef t : victims) {
       catalog.remove(t);
       database.store().dropFamily(Catalog.tableFamily(t.id()));
@@ -424,7 +448,7 @@ public final class CommandExecutor {
    * whole; the indexes are rebuilt (their entries hold the row key). Only when every check passed does the catalog
    * switch to the rewrite; a failure drops the new families and leaves the table as it was.
    */
-  private void addKey(Command.AddKey k) throws RocksDBException {
+  void addKey(Command.AddKey k) throws RocksDBException {
     Optional<TableDef> found = catalog.table(k.table());
     if (found.isEmpty()) {
       if (k.ifExists()) {
@@ -481,7 +505,8 @@ public final class CommandExecutor {
         created.add(Catalog.indexFamily(indexId));
         indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
       }
-      TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion());
+      TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
+          table.layout(), table.checks());
       rekey(table, rewritten, family, pkName);
       for (IndexDef index : indexes) {
         backfill(rewritten, index, database.indexFamily(index.id()), null);
@@ -545,7 +570,7 @@ public final class CommandExecutor {
     }
   }
 
-  private void ingestRun(TableDef rewritten, ColumnFamilyHandle family, List<byte[][]> run, boolean checkIngested,
+  void ingestRun(TableDef rewritten, ColumnFamilyHandle family, List<byte[][]> run, boolean checkIngested,
       String pkName) throws RocksDBException {
     if (run.isEmpty()) {
       return;
@@ -586,8 +611,41 @@ public final class CommandExecutor {
         .withDetail(detail);
   }
 
-  private boolean relationExists(String name) {
-    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent();
+  /**
+   * Names CHECK constraints as PostgreSQL does when the statement gave none: {@code <table>_<column>_check} when the
+   * expression names one column of the table, else {@code <table>_check}, numbered past the names taken; a name given
+   * twice is 42710.
+   */
+  static List<io.accel.catalog.CheckDef> nameChecks(TableDef table, List<Command.CheckSpec> specs,
+      List<io.accel.catalog.CheckDef> existing) {
+    Set<String> taken = new HashSet<>();
+    existing.forEach(c -> taken.add(c.name()));
+    List<io.accel.catalog.CheckDef> named = new ArrayList<>();
+    for (Command.CheckSpec spec : specs) {
+      String name;
+      if (spec.name().isPresent()) {
+        name = spec.name().get();
+        if (taken.contains(name)) {
+          throw new AccelException(SqlState.DUPLICATE_OBJECT, "constraint \"" + name + "\" for relation \""
+              + table.name() + "\" already exists");
+        }
+      } else {
+        Set<String> used = new java.util.LinkedHashSet<>(io.accel.sql.ViewReferences.expressionNames(spec.expression()));
+        used.retainAll(table.columns().stream().map(Column::name).toList());
+        String base = table.name() + (used.size() == 1 ? "_" + used.iterator().next() : "") + "_check";
+        name = base;
+        for (int n = 1; taken.contains(name); n++) {
+          name = base + n;
+        }
+      }
+      taken.add(name);
+      named.add(new io.accel.catalog.CheckDef(name, spec.expression()));
+    }
+    return named;
+  }
+
+  boolean relationExists(String name) {
+    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent() || catalog.view(name).isPresent();
   }
 
   private static List<Integer> ordinals(TableDef table, List<String> columnNames) {
@@ -599,7 +657,7 @@ public final class CommandExecutor {
     return result;
   }
 
-  private static AccelException undefinedTable(String name) {
+  static AccelException undefinedTable(String name) {
     return new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
   }
 }

@@ -252,8 +252,23 @@ public final class Database implements AutoCloseable {
     return c;
   }
 
+  /** The evaluator of CHECK constraints (made on first use). */
+  public synchronized CheckConstraints checkConstraints() {
+    if (checkConstraints == null) {
+      checkConstraints = new CheckConstraints(this);
+    }
+    return checkConstraints;
+  }
+
+  private CheckConstraints checkConstraints;
+
   @Override
   public void close() {
+    synchronized (this) {
+      if (checkConstraints != null) {
+        checkConstraints.close();
+      }
+    }
     io.accel.cursor.CursorCache c = cursorCache;
     if (c != null) {
       c.close();

@@ -7,7 +7,6 @@ import io.accel.catalog.TableDef;
 import io.accel.exec.AccessCounters.ScanStats;
 import io.accel.storage.KeyCodec;
 import io.accel.storage.KeyReader;
-import io.accel.storage.RowCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -142,7 +141,7 @@ public final class IndexScan {
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] value = it.value();
-        rows.add(RowCodec.decode(types, value));
+        rows.add(table.decodeRow(value, null));
         bytes += 64 + 3L * value.length;
         if (rows.size() > ScanCache.MAX_ROWS) {
           return null; // the statistics were behind: scanned from RocksDB, as a large table is
@@ -418,7 +417,7 @@ public final class IndexScan {
 
     /** The table's decoded rows of whole primary keys, through the row cache (see {@link #visitPoint}). */
     List<Object[]> fetchRows(List<byte[]> rowKeys) {
-      return ctx.fetchRows(table, tableFamily, types, rowKeys, wanted);
+      return ctx.fetchRows(table, tableFamily, rowKeys, wanted);
     }
 
     /** The output row of a deferred entry whose row was fetched (null: gone, or the residual rejects it). */
@@ -540,7 +539,7 @@ public final class IndexScan {
         if (plan.usesIndex()) {
           pointValue = ctx.get(family, key);
         } else {
-          pointRow = ctx.fetchRow(table, tableFamily, types, key, wanted);
+          pointRow = ctx.fetchRow(table, tableFamily, key, wanted);
         }
         stats.seeks++;
         if (pointValue == null && pointRow == null) {
@@ -642,7 +641,7 @@ public final class IndexScan {
       pendingRowKey = null;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
-        row = pointRow != null ? pointRow : RowCodec.decode(types, value(), wanted);
+        row = pointRow != null ? pointRow : table.decodeRow(value(), wanted);
       } else {
         stats.entriesRead++;
         // the entry's columns matter only to ICP and to a covering scan; otherwise only its row key does
@@ -696,7 +695,7 @@ public final class IndexScan {
           return row;
         }
         if (!plan.covering()) {
-          row = ctx.fetchRow(table, tableFamily, types, rowKey, wanted);
+          row = ctx.fetchRow(table, tableFamily, rowKey, wanted);
           stats.rowsFetched++;
           if (row == null) {
             return null;

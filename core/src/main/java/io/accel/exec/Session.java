@@ -333,7 +333,7 @@ public final class Session implements AutoCloseable {
   /** How many rows a query evaluates as it executes, so errors such as 1/0 surface from execute. */
   private static final int PREFETCH_ROWS = 100;
 
-  private synchronized StatementPlanner planner() {
+  synchronized StatementPlanner planner() {
     checkOpen();
     if (planner == null) {
       planner = new StatementPlanner(this, settings.timeZone(), options.user());
@@ -349,6 +349,11 @@ public final class Session implements AutoCloseable {
    */
   private long planVersion() {
     return (database.catalog().version() * 1_000_003L + database.statistics().version()) * 31 + settingsVersion;
+  }
+
+  /** A query as Calcite parses it (see {@link StatementPlanner#calciteText}), for the text a view stores. */
+  String calciteText(String sql) {
+    return planner().calciteText(sql);
   }
 
   /** The session's time zone. */

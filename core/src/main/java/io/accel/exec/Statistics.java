@@ -136,6 +136,10 @@ public final class Statistics {
         return TableStatistics.empty(table).withRowCount(s.rowDelta);
       }
       long rows = Math.max(0, s.analyzed.analyzedRowCount() + s.rowDelta);
+      if (s.analyzed.schemaVersion() != table.schemaVersion()) {
+        // ALTER TABLE changed the columns since the analysis: only the row count still holds
+        return TableStatistics.empty(table).withRowCount(rows);
+      }
       if (s.view == null || s.view.rowCount() != rows) {
         s.view = s.analyzed.withRowCount(rows);
       }

@@ -1,10 +1,6 @@
 package io.accel.exec;
 
-import io.accel.catalog.Column;
-import io.accel.catalog.DataType;
 import io.accel.catalog.TableDef;
-import io.accel.storage.RowCodec;
-import java.util.List;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -14,21 +10,19 @@ import org.rocksdb.RocksIterator;
 public final class TableReader {
   private final Database database;
   private final TableDef table;
-  private final List<DataType> types;
 
   public TableReader(Database database, TableDef table) {
     this.database = database;
     this.table = table;
-    this.types = table.columns().stream().map(Column::type).toList();
   }
 
   public Object[] decode(byte[] value) {
-    return RowCodec.decode(types, value);
+    return table.decodeRow(value, null);
   }
 
   /** Decodes only the columns {@code wanted} marks; the others stay null. */
   public Object[] decode(byte[] value, boolean[] wanted) {
-    return RowCodec.decode(types, value, wanted);
+    return table.decodeRow(value, wanted);
   }
 
   /** Visits every row with its storage key. */

@@ -1,13 +1,11 @@
 package io.accel.exec;
 
 import io.accel.catalog.Column;
-import io.accel.catalog.DataType;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
-import io.accel.storage.RowCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -34,14 +32,12 @@ public final class TableWriter {
   private final TxnContext ctx;
   private final TableDef table;
   private final ColumnFamilyHandle rows;
-  private final List<DataType> types;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
     this.ctx = ctx;
     this.table = table;
     this.rows = database.tableFamily(table);
-    this.types = table.columns().stream().map(Column::type).toList();
   }
 
   public long insert(List<Object[]> input) {
@@ -49,6 +45,9 @@ public final class TableWriter {
     List<byte[]> keys = new ArrayList<>(input.size());
     for (Object[] raw : input) {
       Object[] row = normalize(raw);
+      if (!table.checks().isEmpty()) {
+        database.checkConstraints().verify(table, row, ctx);
+      }
       normalized.add(row);
       keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
     }
@@ -88,6 +87,9 @@ public final class TableWriter {
     List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
     for (int i = 0; i < oldRows.size(); i++) {
       Object[] row = normalize(newRowsRaw.get(i));
+      if (!table.checks().isEmpty()) {
+        database.checkConstraints().verify(table, row, ctx);
+      }
       newRows.add(row);
       newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
     }
@@ -138,7 +140,7 @@ public final class TableWriter {
         ctx.putUntracked(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
-    ctx.putRow(table, rows, key, RowCodec.encode(table.schemaVersion(), types, row));
+    ctx.putRow(table, rows, key, table.encodeRow(row));
   }
 
   /** The storage keys of rows read from this table (for tables without a primary key, by matching values). */

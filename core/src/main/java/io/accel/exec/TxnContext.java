@@ -2,11 +2,9 @@ package io.accel.exec;
 
 import io.accel.cache.RowCache;
 import io.accel.catalog.Catalog;
-import io.accel.catalog.DataType;
 import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
-import io.accel.storage.RowCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -179,8 +177,7 @@ public final class TxnContext implements AutoCloseable {
    * The row stored under a primary key ({@code family} is the table's), with the columns {@code wanted} marks
    * decoded (all when null; the others null); null when there is none. Through the row cache when it is on.
    */
-  public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, List<DataType> types, byte[] rowKey,
-      boolean[] wanted) {
+  public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, byte[] rowKey, boolean[] wanted) {
     byte[] value = null;
     boolean cached = cached(table);
     if (cached) {
@@ -195,12 +192,12 @@ public final class TxnContext implements AutoCloseable {
         rowCache.offer(table.id(), rowKey, snapshotSequence, value);
       }
     }
-    return RowCodec.decode(types, value, wanted);
+    return table.decodeRow(value, wanted);
   }
 
   /** {@link #fetchRow} for many keys: the misses are read with one MultiGet. Rows (or nulls) in key order. */
-  public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<DataType> types,
-      List<byte[]> rowKeys, boolean[] wanted) {
+  public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<byte[]> rowKeys,
+      boolean[] wanted) {
     boolean cached = cached(table);
     byte[][] values = new byte[rowKeys.size()][];
     List<byte[]> missing = rowKeys;
@@ -232,7 +229,7 @@ public final class TxnContext implements AutoCloseable {
     }
     Object[][] rows = new Object[values.length][];
     for (int i = 0; i < values.length; i++) {
-      rows[i] = values[i] == null ? null : RowCodec.decode(types, values[i], wanted);
+      rows[i] = values[i] == null ? null : table.decodeRow(values[i], wanted);
     }
     return Arrays.asList(rows);
   }

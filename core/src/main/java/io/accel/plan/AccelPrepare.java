@@ -105,6 +105,24 @@ public class AccelPrepare extends CalcitePrepareImpl {
   }
 
   /**
+   * The parser of a view's query when the planner expands it (Calcite's {@code expandView} takes this config, not
+   * the connection's): the statements' own, Babel with PostgreSQL's lower-case folding.
+   */
+  @Override
+  protected org.apache.calcite.sql.parser.SqlParser createParser(String sql) {
+    return org.apache.calcite.sql.parser.SqlParser.create(sql, viewParserConfig());
+  }
+
+  private static org.apache.calcite.sql.parser.SqlParser.Config viewParserConfig() {
+    return org.apache.calcite.sql.parser.SqlParser.config()
+        .withParserFactory(org.apache.calcite.sql.parser.babel.SqlBabelParserImpl.FACTORY)
+        .withConformance(AccelConformance.INSTANCE)
+        .withUnquotedCasing(org.apache.calcite.avatica.util.Casing.TO_LOWER)
+        .withQuotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
+        .withCaseSensitive(false);
+  }
+
+  /**
    * Calcite's preparing statement with Accel's validator ({@link PgSqlValidator}: PostgreSQL's typing of
    * INSERT's VALUES rows) and type coercion ({@link PgTypeCoercion}: PostgreSQL's date arithmetic). Built as Calcite builds it (Accel plans to Enumerable, not Bindable).
    *

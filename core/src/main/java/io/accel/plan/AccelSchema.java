@@ -1,8 +1,12 @@
 package io.accel.plan;
 
 import io.accel.catalog.TableDef;
+import io.accel.catalog.ViewDef;
 import io.accel.exec.Session;
 import java.util.HashMap;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.impl.ViewTable;
 import java.util.Map;
 import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Table;
@@ -35,6 +39,16 @@ public final class AccelSchema extends AbstractSchema {
       Map<String, Table> map = new HashMap<>();
       for (TableDef t : session.database().catalog().tables()) {
         map.put(t.name(), new AccelTable(session, t));
+      }
+      // a view is expanded in place by the planner (Calcite's ViewTable): the tables' access paths still apply
+      for (ViewDef v : session.database().catalog().views()) {
+        map.put(v.name(), new ViewTable(Object[].class, factory -> {
+          RelDataTypeFactory.Builder row = factory.builder();
+          for (int i = 0; i < v.columns().size(); i++) {
+            row.add(v.columns().get(i), v.types().get(i).toRelDataType(factory, v.nullable().get(i)));
+          }
+          return row.build();
+        }, v.sql(), List.of(NAME), List.of(NAME, v.name())));
       }
       tables = map;
       builtAtVersion = version;

@@ -3,6 +3,7 @@ package io.accel.plan;
 import io.accel.catalog.Column;
 import io.accel.catalog.DataType;
 import io.accel.catalog.TableDef;
+import io.accel.catalog.ViewDef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +39,10 @@ public final class InformationSchema extends AbstractSchema {
             rows.add(new Object[] {pg.databaseName(), "public", t.name(), "BASE TABLE", null, null, null, null, null,
                 "YES", "NO", null});
           }
+          for (ViewDef v : pg.userViews()) {
+            rows.add(new Object[] {pg.databaseName(), "public", v.name(), "VIEW", null, null, null, null, null,
+                "NO", "NO", null});
+          }
           return rows;
         }));
     tables.put("columns", PgCatalogSchema.virtual("table_catalog text, table_schema text, table_name text,"
@@ -49,14 +54,31 @@ public final class InformationSchema extends AbstractSchema {
           List<Object[]> rows = new ArrayList<>();
           for (TableDef t : pg.userTables()) {
             for (int i = 0; i < t.columns().size(); i++) {
-              rows.add(column(pg.databaseName(), t, t.columns().get(i), i + 1));
+              rows.add(column(pg.databaseName(), t.name(), t.columns().get(i), i + 1, true));
             }
+          }
+          for (ViewDef v : pg.userViews()) {
+            List<Column> columns = PgCatalogSchema.viewColumns(v);
+            for (int i = 0; i < columns.size(); i++) {
+              rows.add(column(pg.databaseName(), v.name(), columns.get(i), i + 1, false));
+            }
+          }
+          return rows;
+        }));
+    // view_definition is the query as written (PostgreSQL prints its own deparsed form)
+    tables.put("views", PgCatalogSchema.virtual("table_catalog text, table_schema text, table_name text,"
+        + " view_definition text, check_option text, is_updatable text, is_insertable_into text,"
+        + " is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          for (ViewDef v : pg.userViews()) {
+            rows.add(new Object[] {pg.databaseName(), "public", v.name(), v.definition(), "NONE", "NO", "NO", "NO",
+                "NO", "NO"});
           }
           return rows;
         }));
   }
 
-  private static Object[] column(String db, TableDef t, Column c, int ordinal) {
+  private static Object[] column(String db, String relation, Column c, int ordinal, boolean updatable) {
     DataType type = c.type();
     Integer charLength = null;
     Integer octetLength = null;
@@ -108,9 +130,9 @@ public final class InformationSchema extends AbstractSchema {
       }
     }
     String udt = PgTypes.BY_OID.get(PgTypes.oid(type)).name();
-    return new Object[] {db, "public", t.name(), c.name(), ordinal, c.defaultSql().isPresent() ? PgCatalogSchema.deparsedDefault(c) : null,
+    return new Object[] {db, "public", relation, c.name(), ordinal, c.defaultSql().isPresent() ? PgCatalogSchema.deparsedDefault(c) : null,
         c.nullable() ? "YES" : "NO", PgTypes.sqlName(type), charLength, octetLength, precision, radix, scale,
-        datetime, null, null, db, "pg_catalog", udt, "NO", "NEVER", "YES"};
+        datetime, null, null, db, "pg_catalog", udt, "NO", "NEVER", updatable ? "YES" : "NO"};
   }
 
   @Override

@@ -149,7 +149,12 @@ public final class PgCatalogFunctions {
       return null;
     }
     PgCatalogSchema.IndexInfo info = PgCatalogSchema.of(token).constraint(oid);
-    return info == null ? null : "PRIMARY KEY (" + keyList(info.table(), info.keys()) + ")";
+    if (info == null) {
+      // a CHECK: its expression as written (PostgreSQL prints its own deparsed, parenthesised form)
+      io.accel.catalog.CheckDef check = PgCatalogSchema.of(token).check(oid);
+      return check == null ? null : "CHECK ((" + check.expression() + "))";
+    }
+    return "PRIMARY KEY (" + keyList(info.table(), info.keys()) + ")";
   }
 
   /** {@code pg_has_role(role, privilege)} for the session's user (see {@link PgCatalogSchema#hasRole}). */

@@ -4,6 +4,7 @@ import io.accel.catalog.Column;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
+import io.accel.catalog.ViewDef;
 import io.accel.exec.Session;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -303,6 +304,27 @@ public final class PgCatalogSchema extends AbstractSchema {
     return 16384 + 2 * (int) t.id();
   }
 
+  /** A view's oid: from the same ids as tables and indexes. */
+  static int viewOid(ViewDef v) {
+    return 16384 + 2 * (int) v.id();
+  }
+
+  /** The views, in the order they were created. */
+  List<ViewDef> userViews() {
+    List<ViewDef> views = new ArrayList<>(session.database().catalog().views());
+    views.sort(java.util.Comparator.comparingLong(ViewDef::id));
+    return views;
+  }
+
+  /** A view's columns as table columns (nullable, no default). */
+  static List<Column> viewColumns(ViewDef v) {
+    List<Column> columns = new ArrayList<>();
+    for (int i = 0; i < v.columns().size(); i++) {
+      columns.add(new Column(v.columns().get(i), v.types().get(i), true, java.util.Optional.empty()));
+    }
+    return columns;
+  }
+
   /** Tables, indexes and oids of one catalog version. */
   private record Model(long version, List<TableDef> tables, List<IndexInfo> allIndexes, Map<Integer, IndexInfo> indexes,
       Map<Integer, IndexInfo> constraints, Map<Integer, String> relations, Map<String, Integer> oidsByName) {
@@ -333,6 +355,10 @@ public final class PgCatalogSchema extends AbstractSchema {
       for (IndexDef i : t.indexes()) {
         all.add(new IndexInfo(16384 + 2 * (int) i.id(), i.name(), t, i.columns(), i.unique(), false, i));
       }
+    }
+    for (ViewDef v : userViews()) {
+      relations.put(viewOid(v), v.name());
+      byName.put(v.name(), viewOid(v));
     }
     for (IndexInfo i : all) {
       indexes.put(i.oid(), i);
@@ -549,6 +575,9 @@ public final class PgCatalogSchema extends AbstractSchema {
       rows.add(classRow(i.oid(), i.name(), 1, (float) tuples, false, "i", i.keys().size()
           + (i.def() == null ? 0 : i.def().include().size()), BTREE_OID));
     }
+    for (ViewDef v : userViews()) {
+      rows.add(classRow(viewOid(v), v.name(), 0, -1, false, "v", v.columns().size(), 0));
+    }
     return rows;
   }
 
@@ -577,6 +606,12 @@ public final class PgCatalogSchema extends AbstractSchema {
         Column c = ix.table().columns().get(columns.get(i));
         rows.add(attributeRow(ix.oid(), new Column(c.name(), c.type(), true, java.util.Optional.empty()), i + 1,
             false));
+      }
+    }
+    for (ViewDef v : userViews()) {
+      List<Column> columns = viewColumns(v);
+      for (int i = 0; i < columns.size(); i++) {
+        rows.add(attributeRow(viewOid(v), columns.get(i), i + 1, false));
       }
     }
     return rows;
@@ -673,7 +708,39 @@ public final class PgCatalogSchema extends AbstractSchema {
           tableOid(i.table()), 0, i.oid(), 0, 0, " ", " ", " ", true, 0, true, key.append('}').toString(), null,
           null, null, null, null, null, null});
     }
+    for (TableDef t : model().tables()) {
+      for (int c = 0; c < t.checks().size(); c++) {
+        io.accel.catalog.CheckDef check = t.checks().get(c);
+        java.util.Set<String> used = io.accel.sql.ViewReferences.expressionNames(check.expression());
+        StringBuilder key = new StringBuilder("{");
+        for (int i = 0; i < t.columns().size(); i++) {
+          if (used.contains(t.columns().get(i).name())) {
+            key.append(key.length() > 1 ? "," : "").append(i + 1);
+          }
+        }
+        rows.add(new Object[] {checkOid(t, c), check.name(), PUBLIC_OID, "c", false, false, true, tableOid(t), 0, 0,
+            0, 0, " ", " ", " ", true, 0, false, key.append('}').toString(), null, null, null, null, null, null,
+            check.expression()});
+      }
+    }
     return rows;
+  }
+
+  /** The oid of a table's CHECK constraint (its position among them). */
+  static int checkOid(TableDef t, int position) {
+    return 1_200_000_000 + (int) t.id() * 100 + position;
+  }
+
+  /** The CHECK constraint with this oid, if there is one. */
+  io.accel.catalog.CheckDef check(int oid) {
+    for (TableDef t : model().tables()) {
+      for (int c = 0; c < t.checks().size(); c++) {
+        if (checkOid(t, c) == oid) {
+          return t.checks().get(c);
+        }
+      }
+    }
+    return null;
   }
 
   private List<Object[]> settingRows() {

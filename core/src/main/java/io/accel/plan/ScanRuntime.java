@@ -25,7 +25,21 @@ public final class ScanRuntime {
     Session session = session(root);
     TxnContext ctx = session.contextFor(root);
     ctx.checkSchema(plan.table());
+    checkPlanned(session, plan.table());
     return IndexScan.rows(session.database(), ctx, plan, slots, icp, residual, stats);
+  }
+
+  /**
+   * A plan made before ALTER TABLE changed the table's columns (a statement prepared earlier) would decode its rows
+   * with the old layout: it fails as PostgreSQL's does when a cached plan's result type changes.
+   */
+  private static void checkPlanned(Session session, io.accel.catalog.TableDef planned) {
+    io.accel.catalog.TableDef current = session.database().catalog().table(planned.name()).orElse(null);
+    if (current != null && current != planned && current.id() == planned.id()
+        && current.schemaVersion() != planned.schemaVersion()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+          "cached plan must not change result type");
+    }
   }
 
   /** The rows of a scan that returns one column, as that column's values. */
@@ -42,6 +56,7 @@ public final class ScanRuntime {
     Session session = session(root);
     TxnContext ctx = session.contextFor(root);
     ctx.checkSchema(spec.inner().table());
+    checkPlanned(session, spec.inner().table());
     return LookupJoin.rows(session.database(), ctx, outer, spec, keyOf, slots, icp, residual,
         condition, reshape, stats);
   }

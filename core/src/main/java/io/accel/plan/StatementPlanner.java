@@ -236,6 +236,15 @@ public final class StatementPlanner {
     return (zone == null ? TimeZone.getDefault() : zone).toZoneId();
   }
 
+  /**
+   * A query as Calcite parses it, after the rewrites {@link #prepare} applies (PostgreSQL's catalog syntax,
+   * literals and {@code ::} precedence): the text a view stores, which the planner expands without rewriting.
+   */
+  public String calciteText(String sql) {
+    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(
+        io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)));
+  }
+
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
   public CalcitePrepare.CalciteSignature<Object> prepare(String sql, long maxRowCount, @Nullable Program program) {
     Context context = new Context();

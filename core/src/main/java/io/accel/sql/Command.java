@@ -17,7 +17,18 @@ public sealed interface Command {
 
   /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
   record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
-      List<List<String>> uniqueKeys) implements Command {
+      List<List<String>> uniqueKeys, List<CheckSpec> checks) implements Command {
+    public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
+        List<List<String>> uniqueKeys) {
+      this(name, ifNotExists, columns, primaryKey, uniqueKeys, List.of());
+    }
+  }
+
+  /**
+   * A CHECK constraint as declared: its name if given, the column it was declared with (a column constraint), and
+   * its expression as written.
+   */
+  record CheckSpec(Optional<String> name, Optional<String> column, String expression) {
   }
 
   record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
@@ -28,7 +39,25 @@ public sealed interface Command {
     }
   }
 
-  record DropTable(List<String> names, boolean ifExists) implements Command {
+  /** {@code DROP TABLE [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}: CASCADE drops the views on the tables too. */
+  record DropTable(List<String> names, boolean ifExists, boolean cascade) implements Command {
+    public DropTable(List<String> names, boolean ifExists) {
+      this(names, ifExists, false);
+    }
+  }
+
+  /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}. */
+  record CreateView(String name, boolean orReplace, List<String> columns, String query) implements Command {
+    public CreateView {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /** {@code DROP VIEW [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+  record DropView(List<String> names, boolean ifExists, boolean cascade) implements Command {
+    public DropView {
+      names = List.copyOf(names);
+    }
   }
 
   record DropIndex(List<String> names, boolean ifExists) implements Command {
@@ -85,6 +114,64 @@ public sealed interface Command {
     public AddKey {
       columns = List.copyOf(columns);
     }
+  }
+
+  /**
+   * {@code ALTER TABLE [IF EXISTS] [ONLY] name action [, ...]} for the actions that change columns or the table's
+   * name; a statement that only adds a PRIMARY KEY or UNIQUE constraint is an {@link AddKey}. Actions run in order.
+   */
+  record AlterTable(String table, boolean ifExists, List<AlterAction> actions) implements Command {
+    public AlterTable {
+      actions = List.copyOf(actions);
+    }
+  }
+
+  /** One action of ALTER TABLE. */
+  sealed interface AlterAction {
+  }
+
+  /** {@code ADD [COLUMN] [IF NOT EXISTS] column}; {@code unique} / {@code primaryKey} from the column's constraints. */
+  record AddColumn(ColumnSpec column, boolean ifNotExists, boolean unique, boolean primaryKey, List<CheckSpec> checks)
+      implements AlterAction {
+    public AddColumn {
+      checks = List.copyOf(checks);
+    }
+  }
+
+  /** {@code ADD [CONSTRAINT name] CHECK (expression)}. */
+  record AddCheck(CheckSpec check) implements AlterAction {
+  }
+
+  /** {@code DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */
+  record DropConstraint(String name, boolean ifExists) implements AlterAction {
+  }
+
+  /** {@code DROP [COLUMN] [IF EXISTS] column [RESTRICT | CASCADE]}. */
+  record DropColumn(String column, boolean ifExists, boolean cascade) implements AlterAction {
+  }
+
+  /** {@code RENAME [COLUMN] column TO name}. */
+  record RenameColumn(String column, String newName) implements AlterAction {
+  }
+
+  /** {@code RENAME TO name}. */
+  record RenameTable(String newName) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column SET DEFAULT expression} or, with no expression, {@code DROP DEFAULT}. */
+  record SetDefault(String column, Optional<String> defaultSql) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column SET NOT NULL} ({@code notNull}) or {@code DROP NOT NULL}. */
+  record SetNotNull(String column, boolean notNull) implements AlterAction {
+  }
+
+  /** {@code ALTER [COLUMN] column [SET DATA] TYPE type [USING expression]}. */
+  record AlterType(String column, DataType type, Optional<String> using) implements AlterAction {
+  }
+
+  /** {@code ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE (columns)} among other actions. */
+  record AddKeyAction(AddKey key) implements AlterAction {
   }
 
   /**

@@ -21,6 +21,10 @@ public final class CommandParser {
   private final String sql;
   private final List<Token> tokens;
   private int pos;
+  /** CHECK constraints declared so far in the statement (column and table constraints). */
+  private final List<Command.CheckSpec> checks = new ArrayList<>();
+  /** The name of a {@code CONSTRAINT name} just read, for the constraint that follows. */
+  private Optional<String> constraintName = Optional.empty();
 
   private CommandParser(String sql) {
     this.sql = sql;
@@ -366,7 +370,10 @@ public final class CommandParser {
     return names;
   }
 
-  /** {@code ALTER TABLE [IF EXISTS] [ONLY] name ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)}. */
+  /**
+   * {@code ALTER TABLE [IF EXISTS] [ONLY] name action [, ...]}: ADD / DROP / RENAME / ALTER COLUMN, RENAME TO, and
+   * ADD [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns); the latter alone is an {@link Command.AddKey}.
+   */
   private Command alter() {
     next();
     if (!optionalWord("table")) {
@@ -381,10 +388,157 @@ public final class CommandParser {
     optionalWord("only");
     String table = name();
     optionalSymbol("*");
-    if (!optionalWord("add")) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + peek().text().toUpperCase(
-          java.util.Locale.ROOT) + " is not supported by Accel; it adds PRIMARY KEY and UNIQUE constraints");
+    List<Command.AlterAction> actions = new ArrayList<>();
+    if (optionalWord("rename")) {
+      if (optionalWord("to")) {
+        actions.add(new Command.RenameTable(name()));
+      } else if (peek().is("constraint")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE RENAME CONSTRAINT is not supported by"
+            + " Accel");
+      } else {
+        optionalWord("column");
+        String column = name();
+        expectWord("to");
+        actions.add(new Command.RenameColumn(column, name()));
+      }
+      finish();
+      return new Command.AlterTable(table, ifExists, actions);
     }
+    do {
+      actions.add(alterAction(table, ifExists));
+    } while (optionalSymbol(","));
+    finish();
+    if (actions.size() == 1 && actions.get(0) instanceof Command.AddKeyAction k) {
+      return k.key();
+    }
+    return new Command.AlterTable(table, ifExists, actions);
+  }
+
+  private Command.AlterAction alterAction(String table, boolean ifExists) {
+    Token verb = next();
+    if (verb.is("add")) {
+      boolean column = optionalWord("column");
+      if (!column && (peek().is("constraint") || peek().is("primary") || peek().is("unique") || peek().is("check")
+          || peek().is("foreign") || peek().is("exclude"))) {
+        int at = pos;
+        constraintName = Optional.empty();
+        if (optionalWord("constraint")) {
+          constraintName = Optional.of(name());
+        }
+        if (optionalWord("check")) {
+          Command.CheckSpec check = new Command.CheckSpec(constraintName, Optional.empty(), checkExpression());
+          if (peek().is("not")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
+                + " Accel");
+          }
+          return new Command.AddCheck(check);
+        }
+        pos = at;
+        return new Command.AddKeyAction(addKey(table, ifExists));
+      }
+      boolean ifNotExists = ifNotExists();
+      List<String> primaryKey = new ArrayList<>();
+      List<List<String>> uniques = new ArrayList<>();
+      int before = checks.size();
+      ColumnSpec spec = column(table, primaryKey, uniques);
+      List<Command.CheckSpec> columnChecks = new ArrayList<>(checks.subList(before, checks.size()));
+      return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty(), columnChecks);
+    }
+    if (verb.is("drop")) {
+      if (optionalWord("constraint")) {
+        boolean constraintIfExists = false;
+        if (optionalWord("if")) {
+          expectWord("exists");
+          constraintIfExists = true;
+        }
+        String constraint = name();
+        if (!optionalWord("cascade")) {
+          optionalWord("restrict");
+        }
+        return new Command.DropConstraint(constraint, constraintIfExists);
+      }
+      optionalWord("column");
+      boolean columnIfExists = false;
+      if (optionalWord("if")) {
+        expectWord("exists");
+        columnIfExists = true;
+      }
+      String column = name();
+      boolean cascade = optionalWord("cascade");
+      if (!cascade) {
+        optionalWord("restrict");
+      }
+      return new Command.DropColumn(column, columnIfExists, cascade);
+    }
+    if (verb.is("alter")) {
+      optionalWord("column");
+      String column = name();
+      if (optionalWord("set")) {
+        if (optionalWord("default")) {
+          return new Command.SetDefault(column, Optional.of(defaultExpression()));
+        }
+        if (optionalWord("not")) {
+          expectWord("null");
+          return new Command.SetNotNull(column, true);
+        }
+        if (optionalWord("data")) {
+          expectWord("type");
+          return alterType(column);
+        }
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN SET " + peek().text().toUpperCase(
+            java.util.Locale.ROOT) + " is not supported by Accel");
+      }
+      if (optionalWord("drop")) {
+        if (optionalWord("default")) {
+          return new Command.SetDefault(column, Optional.empty());
+        }
+        if (optionalWord("not")) {
+          expectWord("null");
+          return new Command.SetNotNull(column, false);
+        }
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN DROP " + peek().text().toUpperCase(
+            java.util.Locale.ROOT) + " is not supported by Accel");
+      }
+      if (optionalWord("type")) {
+        return alterType(column);
+      }
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER COLUMN " + peek().text().toUpperCase(
+          java.util.Locale.ROOT) + " is not supported by Accel");
+    }
+    throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE " + verb.text().toUpperCase(
+        java.util.Locale.ROOT) + " is not supported by Accel");
+  }
+
+  /** The rest of {@code ALTER COLUMN c [SET DATA] TYPE type [USING expression]}. */
+  private Command.AlterType alterType(String column) {
+    DataType type = type();
+    Optional<String> using = Optional.empty();
+    if (optionalWord("collate")) {
+      name();
+    }
+    if (optionalWord("using")) {
+      int start = peek().start();
+      int end = start;
+      int depth = 0;
+      while (peek().kind() != Kind.END && !(depth == 0 && (peek().isSymbol(",") || peek().isSymbol(";")))) {
+        Token t = next();
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          depth--;
+        }
+        end = t.end();
+      }
+      if (end == start) {
+        throw error("syntax error at or near \"" + peek().text() + "\"");
+      }
+      using = Optional.of(sql.substring(start, end).trim());
+    }
+    return new Command.AlterType(column, type, using);
+  }
+
+  /** {@code [CONSTRAINT c] PRIMARY KEY | UNIQUE (columns)} after ADD. */
+  private Command.AddKey addKey(String table, boolean ifExists) {
     Optional<String> constraint = Optional.empty();
     if (optionalWord("constraint")) {
       constraint = Optional.of(name());
@@ -404,7 +558,6 @@ public final class CommandParser {
       expectWord("index");
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "USING INDEX is not supported by Accel");
     }
-    finish();
     return new Command.AddKey(table, ifExists, constraint, columns, primary);
   }
 
@@ -637,6 +790,9 @@ public final class CommandParser {
     if (optionalWord("table")) {
       return createTable();
     }
+    if (!unlogged && (peek().is("view") || peek().is("or") && tokens.get(pos + 1).is("replace"))) {
+      return createView();
+    }
     if (unlogged) {
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
@@ -648,6 +804,38 @@ public final class CommandParser {
     throw error("syntax error at or near \"" + peek().text() + "\"");
   }
 
+  /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; the query is kept as written. */
+  private Command createView() {
+    boolean orReplace = false;
+    if (optionalWord("or")) {
+      expectWord("replace");
+      orReplace = true;
+    }
+    if (peek().is("temp") || peek().is("temporary") || peek().is("recursive") || peek().is("materialized")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "CREATE " + peek().text().toUpperCase()
+          + " VIEW is not supported by Accel");
+    }
+    expectWord("view");
+    String name = name();
+    List<String> columns = peek().isSymbol("(") ? nameList() : List.of();
+    if (optionalWord("with")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "view options (WITH ...) are not supported by Accel");
+    }
+    expectWord("as");
+    Token start = peek();
+    if (start.kind() == Kind.END) {
+      throw error(start, "syntax error at end of input");
+    }
+    String query = sql.substring(start.start()).trim();
+    while (query.endsWith(";")) {
+      query = query.substring(0, query.length() - 1).trim();
+    }
+    if (query.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\bwith\\s+(cascaded\\s+|local\\s+)?check\\s+option$")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "WITH CHECK OPTION is not supported by Accel");
+    }
+    return new Command.CreateView(name, orReplace, columns, query);
+  }
+
   private Command createTable() {
     boolean ifNotExists = ifNotExists();
     String table = name();
@@ -656,11 +844,15 @@ public final class CommandParser {
     List<String> primaryKey = new ArrayList<>();
     List<List<String>> uniques = new ArrayList<>();
     do {
+      constraintName = Optional.empty();
       if (peek().is("constraint")) {
         next();
-        name();
+        constraintName = Optional.of(name());
       }
-      if (peek().is("primary")) {
+      if (peek().is("check")) {
+        next();
+        checks.add(new Command.CheckSpec(constraintName, Optional.empty(), checkExpression()));
+      } else if (peek().is("primary")) {
         next();
         expectWord("key");
         if (!primaryKey.isEmpty()) {
@@ -671,7 +863,7 @@ public final class CommandParser {
       } else if (peek().is("unique")) {
         next();
         uniques.add(nameList());
-      } else if (peek().is("foreign") || peek().is("check") || peek().is("exclude")) {
+      } else if (peek().is("foreign") || peek().is("exclude")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
             + " constraints are not supported by Accel");
       } else {
@@ -688,7 +880,7 @@ public final class CommandParser {
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
-    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques);
+    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
   }
 
   private ColumnSpec column(String table, List<String> primaryKey, List<List<String>> uniques) {
@@ -696,11 +888,16 @@ public final class CommandParser {
     DataType type = type();
     boolean notNull = false;
     Optional<String> defaultSql = Optional.empty();
+    constraintName = Optional.empty();
     while (true) {
       Token t = peek();
       if (t.is("constraint")) {
         next();
-        name();
+        constraintName = Optional.of(name());
+        continue;
+      } else if (t.is("check")) {
+        next();
+        checks.add(new Command.CheckSpec(constraintName, Optional.of(name), checkExpression()));
       } else if (t.is("not")) {
         next();
         expectWord("null");
@@ -721,14 +918,42 @@ public final class CommandParser {
       } else if (t.is("default")) {
         next();
         defaultSql = Optional.of(defaultExpression());
-      } else if (t.is("references") || t.is("check") || t.is("generated") || t.is("collate")) {
+      } else if (t.is("references") || t.is("generated") || t.is("collate")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
             + " in a column definition is not supported by Accel");
       } else {
         break;
       }
+      constraintName = Optional.empty();
     }
     return new ColumnSpec(name, type, notNull, defaultSql);
+  }
+
+  /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
+  private String checkExpression() {
+    Token open = peek();
+    expectSymbol("(");
+    int depth = 1;
+    Token t = open;
+    while (depth > 0) {
+      t = next();
+      if (t.kind() == Kind.END) {
+        throw error(t, "syntax error at end of input");
+      }
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+    }
+    String text = sql.substring(open.end(), t.start()).trim();
+    if (text.isEmpty()) {
+      throw error(t, "syntax error at or near \")\"");
+    }
+    if (optionalWord("no")) {
+      expectWord("inherit");
+    }
+    return text;
   }
 
   /** The text of a DEFAULT expression, checked by Calcite's parser; it runs at every INSERT that omits the column. */
@@ -938,8 +1163,9 @@ public final class CommandParser {
     expectWord("drop");
     boolean table = optionalWord("table");
     boolean index = !table && optionalWord("index");
-    if (!table && !index) {
-      if (peek().is("view") || peek().is("schema") || peek().is("sequence")) {
+    boolean view = !table && !index && optionalWord("view");
+    if (!table && !index && !view) {
+      if (peek().is("schema") || peek().is("sequence") || peek().is("materialized")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "DROP " + peek().text().toUpperCase()
             + " is not supported by Accel");
       }
@@ -954,11 +1180,15 @@ public final class CommandParser {
     do {
       names.add(name());
     } while (optionalSymbol(","));
-    if (!optionalWord("cascade")) {
+    boolean cascade = optionalWord("cascade");
+    if (!cascade) {
       optionalWord("restrict");
     }
     finish();
-    return table ? new Command.DropTable(names, ifExists) : new Command.DropIndex(names, ifExists);
+    if (view) {
+      return new Command.DropView(names, ifExists, cascade);
+    }
+    return table ? new Command.DropTable(names, ifExists, cascade) : new Command.DropIndex(names, ifExists);
   }
 
   private boolean ifNotExists() {

@@ -277,7 +277,7 @@ final class ChangeStream implements AutoCloseable {
 
   private static Object[] existing(Database database, TxnContext ctx, TableDef table, List<DataType> types,
       Object[] keyed) {
-    return ctx.fetchRow(table, database.tableFamily(table), types, RowKeys.rowKey(table, keyed), null);
+    return ctx.fetchRow(table, database.tableFamily(table), RowKeys.rowKey(table, keyed), null);
   }
 
   private static Object[] convert(TableDef table, List<DataType> types, Struct struct, Object[] old) {

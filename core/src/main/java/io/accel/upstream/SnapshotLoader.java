@@ -6,7 +6,6 @@ import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
 import io.accel.exec.Database;
 import io.accel.exec.RowKeys;
-import io.accel.storage.RowCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -89,7 +88,7 @@ final class SnapshotLoader {
           row[i] = fields[i] == null ? null : UpstreamValues.fromText(types.get(i), fields[i]);
         }
         byte[] key = table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row);
-        rows.add(key, RowCodec.encode(table.schemaVersion(), types, row));
+        rows.add(key, table.encodeRow(row));
         for (int i = 0; i < indexes.size(); i++) {
           IndexDef index = indexes.get(i);
           entries.get(i).add(RowKeys.indexKey(table, index, row, key), RowKeys.indexValue(table, index, row, key));

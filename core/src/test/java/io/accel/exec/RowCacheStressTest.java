@@ -199,10 +199,10 @@ class RowCacheStressTest {
       for (int i = 0; i < 8; i++) {
         byte[] key = RowKeys.rowKey(table, new Object[] {random.nextInt(KEYS), null, null});
         keys.add(key);
-        compare(ctx.snapshotSequence(), ctx.fetchRow(table, family, types, key, null), ctx.get(family, key), types,
+        compare(ctx.snapshotSequence(), ctx.fetchRow(table, family, key, null), ctx.get(family, key), types,
             null, failures);
       }
-      List<Object[]> batch = ctx.fetchRows(table, family, types, keys, wanted);
+      List<Object[]> batch = ctx.fetchRows(table, family, keys, wanted);
       List<byte[]> raw = ctx.multiGet(family, keys);
       for (int i = 0; i < keys.size(); i++) {
         compare(ctx.snapshotSequence(), batch.get(i), raw.get(i), types, wanted, failures);

@@ -78,13 +78,39 @@ class CommandParserTest {
 
   @Test
   void dropAndTransactionControl() {
-    assertThat(parse("DROP TABLE IF EXISTS a, b CASCADE")).isEqualTo(new Command.DropTable(List.of("a", "b"), true));
+    assertThat(parse("DROP TABLE IF EXISTS a, b CASCADE")).isEqualTo(new Command.DropTable(List.of("a", "b"), true,
+        true));
+    assertThat(parse("DROP TABLE a RESTRICT")).isEqualTo(new Command.DropTable(List.of("a"), false, false));
+    assertThat(parse("drop view if exists v, w cascade")).isEqualTo(new Command.DropView(List.of("v", "w"), true,
+        true));
     assertThat(parse("drop index ix")).isEqualTo(new Command.DropIndex(List.of("ix"), false));
     assertThat(parse("BEGIN")).isInstanceOf(Command.Begin.class);
     assertThat(parse("start transaction isolation level repeatable read")).isInstanceOf(Command.Begin.class);
     assertThat(parse("COMMIT WORK;")).isInstanceOf(Command.Commit.class);
     assertThat(parse("end")).isInstanceOf(Command.Commit.class);
     assertThat(parse("rollback")).isInstanceOf(Command.Rollback.class);
+  }
+
+  @Test
+  void viewsAndAlterTableActions() {
+    assertThat(parse("create or replace view v (a, b) as select x, y from t;")).isEqualTo(
+        new Command.CreateView("v", true, List.of("a", "b"), "select x, y from t"));
+    assertThat(parse("CREATE VIEW v AS SELECT 1")).isEqualTo(new Command.CreateView("v", false, List.of(), "SELECT 1"));
+    assertThat(parse("alter table t add column if not exists c int default 5 not null, drop column d cascade,"
+        + " alter column e set data type bigint using e::bigint, alter f drop default, alter column g set not null"))
+        .isEqualTo(new Command.AlterTable("t", false, List.of(
+            new Command.AddColumn(new Command.ColumnSpec("c", io.accel.catalog.DataType.of(
+                io.accel.catalog.ColumnType.INTEGER), true, java.util.Optional.of("5")), true, false, false, List.of()),
+            new Command.DropColumn("d", false, true),
+            new Command.AlterType("e", io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.BIGINT),
+                java.util.Optional.of("e::bigint")),
+            new Command.SetDefault("f", java.util.Optional.empty()),
+            new Command.SetNotNull("g", true))));
+    assertThat(parse("alter table if exists t rename column a to b")).isEqualTo(new Command.AlterTable("t", true,
+        List.of(new Command.RenameColumn("a", "b"))));
+    assertThat(parse("alter table t rename to u")).isEqualTo(new Command.AlterTable("t", false,
+        List.of(new Command.RenameTable("u"))));
+    assertThat(parse("alter table t add primary key (a)")).isInstanceOf(Command.AddKey.class);
   }
 
   @Test
@@ -103,7 +129,8 @@ class CommandParserTest {
     assertState("CREATE TABLE t (a money)", SqlState.UNDEFINED_OBJECT);
     assertState("CREATE TABLE t (a int, b int, PRIMARY KEY (a), PRIMARY KEY (b))", SqlState.INVALID_TABLE_DEFINITION);
     assertState("CREATE TABLE t (a int REFERENCES u(id))", SqlState.FEATURE_NOT_SUPPORTED);
-    assertState("CREATE VIEW v AS SELECT 1", SqlState.FEATURE_NOT_SUPPORTED);
+    assertState("CREATE TEMP VIEW v AS SELECT 1", SqlState.FEATURE_NOT_SUPPORTED);
+    assertState("CREATE MATERIALIZED VIEW v AS SELECT 1", SqlState.FEATURE_NOT_SUPPORTED);
     assertState("CREATE TABLE t (a numeric(3, 5))", SqlState.INVALID_PARAMETER_VALUE);
     assertState("CREATE TABLE t (s varchar(10) COLLATE \"C\")", SqlState.FEATURE_NOT_SUPPORTED);
   }

@@ -319,7 +319,7 @@ class ErrorStateTest extends JdbcTestSupport {
   @Test
   void unsupportedFeaturesAre0A000() {
     expectState("0A000", c, "CREATE TABLE child (id INTEGER, FOREIGN KEY (id) REFERENCES person (id))");
-    expectState("0A000", c, "CREATE VIEW v AS SELECT 1");
+    expectState("0A000", c, "CREATE MATERIALIZED VIEW v AS SELECT 1");
     sqlError(() -> c.prepareCall("{call nothing()}"));
   }
 }

@@ -1,0 +1,126 @@
+package io.accel.exec;
+
+import io.accel.catalog.CheckDef;
+import io.accel.catalog.Column;
+import io.accel.catalog.TableDef;
+import io.accel.plan.StatementPlanner;
+import io.accel.sql.AccelException;
+import io.accel.sql.ErrorTranslator;
+import io.accel.sql.SqlState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Evaluates the CHECK constraints of rows about to be stored. A table's constraints are planned once per definition
+ * as one query over a row of parameters ({@code SELECT (c1), (c2) FROM (VALUES (CAST(? AS type), ...)) AS t(cols)}),
+ * compiled as any query is, and run on each row; a constraint that is false (not NULL) is 23514. Planned by a
+ * session of the database's own, closed with the database, so the writer's session state plays no part.
+ */
+public final class CheckConstraints implements AutoCloseable {
+  private final Database database;
+  private final Map<Long, Compiled> compiled = new ConcurrentHashMap<>();
+  private Session session;
+
+  private record Compiled(TableDef table, CalcitePrepare.CalciteSignature<Object> signature) {
+  }
+
+  CheckConstraints(Database database) {
+    this.database = database;
+  }
+
+  private synchronized StatementPlanner planner() {
+    if (session == null) {
+      session = new Session(database);
+    }
+    return session.planner();
+  }
+
+  /** Fails with 23514 when a CHECK constraint of {@code table} is false for {@code row} (as stored). */
+  public void verify(TableDef table, Object[] row, TxnContext ctx) {
+    if (table.checks().isEmpty()) {
+      return;
+    }
+    int failed = firstFalse(table, row, ctx);
+    if (failed >= 0) {
+      throw new AccelException(SqlState.CHECK_VIOLATION, "new row for relation \"" + table.name()
+          + "\" violates check constraint \"" + table.checks().get(failed).name() + "\"")
+          .withDetail("Failing row contains (" + rowText(table, row) + ").");
+    }
+  }
+
+  /** The index of the first of the table's constraints that is false for the row, or -1. */
+  int firstFalse(TableDef table, Object[] row, TxnContext ctx) {
+    Compiled c = compiled.get(table.id());
+    if (c == null || c.table() != table) {
+      c = new Compiled(table, compile(table, table.checks()));
+      compiled.put(table.id(), c);
+    }
+    Object result;
+    Enumerator<Object> rows = planner().execute(c.signature(), Arrays.asList(row), ctx, new AtomicBoolean(), 0)
+        .enumerator();
+    try {
+      rows.moveNext();
+      result = rows.current();
+    } finally {
+      rows.close();
+    }
+    for (int i = 0; i < table.checks().size(); i++) {
+      Object v = result instanceof Object[] a ? a[i] : result;
+      if (Boolean.FALSE.equals(v)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Plans the constraints' query; an expression that does not validate (an unknown column, a non-boolean) fails
+   * here with its SQLSTATE, which is how CREATE TABLE and ALTER TABLE check a new constraint.
+   */
+  synchronized CalcitePrepare.CalciteSignature<Object> compile(TableDef table, List<CheckDef> checks) {
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < checks.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append("CAST((").append(checks.get(i).expression()).append(") AS BOOLEAN)");
+    }
+    sql.append(" FROM (VALUES (");
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < table.columns().size(); i++) {
+      Column col = table.columns().get(i);
+      sql.append(i == 0 ? "" : ", ").append("CAST(? AS ").append(AlterTableExecutor.castName(col.type())).append(")");
+      names.add('"' + col.name().replace("\"", "\"\"") + '"');
+    }
+    sql.append(")) AS \"").append(table.name().replace("\"", "\"\"")).append("\"(").append(String.join(", ", names))
+        .append(")");
+    StatementPlanner planner = planner();
+    try {
+      return planner.prepare(sql.toString(), -1).signature();
+    } catch (AccelException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ErrorTranslator.translate(e);
+    }
+  }
+
+  private String rowText(TableDef table, Object[] row) {
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < row.length; i++) {
+      values.add(row[i] == null ? "null"
+          : ColumnConversion.text(table.columns().get(i).type(), row[i], java.time.ZoneOffset.UTC));
+    }
+    return String.join(", ", values);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (session != null) {
+      session.close();
+      session = null;
+    }
+  }
+}
