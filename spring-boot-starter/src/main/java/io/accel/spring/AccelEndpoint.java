@@ -8,8 +8,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The {@code accel} actuator endpoint: what {@code SHOW ACCEL STATUS}, {@code SHOW ACCEL TABLES} and
- * {@code SHOW CACHES} return, run through the application's DataSource. A command this Accel or this mode does not
+ * The {@code accel} actuator endpoint: what {@code SHOW ACCEL STATUS}, {@code SHOW ACCEL TABLES},
+ * {@code SHOW PROXIED QUERIES} (the statements sent upstream, and why) and {@code SHOW CACHES} return, run through the application's DataSource. A command this Accel or this mode does not
  * answer (standalone stores have no mirror status) shows {@code unavailable} with the reason instead of its rows.
  */
 @Endpoint(id = "accel")
@@ -28,6 +28,7 @@ public class AccelEndpoint {
     result.put("mode", mode.name().toLowerCase(java.util.Locale.ROOT));
     result.put("status", run("SHOW ACCEL STATUS"));
     result.put("tables", run("SHOW ACCEL TABLES"));
+    result.put("proxied", run("SHOW PROXIED QUERIES"));
     result.put("caches", run("SHOW CACHES"));
     return result;
   }
