@@ -108,6 +108,15 @@ class FrontingDemoTest extends DemoBehaviour {
     assertThat(ids).isNotEmpty().isEqualTo(shippedOrdersInPostgres(7));
   }
 
+  @Test
+  void actuatorShowsAccelHealthAndMirroredTables() throws Exception {
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+        get("/actuator/health").get("components").get("accel").get("status").asString()).isEqualTo("UP"));
+    java.util.Map<String, String> tables = new java.util.HashMap<>();
+    get("/actuator/accel").get("tables").forEach(t -> tables.put(t.get("table").asString(), t.get("status").asString()));
+    assertThat(tables).containsEntry("users", "online").containsEntry("orders", "online");
+  }
+
   private double count(String destination) {
     return registry.find("accel.query").tag("destination", destination).timers().stream()
         .mapToDouble(t -> t.count()).sum();
