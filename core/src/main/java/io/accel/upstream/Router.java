@@ -317,7 +317,8 @@ public final class Router {
     String word = firstWord(sql);
     if (word.equals("set") || word.equals("reset")) {
       if (ROLE.matcher(sql).find()) {
-        divergedBy = "the connection changed its role: privileges are checked upstream";
+        // back to the connection's own role (Flyway sets it again when it is done): local reads may resume
+        divergedBy = ownRole(sql) ? null : "the connection changed its role: privileges are checked upstream";
         return;
       }
       try (io.accel.exec.Result r = local.execute(this, sql)) {
@@ -332,6 +333,26 @@ public final class Router {
       mirror.checkSchema();
     }
   }
+
+  /**
+   * Whether a role statement leaves the connection as its own user: RESET ROLE, RESET ALL, SET ROLE NONE, SET ROLE or
+   * SET SESSION AUTHORIZATION to the connection's user or DEFAULT.
+   */
+  private boolean ownRole(String sql) {
+    Matcher m = OWN_ROLE.matcher(sql);
+    if (!m.find()) {
+      return false;
+    }
+    if (m.group(1) != null) {
+      return true;
+    }
+    String name = m.group(3) != null ? m.group(3) : m.group(4) != null ? m.group(4) : m.group(5).toLowerCase(Locale.ROOT);
+    return name.equals(user) || m.group(5) != null && (name.equals("none") || name.equals("default"));
+  }
+
+  private static final Pattern OWN_ROLE = Pattern.compile("(?is)^\\s*(?:(RESET\\s+(?:ROLE|ALL|SESSION\\s+AUTHORIZATION))"
+      + "|SET\\s+(SESSION\\s+)?(?:ROLE|SESSION\\s+AUTHORIZATION)\\s+(?:'([^']*)'|\"([^\"]*)\"|([A-Za-z_][A-Za-z0-9_$]*)))"
+      + "\\s*;?\\s*$");
 
   /** Whether {@code sql} only reads (by its first word; a WITH that modifies data is not). */
   public static boolean isQuery(String sql) {

@@ -288,6 +288,26 @@ class FrontingServerTest {
         .hasMessageContaining("role \"no_such_role\" does not exist");
   }
 
+  /** A role change sends reads upstream (privileges are the role's); back to the connection's own role, they return. */
+  @Test
+  void readsReturnToTheMirrorWhenTheRoleComesBack() throws Exception {
+    Psql.Run run = Psql.psql(conninfo("postgres"), Map.of(),
+        "-c", "SET ROLE accel_srv_reader",
+        "-c", "SELECT name FROM users WHERE id = 1",
+        "-c", "EXPLAIN LAST STATEMENT",
+        "-c", "SET ROLE 'postgres'",
+        "-c", "SELECT name FROM users WHERE id = 1",
+        "-c", "EXPLAIN LAST STATEMENT",
+        "-c", "SET ROLE accel_srv_reader",
+        "-c", "RESET ROLE",
+        "-c", "SELECT name FROM users WHERE id = 1",
+        "-c", "EXPLAIN LAST STATEMENT");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines().toList()).containsExactly("SET", "user1",
+        "upstream|the connection changed its role: privileges are checked upstream", "SET", "user1",
+        "accel|mirrored tables users", "SET", "RESET", "user1", "accel|mirrored tables users");
+  }
+
   /** Passwords are checked by the upstream: SCRAM and cleartext exchanges pass through Accel unchanged. */
   @Test
   void authenticationPassesThroughToTheUpstream() throws Exception {
