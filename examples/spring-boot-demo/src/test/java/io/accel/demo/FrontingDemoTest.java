@@ -42,7 +42,6 @@ class FrontingDemoTest extends DemoBehaviour {
   @DynamicPropertySource
   static void url(DynamicPropertyRegistry properties) {
     properties.add("spring.datasource.url", () -> "jdbc:accel:postgresql://" + HOST_PORT + "/" + DATABASE);
-    properties.add("spring.flyway.url", () -> "jdbc:postgresql://" + HOST_PORT + "/" + DATABASE);
   }
 
   /** An empty database for the test; a skip (or, with ACCEL_REQUIRE_SERVICES, a failure) without PostgreSQL. */
