@@ -51,9 +51,36 @@ public final class Prepared {
     return kind;
   }
 
-  /** Whether it returns rows (a query or EXPLAIN). */
+  /** Whether it returns rows (a query, EXPLAIN, or DML with a RETURNING clause). */
   public boolean returnsRows() {
-    return kind == Kind.QUERY || kind == Kind.EXPLAIN;
+    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null;
+  }
+
+  /** The RETURNING clause of a DML statement and the query evaluating it over the rows written; null if none. */
+  private io.accel.sql.Returning returning;
+  private Prepared returningQuery;
+
+  /**
+   * INSERT, UPDATE or DELETE ... RETURNING: {@code dml} without the clause, {@code query} its list over the written
+   * rows; the statement's parameters are the DML's followed by the list's, its columns the list's.
+   */
+  static Prepared withReturning(String sql, io.accel.sql.Returning returning, Prepared dml, Prepared query) {
+    List<AvaticaParameter> parameters = new java.util.ArrayList<>(dml.parameters());
+    parameters.addAll(query.parameters());
+    Meta.Signature signature = Meta.Signature.create(query.columns(), sql, parameters,
+        query.signature().cursorFactory, dml.signature().statementType);
+    Prepared p = new Prepared(sql, Kind.DML, signature, dml.plan, null);
+    p.returning = returning;
+    p.returningQuery = query;
+    return p;
+  }
+
+  io.accel.sql.Returning returning() {
+    return returning;
+  }
+
+  Prepared returningQuery() {
+    return returningQuery;
   }
 
   public List<AvaticaParameter> parameters() {

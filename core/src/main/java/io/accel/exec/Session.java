@@ -383,6 +383,17 @@ public final class Session implements AutoCloseable {
   }
 
   private Prepared prepareText(String sql, long maxRowCount) {
+    Optional<io.accel.sql.Returning> returning = io.accel.sql.Returning.mayHave(sql)
+        ? io.accel.sql.Returning.of(sql) : Optional.empty();
+    if (returning.isPresent()) {
+      io.accel.sql.Returning r = returning.get();
+      Prepared dml = prepareText(r.dml(), -1);
+      if (dml.kind() != Prepared.Kind.DML || dml.command() != null) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"RETURNING\"");
+      }
+      Prepared query = prepareText(r.query(io.accel.plan.ReturnedRows.NAME), maxRowCount);
+      return Prepared.withReturning(sql, r, dml, query);
+    }
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
       if (command.get() instanceof Command.Explain) {
@@ -507,7 +518,11 @@ public final class Session implements AutoCloseable {
       CalcitePrepare.CalciteSignature<Object> signature = prepared.plan().signature();
       Cursor cursor = null;
       try {
-        Enumerator<Object> rows = planner.execute(signature, values, ctx, cancel, 0).enumerator();
+        List<Object[]> written = prepared.returning() == null ? null : new ArrayList<>();
+        Enumerator<Object> rows = written == null
+            ? planner.execute(signature, values, ctx, cancel, 0).enumerator()
+            : planner.execute(signature, values.subList(0, prepared.returning().parameters()), ctx, cancel, 0,
+                Map.of(io.accel.plan.ReturnedRows.ROWS, written)).enumerator();
         cursor = new Cursor(rows, blockContext(), cancellation);
         TxnContext own = statementContexts.get(statementKey);
         if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
@@ -518,6 +533,9 @@ public final class Session implements AutoCloseable {
               own.close();
             }
           });
+        }
+        if (prepared.returning() != null) {
+          return returning(prepared, values, ctx, cancel, cursor, written, cancellation);
         }
         if (prepared.kind() == Prepared.Kind.DML) {
           Object row = cursor.hasNext() ? cursor.next() : 0L;
@@ -537,6 +555,36 @@ public final class Session implements AutoCloseable {
     });
   }
 
+  /**
+   * The rest of a DML statement with RETURNING whose DML part {@code dml} is ready to run: it runs (collecting the
+   * rows it writes), then the RETURNING list is evaluated over them; the rows are returned, all in memory, with the
+   * DML's row count.
+   */
+  private Result returning(Prepared prepared, List<Object> values, TxnContext ctx, AtomicBoolean cancel, Cursor dml,
+      List<Object[]> written, Cancellation cancellation) {
+    Object count = dml.hasNext() ? dml.next() : 0L;
+    dml.close();
+    Prepared query = prepared.returningQuery();
+    List<Object> rows = new ArrayList<>();
+    Enumerator<Object> e = planner.execute(query.plan().signature(),
+        values.subList(prepared.returning().parameters(), values.size()), ctx, cancel, 0,
+        Map.of(io.accel.plan.ReturnedRows.ROWS, written)).enumerator();
+    try {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
+    } finally {
+      e.close();
+    }
+    java.util.function.UnaryOperator<Object> pad = query.charPadding();
+    if (pad != null) {
+      rows.replaceAll(pad);
+    }
+    cancellation.finish();
+    return Result.returned(prepared.signature(), new Cursor(org.apache.calcite.linq4j.Linq4j.enumerator(rows), null,
+        null), updateCount(count));
+  }
+
   /** The row count a DML plan's single result row holds. */
   private static long updateCount(Object row) {
     return ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
@@ -553,6 +601,7 @@ public final class Session implements AutoCloseable {
   public long[] executeBatch(Object statementKey, Prepared prepared, List<List<TypedValue>> parameterSets,
       AtomicBoolean cancel, long timeoutMillis) {
     if (prepared.kind() != Prepared.Kind.DML || prepared.command() != null || parameterSets.size() < 2
+        || prepared.returning() != null
         || !prepared.sql().stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
       return null;
     }
@@ -1020,7 +1069,8 @@ public final class Session implements AutoCloseable {
     for (int i = 0; i < signature.columns.size(); i++) {
       ColumnMetaData c = signature.columns.get(i);
       if (c.type.id != java.sql.Types.VARCHAR || c.tableName == null || c.columnName == null
-          || c.schemaName != null && !c.schemaName.equals(io.accel.plan.AccelSchema.NAME)) {
+          || c.schemaName != null && !c.schemaName.equals(io.accel.plan.AccelSchema.NAME)
+              && !c.schemaName.equals(io.accel.plan.ReturnedRows.NAME)) {
         continue;
       }
       io.accel.catalog.DataType type = database.catalog().table(c.tableName)

@@ -35,6 +35,8 @@ public final class TableWriter {
   private final TableDef table;
   private final ColumnFamilyHandle rows;
   private final List<DataType> types;
+  /** Where the rows written are collected as stored (RETURNING), or null. */
+  private List<Object[]> written;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
@@ -42,6 +44,15 @@ public final class TableWriter {
     this.table = table;
     this.rows = database.tableFamily(table);
     this.types = table.columns().stream().map(Column::type).toList();
+  }
+
+  /**
+   * Collects into {@code sink} each row this writer writes, as stored: the inserted rows and the new versions of
+   * updated rows after coercion, the deleted rows as given (for RETURNING).
+   */
+  public TableWriter collect(List<Object[]> sink) {
+    this.written = sink;
+    return this;
   }
 
   public long insert(List<Object[]> input) {
@@ -63,6 +74,9 @@ public final class TableWriter {
       }
       writeRow(key, row);
     }
+    if (written != null) {
+      written.addAll(normalized);
+    }
     ctx.countChanges(table.id(), normalized.size(), normalized.size());
     return normalized.size();
   }
@@ -76,6 +90,9 @@ public final class TableWriter {
       for (IndexDef index : table.indexes()) {
         deleteEntry(index, row, key);
       }
+    }
+    if (written != null) {
+      written.addAll(victims);
     }
     ctx.countChanges(table.id(), -victims.size(), victims.size());
     return victims.size();
@@ -108,6 +125,9 @@ public final class TableWriter {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
       writeRow(key, row);
+    }
+    if (written != null) {
+      written.addAll(newRows);
     }
     ctx.countChanges(table.id(), 0, oldRows.size());
     return oldRows.size();

@@ -80,6 +80,7 @@ public final class StatementPlanner {
     this.pgCatalog = new PgCatalogSchema(session, this.user);
     root.add(PgCatalogSchema.NAME, pgCatalog);
     root.add(InformationSchema.NAME, new InformationSchema(pgCatalog));
+    root.add(ReturnedRows.NAME, new ReturnedRows(session));
     root.add("oid", PgCatalogSchema.TYPE_ALIASES.get("oid"));
     root.add("name", PgCatalogSchema.TYPE_ALIASES.get("name"));
     Properties props = new Properties();
@@ -272,11 +273,19 @@ public final class StatementPlanner {
    */
   public Enumerable<Object> execute(CalcitePrepare.CalciteSignature<Object> signature, List<Object> parameters,
       TxnContext txn, AtomicBoolean cancel, long timeoutMillis) {
+    return execute(signature, parameters, txn, cancel, timeoutMillis, Map.of());
+  }
+
+  /** As {@link #execute(CalcitePrepare.CalciteSignature, List, TxnContext, AtomicBoolean, long)}, with {@code
+   * variables} also in the execution's DataContext (the rows a DML statement's RETURNING clause reads). */
+  public Enumerable<Object> execute(CalcitePrepare.CalciteSignature<Object> signature, List<Object> parameters,
+      TxnContext txn, AtomicBoolean cancel, long timeoutMillis, Map<String, Object> variables) {
     Map<String, Object> values = new java.util.HashMap<>(signature.internalParameters.size() + parameters.size() + 16);
     for (int i = 0; i < parameters.size(); i++) {
       values.put("?" + i, parameters.get(i));
     }
     values.putAll(signature.internalParameters);
+    values.putAll(variables);
     values.put(DataContext.Variable.CANCEL_FLAG.camelName, cancel);
     if (timeoutMillis > 0) {
       values.put(DataContext.Variable.TIMEOUT.camelName, timeoutMillis);

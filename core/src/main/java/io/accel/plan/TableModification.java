@@ -54,7 +54,9 @@ public final class TableModification {
     }
     ctx.checkSchema(current);
     List<Object[]> rows = input.toList();
-    InsertBatch batch = ctx.insertBatch();
+    @SuppressWarnings("unchecked")
+    List<Object[]> returned = (List<Object[]>) root.get(ReturnedRows.ROWS);
+    InsertBatch batch = returned != null ? null : ctx.insertBatch();
     if (batch != null) {
       // a batch defers its rows to one write; what reads a table must see the rows before it, so it cannot
       if (operation != TableModify.Operation.INSERT || !readsNoTable) {
@@ -63,7 +65,7 @@ public final class TableModification {
       batch.add(current, rows);
       return rows.size();
     }
-    TableWriter writer = new TableWriter(session.database(), ctx, current);
+    TableWriter writer = new TableWriter(session.database(), ctx, current).collect(returned);
     int width = current.columns().size();
     return switch (operation) {
       case INSERT -> writer.insert(rows);
