@@ -67,8 +67,9 @@ public final class Prepared {
   static Prepared withReturning(String sql, io.accel.sql.Returning returning, Prepared dml, Prepared query) {
     List<AvaticaParameter> parameters = new java.util.ArrayList<>(dml.parameters());
     parameters.addAll(query.parameters());
+    // a query's statement type: frontends read the rows as a result set (Avatica reads a DML's as its row count)
     Meta.Signature signature = Meta.Signature.create(query.columns(), sql, parameters,
-        query.signature().cursorFactory, dml.signature().statementType);
+        query.signature().cursorFactory, query.signature().statementType);
     Prepared p = new Prepared(sql, Kind.DML, signature, dml.plan, null);
     p.returning = returning;
     p.returningQuery = query;

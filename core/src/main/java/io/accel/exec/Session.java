@@ -356,6 +356,30 @@ public final class Session implements AutoCloseable {
     return planner().timeZone();
   }
 
+  /**
+   * JDBC's generated keys: {@code sql} with a RETURNING clause of the columns named, or of those at the 1-based
+   * {@code ordinals} of its target table, or of all columns when neither is given (as pgJDBC asks for
+   * {@code RETURNING *}); unchanged when it is no INSERT, UPDATE or DELETE or already has a RETURNING clause.
+   */
+  public String withGeneratedKeys(String sql, List<String> names, int[] ordinals) {
+    List<String> columns = new ArrayList<>(names);
+    if (ordinals != null && ordinals.length > 0) {
+      String table = io.accel.sql.Returning.targetTable(sql).orElse(null);
+      io.accel.catalog.TableDef def = table == null ? null : database.catalog().table(table).orElseThrow(() ->
+          new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + table + "\" does not exist"));
+      for (int o : ordinals) {
+        if (def == null) {
+          break;
+        }
+        if (o < 1 || o > def.columns().size()) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "the column index " + o + " is out of range");
+        }
+        columns.add(def.columns().get(o - 1).name());
+      }
+    }
+    return io.accel.sql.Returning.withKeys(sql, columns);
+  }
+
   /** Prepares one statement. */
   public Prepared prepare(String sql) {
     return prepare(sql, -1);

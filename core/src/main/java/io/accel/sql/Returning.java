@@ -88,6 +88,20 @@ public record Returning(String dml, String list, String table, String alias, Str
     return text + " RETURNING " + list;
   }
 
+  /** The table an INSERT, UPDATE or DELETE writes, if {@code sql} is one. */
+  public static Optional<String> targetTable(String sql) {
+    List<Token> tokens = SqlLexer.tokenizeExtended(sql);
+    if (tokens.isEmpty() || tokens.get(0).kind() != Kind.WORD) {
+      return Optional.empty();
+    }
+    String operation = tokens.get(0).text();
+    if (!operation.equals("insert") && !operation.equals("update") && !operation.equals("delete")) {
+      return Optional.empty();
+    }
+    Target target = target(tokens, operation);
+    return target == null ? Optional.empty() : Optional.of(target.table);
+  }
+
   /** The index of the RETURNING keyword outside parentheses, or -1. */
   private static int returningAt(List<Token> tokens) {
     int depth = 0;
