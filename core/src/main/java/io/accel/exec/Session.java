@@ -57,6 +57,7 @@ public final class Session implements AutoCloseable {
 
   public Session(Database database, Options options) {
     this.database = database;
+    this.sequences = new SessionSequences(database);
     this.options = options;
     this.settings = new Settings(options.timeZone() == null ? TimeZone.getDefault() : options.timeZone(),
         options.user());
@@ -68,6 +69,13 @@ public final class Session implements AutoCloseable {
   /** Settings changed in the open block, with their values before: undone at ROLLBACK (LOCAL ones at COMMIT too). */
   private final Map<String, String> blockSettings = new HashMap<>();
   private final java.util.Set<String> localSettings = new java.util.HashSet<>();
+
+  private final SessionSequences sequences;
+
+  /** nextval, currval, setval and lastval as this session calls them. */
+  public SessionSequences sequences() {
+    return sequences;
+  }
 
   /** The session's run-time parameters (SET, SHOW, RESET). */
   public Settings settings() {

@@ -189,6 +189,17 @@ public final class StatementPlanner {
   }
 
   private static final ThreadLocal<TimeZone> PLANNING_ZONE = new ThreadLocal<>();
+  /** The catalog names of the session whose statement this thread is planning (for DEFAULT expressions). */
+  private static final ThreadLocal<io.accel.sql.PgCatalogSyntax.Resolver> PLANNING_NAMES = new ThreadLocal<>();
+
+  /**
+   * An expression of the session whose statement this thread is planning (a column's DEFAULT) in the form Calcite
+   * plans: PostgreSQL's syntax rewritten as for statements ({@code nextval('s'::regclass)}, {@code now()}).
+   */
+  static String planningSyntax(String expression) {
+    io.accel.sql.PgCatalogSyntax.Resolver names = PLANNING_NAMES.get();
+    return names == null ? expression : io.accel.sql.PgCatalogSyntax.rewrite(expression, names);
+  }
   private static final ThreadLocal<AtomicBoolean> PLANNING_CANCEL = new ThreadLocal<>();
 
   /**
@@ -241,7 +252,9 @@ public final class StatementPlanner {
   public CalcitePrepare.CalciteSignature<Object> prepare(String sql, long maxRowCount, @Nullable Program program) {
     Context context = new Context();
     TimeZone outer = PLANNING_ZONE.get();
+    io.accel.sql.PgCatalogSyntax.Resolver outerNames = PLANNING_NAMES.get();
     PLANNING_ZONE.set(timeZone);
+    PLANNING_NAMES.set(catalogNames);
     CalcitePrepare.Dummy.push(context);
     try (Hook.Closeable hook = program == null ? Hook.Closeable.EMPTY
         : Hook.PROGRAM.addThread((Holder<Program> holder) -> holder.set(program))) {
@@ -260,6 +273,11 @@ public final class StatementPlanner {
         PLANNING_ZONE.remove();
       } else {
         PLANNING_ZONE.set(outer);
+      }
+      if (outerNames == null) {
+        PLANNING_NAMES.remove();
+      } else {
+        PLANNING_NAMES.set(outerNames);
       }
     }
   }
