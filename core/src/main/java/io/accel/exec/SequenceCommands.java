@@ -78,6 +78,14 @@ final class SequenceCommands {
         }
         throw new AccelException(SqlState.UNDEFINED_TABLE, "sequence \"" + name + "\" does not exist");
       }
+      Optional<SequenceDef.Owner> identity = s.get().owner().filter(o -> o.identity() != SequenceDef.Identity.NONE);
+      if (identity.isPresent()) {
+        String table = catalog.tables().stream().filter(t -> t.id() == identity.get().tableId()).map(TableDef::name)
+            .findFirst().orElse("?");
+        throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop sequence " + name
+            + " because column " + identity.get().column() + " of table " + table + " requires it")
+            .withHint("You can drop column " + identity.get().column() + " of table " + table + " instead.");
+      }
       Optional<String> user = defaultUsing(s.get());
       if (user.isPresent()) {
         throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop sequence " + name

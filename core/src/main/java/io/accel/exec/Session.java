@@ -408,7 +408,7 @@ public final class Session implements AutoCloseable {
       }
     }
     try {
-      return prepareText(sql, maxRowCount);
+      return prepareText(checkIdentityTargets(sql), maxRowCount);
     } catch (AccelException e) {
       throw e.locatedIn(sql);
     }
@@ -463,6 +463,51 @@ public final class Session implements AutoCloseable {
       cancellation.finish();
       lock.unlock();
     }
+  }
+
+  /**
+   * PostgreSQL's rule for GENERATED ALWAYS identity columns: an INSERT may give them only DEFAULT unless it says
+   * OVERRIDING SYSTEM VALUE (428C9), an UPDATE may set them only to DEFAULT. Returns the statement without its
+   * OVERRIDING clause (Calcite's grammar has none).
+   */
+  private String checkIdentityTargets(String sql) {
+    int start = 0;
+    while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+      start++;
+    }
+    boolean insert = sql.regionMatches(true, start, "insert", 0, 6);
+    if (!insert && !sql.regionMatches(true, start, "update", 0, 6)) {
+      return sql;
+    }
+    boolean always = database.sequences().sequences().stream().anyMatch(q -> q.owner()
+        .filter(o -> o.identity() == io.accel.catalog.SequenceDef.Identity.ALWAYS).isPresent());
+    if (!always && !(insert && sql.toLowerCase(Locale.ROOT).contains("overriding"))) {
+      return sql;
+    }
+    io.accel.sql.WriteTargets targets = io.accel.sql.WriteTargets.of(sql).orElse(null);
+    if (targets == null) {
+      return sql;
+    }
+    io.accel.catalog.TableDef table = database.catalog().table(targets.table()).orElse(null);
+    if (table != null && !targets.overridingSystem()) {
+      for (io.accel.catalog.SequenceDef q : database.sequences().ownedBy(table.id())) {
+        io.accel.catalog.SequenceDef.Owner o = q.owner().get();
+        if (o.identity() != io.accel.catalog.SequenceDef.Identity.ALWAYS) {
+          continue;
+        }
+        int ordinal = table.columnOrdinal(o.column()).orElse(-1);
+        boolean given = targets.byPosition() ? targets.columns().contains(Integer.toString(ordinal + 1))
+            : targets.columns().contains(o.column());
+        if (given) {
+          throw new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
+              ? "cannot insert a non-DEFAULT value into column \"" + o.column() + "\""
+              : "column \"" + o.column() + "\" can only be updated to DEFAULT")
+              .withDetail("Column \"" + o.column() + "\" is an identity column defined as GENERATED ALWAYS.")
+              .withHint(targets.operation().equals("insert") ? "Use OVERRIDING SYSTEM VALUE to override." : null);
+        }
+      }
+    }
+    return targets.text();
   }
 
   /** Prepares and runs one statement without parameters, as {@code statementKey}. */

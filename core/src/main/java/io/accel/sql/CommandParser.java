@@ -844,9 +844,19 @@ public final class CommandParser {
           if (optionalWord("none")) {
             ownedBy = "";
           } else {
-            String table = name();
+            Token table = next();
             expectSymbol(".");
-            ownedBy = table + "." + next().text();
+            Token column = next();
+            if (peek().isSymbol(".")) {
+              // public.table.column
+              next();
+              table = column;
+              column = next();
+            }
+            if (!table.isName() || !column.isName()) {
+              throw error(column, "syntax error at or near \"" + column.text() + "\"");
+            }
+            ownedBy = table.text() + "." + column.text();
           }
         }
         default -> throw error(t, "syntax error at or near \"" + t.text() + "\"");

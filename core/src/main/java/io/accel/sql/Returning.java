@@ -62,7 +62,7 @@ public record Returning(String dml, String list, String table, String alias, Str
       }
     }
     String list = sql.substring(tokens.get(at + 1).start(), tokens.get(end - 1).end()).trim();
-    String dml = sql.substring(0, tokens.get(at).start()).trim();
+    String dml = withoutInsertAlias(sql.substring(0, tokens.get(at).start()).trim());
     return Optional.of(new Returning(dml, list, target.table, target.alias, operation, parameters));
   }
 
@@ -86,6 +86,25 @@ public record Returning(String dml, String list, String table, String alias, Str
     }
     String list = columns.isEmpty() ? "*" : String.join(", ", columns.stream().map(Returning::quote).toList());
     return text + " RETURNING " + list;
+  }
+
+  /**
+   * {@code INSERT INTO t AS alias ...} without {@code AS alias}, which Calcite's grammar lacks (the alias serves
+   * RETURNING and ON CONFLICT, which Accel evaluates itself); other statements unchanged.
+   */
+  public static String withoutInsertAlias(String sql) {
+    List<Token> tokens = SqlLexer.tokenizeExtended(sql);
+    if (tokens.size() < 5 || !tokens.get(0).is("insert") || !tokens.get(1).is("into")) {
+      return sql;
+    }
+    int i = 3;
+    if (tokens.get(i).isSymbol(".") && tokens.get(i + 1).isName()) {
+      i += 2;
+    }
+    if (!tokens.get(i).is("as") || !tokens.get(i + 1).isName()) {
+      return sql;
+    }
+    return sql.substring(0, tokens.get(i).start()) + sql.substring(tokens.get(i + 1).end());
   }
 
   /** The table an INSERT, UPDATE or DELETE writes, if {@code sql} is one. */
