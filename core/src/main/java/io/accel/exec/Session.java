@@ -414,7 +414,12 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  private Prepared prepareText(String sql, long maxRowCount) {
+  /** {@code INSERT INTO t AS alias}: the alias is Accel's (RETURNING, ON CONFLICT), not Calcite's. */
+  private static final java.util.regex.Pattern INSERT_ALIAS = java.util.regex.Pattern.compile(
+      "(?is)\\s*insert\\s+into\\s+\\S+\\s+as\\s");
+
+  private Prepared prepareText(String text, long maxRowCount) {
+    String sql = text;
     Optional<io.accel.sql.Returning> returning = io.accel.sql.Returning.mayHave(sql)
         ? io.accel.sql.Returning.of(sql) : Optional.empty();
     if (returning.isPresent()) {
@@ -425,6 +430,23 @@ public final class Session implements AutoCloseable {
       }
       Prepared query = prepareText(r.query(io.accel.plan.ReturnedRows.NAME), maxRowCount);
       return Prepared.withReturning(sql, r, dml, query);
+    }
+    Optional<io.accel.sql.OnConflict> conflict = io.accel.sql.OnConflict.mayHave(sql)
+        ? io.accel.sql.OnConflict.of(sql) : Optional.empty();
+    if (conflict.isPresent()) {
+      io.accel.sql.OnConflict c = conflict.get();
+      Prepared insert = prepareText(c.insert(), -1);
+      if (insert.kind() != Prepared.Kind.DML || insert.command() != null) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"ON\"");
+      }
+      // the conflict target is checked now (42P10, 42704), as PostgreSQL checks it before any row is computed
+      database.catalog().table(c.table()).ifPresent(t -> Upsert.of(t, c, null));
+      Prepared query = c.doUpdate()
+          ? prepareText(c.query(io.accel.plan.ReturnedRows.NAME, io.accel.plan.ReturnedRows.EXCLUDED_NAME), -1) : null;
+      return Prepared.withOnConflict(sql, c, insert, query);
+    }
+    if (INSERT_ALIAS.matcher(sql).lookingAt()) {
+      sql = io.accel.sql.Returning.withoutInsertAlias(sql);
     }
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
@@ -445,7 +467,8 @@ public final class Session implements AutoCloseable {
     running = cancel;
     Cancellation cancellation = new Cancellation(cancel, settings.statementTimeoutMillis());
     try {
-      PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(sql, maxRowCount), () -> {
+      String planned = sql;
+      PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(planned, maxRowCount), () -> {
         try {
           cancellation.check();
         } catch (AccelException e) {
@@ -596,10 +619,18 @@ public final class Session implements AutoCloseable {
       Cursor cursor = null;
       try {
         List<Object[]> written = prepared.returning() == null ? null : new ArrayList<>();
-        Enumerator<Object> rows = written == null
-            ? planner.execute(signature, values, ctx, cancel, 0).enumerator()
-            : planner.execute(signature, values.subList(0, prepared.returning().parameters()), ctx, cancel, 0,
-                Map.of(io.accel.plan.ReturnedRows.ROWS, written)).enumerator();
+        Map<String, Object> variables = new HashMap<>();
+        List<Object> dmlValues = written == null ? values : values.subList(0, prepared.returning().parameters());
+        if (written != null) {
+          variables.put(io.accel.plan.ReturnedRows.ROWS, written);
+        }
+        if (prepared.onConflict() != null) {
+          int n = prepared.onConflict().insertParameters();
+          variables.put(Upsert.VARIABLE, new Upsert.Request(prepared.onConflict(),
+              conflictEvaluator(prepared.conflictQuery(), dmlValues.subList(n, dmlValues.size()), ctx, cancel)));
+          dmlValues = dmlValues.subList(0, n);
+        }
+        Enumerator<Object> rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
         cursor = new Cursor(rows, blockContext(), cancellation);
         TxnContext own = statementContexts.get(statementKey);
         if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
@@ -662,6 +693,30 @@ public final class Session implements AutoCloseable {
         null), updateCount(count));
   }
 
+  /**
+   * Evaluates ON CONFLICT DO UPDATE's SET values and WHERE condition for one conflict: the query over the conflicting
+   * row and the proposed one ({@code excluded}), run in the statement's transaction. Null for DO NOTHING.
+   */
+  private Upsert.Evaluator conflictEvaluator(Prepared query, List<Object> values, TxnContext ctx, AtomicBoolean cancel) {
+    if (query == null) {
+      return null;
+    }
+    return (existing, proposed) -> {
+      Enumerator<Object> e = planner.execute(query.plan().signature(), values, ctx, cancel, 0,
+          Map.of(io.accel.plan.ReturnedRows.ROWS, List.<Object[]>of(existing), io.accel.plan.ReturnedRows.EXCLUDED,
+              List.<Object[]>of(proposed))).enumerator();
+      try {
+        if (!e.moveNext()) {
+          return new Object[] {false};
+        }
+        Object row = e.current();
+        return row instanceof Object[] a ? a : new Object[] {row};
+      } finally {
+        e.close();
+      }
+    };
+  }
+
   /** The row count a DML plan's single result row holds. */
   private static long updateCount(Object row) {
     return ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
@@ -678,7 +733,7 @@ public final class Session implements AutoCloseable {
   public long[] executeBatch(Object statementKey, Prepared prepared, List<List<TypedValue>> parameterSets,
       AtomicBoolean cancel, long timeoutMillis) {
     if (prepared.kind() != Prepared.Kind.DML || prepared.command() != null || parameterSets.size() < 2
-        || prepared.returning() != null
+        || prepared.returning() != null || prepared.onConflict() != null
         || !prepared.sql().stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
       return null;
     }

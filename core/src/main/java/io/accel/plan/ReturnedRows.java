@@ -24,11 +24,16 @@ public final class ReturnedRows extends AbstractSchema {
   public static final String NAME = "accel returning";
   /** The DataContext variable holding the {@code List<Object[]>} of written rows. */
   public static final String ROWS = "accel.returned";
+  /** The schema of ON CONFLICT's proposed row ({@code excluded}), read from the variable {@link #EXCLUDED}. */
+  public static final String EXCLUDED_NAME = "accel excluded";
+  public static final String EXCLUDED = "accel.excluded";
 
   private final Session session;
+  private final String variable;
 
-  ReturnedRows(Session session) {
+  ReturnedRows(Session session, String variable) {
     this.session = session;
+    this.variable = variable;
   }
 
   private long builtAtVersion = -1;
@@ -40,7 +45,7 @@ public final class ReturnedRows extends AbstractSchema {
     if (version != builtAtVersion) {
       Map<String, Table> map = new java.util.HashMap<>();
       for (io.accel.catalog.TableDef t : session.database().catalog().tables()) {
-        map.put(t.name(), new Rows(new AccelTable(session, t)));
+        map.put(t.name(), new Rows(new AccelTable(session, t), variable));
       }
       tables = map;
       builtAtVersion = version;
@@ -51,9 +56,11 @@ public final class ReturnedRows extends AbstractSchema {
   /** A stored table's row type over the rows of the running execution. */
   private static final class Rows extends AbstractTable implements ScannableTable {
     private final AccelTable table;
+    private final String variable;
 
-    Rows(AccelTable table) {
+    Rows(AccelTable table, String variable) {
       this.table = table;
+      this.variable = variable;
     }
 
     @Override
@@ -64,7 +71,7 @@ public final class ReturnedRows extends AbstractSchema {
     @Override
     @SuppressWarnings("unchecked")
     public Enumerable<Object[]> scan(DataContext root) {
-      Object rows = root.get(ROWS);
+      Object rows = root.get(variable);
       return Linq4j.asEnumerable(rows == null ? List.<Object[]>of() : (List<Object[]>) rows);
     }
   }

@@ -80,7 +80,8 @@ public final class StatementPlanner {
     this.pgCatalog = new PgCatalogSchema(session, this.user);
     root.add(PgCatalogSchema.NAME, pgCatalog);
     root.add(InformationSchema.NAME, new InformationSchema(pgCatalog));
-    root.add(ReturnedRows.NAME, new ReturnedRows(session));
+    root.add(ReturnedRows.NAME, new ReturnedRows(session, ReturnedRows.ROWS));
+    root.add(ReturnedRows.EXCLUDED_NAME, new ReturnedRows(session, ReturnedRows.EXCLUDED));
     root.add("oid", PgCatalogSchema.TYPE_ALIASES.get("oid"));
     root.add("name", PgCatalogSchema.TYPE_ALIASES.get("name"));
     Properties props = new Properties();

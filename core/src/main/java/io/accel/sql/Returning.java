@@ -62,7 +62,7 @@ public record Returning(String dml, String list, String table, String alias, Str
       }
     }
     String list = sql.substring(tokens.get(at + 1).start(), tokens.get(end - 1).end()).trim();
-    String dml = withoutInsertAlias(sql.substring(0, tokens.get(at).start()).trim());
+    String dml = sql.substring(0, tokens.get(at).start()).trim();
     return Optional.of(new Returning(dml, list, target.table, target.alias, operation, parameters));
   }
 
