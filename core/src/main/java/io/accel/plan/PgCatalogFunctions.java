@@ -39,9 +39,12 @@ public final class PgCatalogFunctions {
     return n >= 1 && n <= path.size() ? path.get(n - 1) : null;
   }
 
-  /** {@code nextval('name')}: the sequence's next value (see {@code io.accel.exec.SessionSequences}). */
+  /**
+   * {@code nextval('name')}: the sequence's next value (see {@code io.accel.exec.SessionSequences}); {@code site}
+   * numbers the call, so Calcite never takes two calls for one.
+   */
   @org.apache.calcite.linq4j.function.NonDeterministic
-  public static long accel_nextval(int token, String name) {
+  public static long accel_nextval(int token, int site, String name) {
     return PgCatalogSchema.of(token).session().sequences().nextval(name);
   }
 

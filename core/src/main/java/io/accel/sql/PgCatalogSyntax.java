@@ -68,6 +68,10 @@ public final class PgCatalogSyntax {
       Map.entry("lastval", "accel_lastval"),
       Map.entry("pg_get_serial_sequence", "accel_get_serial_sequence"));
 
+  /** Numbers the nextval calls rewritten, so no two are the same expression to Calcite. */
+  private static final java.util.concurrent.atomic.AtomicInteger NEXTVAL_SITES =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** The functions whose first argument names a sequence: {@code 's'::regclass} is read as the name. */
   private static final Set<String> SEQUENCE_FUNCTIONS = Set.of("nextval", "currval", "setval");
 
@@ -170,6 +174,10 @@ public final class PgCatalogSyntax {
           boolean empty = symbol(tokens, i + 2, ")");
           pieces[i] = "pg_catalog." + name;
           pieces[i + 1] = "(" + token + (empty ? "" : ", ");
+          if (t.is("nextval")) {
+            // a call site of its own: Calcite takes two equal calls for one value (nextval('s'), nextval('s'))
+            pieces[i + 1] = "(" + token + ", " + NEXTVAL_SITES.incrementAndGet() + (empty ? "" : ", ");
+          }
           int close = closing(tokens, i + 1);
           if (item && close > 0 && endsItem(tokens, close + 1)) {
             pieces[close] = pieces[close] + " AS " + t.text();

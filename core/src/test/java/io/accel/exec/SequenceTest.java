@@ -11,8 +11,7 @@ class SequenceTest extends EngineTestBase {
   @Test
   void nextvalIsEvaluatedPerCallAndPerRow() {
     run("CREATE SEQUENCE s");
-    assertEquals(List.of(1L), rows("SELECT nextval('s')"));
-    assertEquals(List.of(2L), rows("SELECT nextval('s')"));
+    assertEquals(List.of("[1, 2]"), rows("SELECT nextval('s'), nextval('s')"));
     assertEquals(List.of("[3, 3]"), rows("SELECT nextval('s') AS a, currval('s') AS b"));
     assertEquals(List.of(4L), rows("SELECT nextval('s')"));
     run("CREATE TABLE t (id BIGINT, v INT)");
@@ -28,5 +27,10 @@ class SequenceTest extends EngineTestBase {
     run("INSERT INTO t (v) SELECT v || 'x' FROM t");
     assertEquals(List.of("[1, a]", "[2, b]", "[3, ax]", "[4, bx]"), rows("SELECT * FROM t ORDER BY id"));
     assertEquals(List.of(5), rows("INSERT INTO t (v) VALUES ('c') RETURNING id"));
+    run("CREATE SEQUENCE u");
+    run("CREATE TABLE two (a BIGINT DEFAULT nextval('u'), b BIGINT DEFAULT nextval('u'), c INT)");
+    run("INSERT INTO two (c) VALUES (1), (2)");
+    assertEquals(List.of("[1, 2, 1]", "[3, 4, 2]"), rows("SELECT * FROM two ORDER BY c"));
+    assertEquals(List.of("public.t_id_seq"), rows("SELECT pg_get_serial_sequence('t', 'id')"));
   }
 }
