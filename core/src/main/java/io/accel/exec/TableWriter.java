@@ -139,7 +139,7 @@ public final class TableWriter {
       for (int i = 0; i < upsert.setOrdinals.length; i++) {
         changed[upsert.setOrdinals[i]] = values[i];
       }
-      update(List.<Object[]>of(old), List.<Object[]>of(changed));
+      update(List.of(existing), List.<Object[]>of(old), List.<Object[]>of(changed));
       count++;
     }
     return count;
@@ -164,7 +164,11 @@ public final class TableWriter {
 
   /** Replaces each {@code oldRows[i]} by {@code newRows[i]}. */
   public long update(List<Object[]> oldRows, List<Object[]> newRowsRaw) {
-    List<byte[]> oldKeys = keysOf(oldRows);
+    return update(keysOf(oldRows), oldRows, newRowsRaw);
+  }
+
+  /** As {@link #update(List, List)}, the old rows' storage keys known. */
+  private long update(List<byte[]> oldKeys, List<Object[]> oldRows, List<Object[]> newRowsRaw) {
     List<Object[]> newRows = new ArrayList<>(newRowsRaw.size());
     List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
     for (int i = 0; i < oldRows.size(); i++) {

@@ -409,8 +409,18 @@ final class JdbcErrors {
     private Object invokeStatement(Statement s, Method method, Object[] args) throws SQLException {
       String name = method.getName();
       int argc = args == null ? 0 : args.length;
+      if (s.isClosed()) {
+        if (name.equals("getGeneratedKeys") || argc == 2 && args[0] instanceof String) {
+          throw new SQLException("statement closed", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        return invokeStatementCall(s, method, args);
+      }
       if (name.equals("getGeneratedKeys")) {
-        return wrapResult(method, meta(s).generatedKeys((org.apache.calcite.avatica.AvaticaStatement) s));
+        try {
+          return wrapResult(method, meta(s).generatedKeys((org.apache.calcite.avatica.AvaticaStatement) s));
+        } catch (SQLException | RuntimeException e) {
+          throw translateOnce(e);
+        }
       }
       if (!(s instanceof PreparedStatement) && argc >= 1 && args[0] instanceof String sql
           && (name.equals("execute") || name.equals("executeUpdate") || name.equals("executeLargeUpdate"))) {
