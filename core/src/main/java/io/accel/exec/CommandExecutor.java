@@ -66,6 +66,20 @@ public final class CommandExecutor {
       new ViewExecutor(session, this).create(v);
     } else if (command instanceof Command.DropView v) {
       new ViewExecutor(session, this).drop(v);
+    } else if (command instanceof Command.CreateSequence c) {
+      ddl(() -> new SequenceCommands(database).create(c, this::relationExists));
+    } else if (command instanceof Command.AlterSequence a) {
+      ddl(() -> new SequenceCommands(database).alter(a));
+    } else if (command instanceof Command.DropSequence d) {
+      ddl(() -> new SequenceCommands(database).drop(d));
+    } else if (command instanceof Command.CreateTableWithSequences c) {
+      ddl(() -> new SequenceCommands(database).createTable(c, this::relationExists, t -> {
+        try {
+          createTable(t);
+        } catch (RocksDBException e) {
+          throw TxnContext.storageFailure(e);
+        }
+      }));
     }
   }
 
@@ -324,6 +338,7 @@ public final class CommandExecutor {
       if (database.rowCache() != null) {
         database.rowCache().invalidateTable(t.id());
       }
+      new SequenceCommands(database).dropOwned(t);
     }
   }
 
@@ -645,7 +660,8 @@ public final class CommandExecutor {
   }
 
   boolean relationExists(String name) {
-    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent() || catalog.view(name).isPresent();
+    return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent() || catalog.view(name).isPresent()
+        || database.sequences().sequence(name).isPresent();
   }
 
   private static List<Integer> ordinals(TableDef table, List<String> columnNames) {

@@ -38,6 +38,8 @@ public final class Database implements AutoCloseable {
     this.catalog = catalog;
     this.meters = meters;
     this.statistics = new Statistics(this);
+    this.sequences = io.accel.catalog.SequenceCatalog.load(store);
+    this.sequenceValues = new SequenceValues(store);
     long rowCacheBytes = store.options().rowCacheBytes();
     if (rowCacheBytes > 0) {
       RocksDB db = store.db();
@@ -77,6 +79,19 @@ public final class Database implements AutoCloseable {
 
   public Catalog catalog() {
     return catalog;
+  }
+
+  private final io.accel.catalog.SequenceCatalog sequences;
+  private final SequenceValues sequenceValues;
+
+  /** The store's sequences (CREATE SEQUENCE, SERIAL and identity columns). */
+  public io.accel.catalog.SequenceCatalog sequences() {
+    return sequences;
+  }
+
+  /** The sequences' current values, shared by the store's sessions. */
+  public SequenceValues sequenceValues() {
+    return sequenceValues;
   }
 
   public MeterRegistry meters() {
@@ -274,6 +289,7 @@ public final class Database implements AutoCloseable {
       c.close();
     }
     statistics.close();
+    sequenceValues.close();
     if (rowCache != null) {
       rowCache.unbindFrom(meters, meterTags());
     }

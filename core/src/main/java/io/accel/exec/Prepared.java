@@ -51,9 +51,68 @@ public final class Prepared {
     return kind;
   }
 
-  /** Whether it returns rows (a query or EXPLAIN). */
+  /** Whether it returns rows (a query, EXPLAIN, or DML with a RETURNING clause). */
   public boolean returnsRows() {
-    return kind == Kind.QUERY || kind == Kind.EXPLAIN;
+    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null;
+  }
+
+  /** The RETURNING clause of a DML statement and the query evaluating it over the rows written; null if none. */
+  private io.accel.sql.Returning returning;
+  private Prepared returningQuery;
+
+  /**
+   * INSERT, UPDATE or DELETE ... RETURNING: {@code dml} without the clause, {@code query} its list over the written
+   * rows; the statement's parameters are the DML's followed by the list's, its columns the list's.
+   */
+  /** The ON CONFLICT clause of an INSERT and the query of its DO UPDATE (null for DO NOTHING); null if none. */
+  private io.accel.sql.OnConflict onConflict;
+  private Prepared conflictQuery;
+
+  /**
+   * INSERT ... ON CONFLICT: {@code insert} without the clause, {@code query} the SET values and WHERE condition
+   * (null for DO NOTHING); the parameters are the INSERT's followed by the query's.
+   */
+  static Prepared withOnConflict(String sql, io.accel.sql.OnConflict onConflict, Prepared insert, Prepared query) {
+    List<AvaticaParameter> parameters = new java.util.ArrayList<>(insert.parameters());
+    if (query != null) {
+      parameters.addAll(query.parameters());
+    }
+    Meta.Signature signature = Meta.Signature.create(insert.columns(), sql, parameters,
+        insert.signature().cursorFactory, insert.signature().statementType);
+    Prepared p = new Prepared(sql, Kind.DML, signature, insert.plan, null);
+    p.onConflict = onConflict;
+    p.conflictQuery = query;
+    return p;
+  }
+
+  io.accel.sql.OnConflict onConflict() {
+    return onConflict;
+  }
+
+  Prepared conflictQuery() {
+    return conflictQuery;
+  }
+
+  static Prepared withReturning(String sql, io.accel.sql.Returning returning, Prepared dml, Prepared query) {
+    List<AvaticaParameter> parameters = new java.util.ArrayList<>(dml.parameters());
+    parameters.addAll(query.parameters());
+    // a query's statement type: frontends read the rows as a result set (Avatica reads a DML's as its row count)
+    Meta.Signature signature = Meta.Signature.create(query.columns(), sql, parameters,
+        query.signature().cursorFactory, query.signature().statementType);
+    Prepared p = new Prepared(sql, Kind.DML, signature, dml.plan, null);
+    p.returning = returning;
+    p.returningQuery = query;
+    p.onConflict = dml.onConflict;
+    p.conflictQuery = dml.conflictQuery;
+    return p;
+  }
+
+  io.accel.sql.Returning returning() {
+    return returning;
+  }
+
+  Prepared returningQuery() {
+    return returningQuery;
   }
 
   public List<AvaticaParameter> parameters() {

@@ -22,6 +22,11 @@ public final class Result implements AutoCloseable {
     return new Result(signature, cursor, -1);
   }
 
+  /** The rows of a DML statement's RETURNING clause, with the statement's row count. */
+  static Result returned(Meta.Signature signature, Cursor cursor, long count) {
+    return new Result(signature, cursor, count);
+  }
+
   static Result count(Meta.Signature signature, long count) {
     return new Result(signature, null, count);
   }
@@ -40,7 +45,10 @@ public final class Result implements AutoCloseable {
     return cursor;
   }
 
-  /** Rows inserted, updated or deleted; 0 for a command; -1 when the statement returns rows. */
+  /**
+   * Rows inserted, updated or deleted (also when a RETURNING clause returns rows for them); 0 for a command; -1
+   * when the statement is a query.
+   */
   public long updateCount() {
     return updateCount;
   }

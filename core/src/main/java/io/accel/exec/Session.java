@@ -57,6 +57,7 @@ public final class Session implements AutoCloseable {
 
   public Session(Database database, Options options) {
     this.database = database;
+    this.sequences = new SessionSequences(database);
     this.options = options;
     this.settings = new Settings(options.timeZone() == null ? TimeZone.getDefault() : options.timeZone(),
         options.user());
@@ -68,6 +69,13 @@ public final class Session implements AutoCloseable {
   /** Settings changed in the open block, with their values before: undone at ROLLBACK (LOCAL ones at COMMIT too). */
   private final Map<String, String> blockSettings = new HashMap<>();
   private final java.util.Set<String> localSettings = new java.util.HashSet<>();
+
+  private final SessionSequences sequences;
+
+  /** nextval, currval, setval and lastval as this session calls them. */
+  public SessionSequences sequences() {
+    return sequences;
+  }
 
   /** The session's run-time parameters (SET, SHOW, RESET). */
   public Settings settings() {
@@ -361,6 +369,30 @@ public final class Session implements AutoCloseable {
     return planner().timeZone();
   }
 
+  /**
+   * JDBC's generated keys: {@code sql} with a RETURNING clause of the columns named, or of those at the 1-based
+   * {@code ordinals} of its target table, or of all columns when neither is given (as pgJDBC asks for
+   * {@code RETURNING *}); unchanged when it is no INSERT, UPDATE or DELETE or already has a RETURNING clause.
+   */
+  public String withGeneratedKeys(String sql, List<String> names, int[] ordinals) {
+    List<String> columns = new ArrayList<>(names);
+    if (ordinals != null && ordinals.length > 0) {
+      String table = io.accel.sql.Returning.targetTable(sql).orElse(null);
+      io.accel.catalog.TableDef def = table == null ? null : database.catalog().table(table).orElseThrow(() ->
+          new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + table + "\" does not exist"));
+      for (int o : ordinals) {
+        if (def == null) {
+          break;
+        }
+        if (o < 1 || o > def.columns().size()) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "the column index " + o + " is out of range");
+        }
+        columns.add(def.columns().get(o - 1).name());
+      }
+    }
+    return io.accel.sql.Returning.withKeys(sql, columns);
+  }
+
   /** Prepares one statement. */
   public Prepared prepare(String sql) {
     return prepare(sql, -1);
@@ -381,13 +413,46 @@ public final class Session implements AutoCloseable {
       }
     }
     try {
-      return prepareText(sql, maxRowCount);
+      return prepareText(checkIdentityTargets(sql), maxRowCount);
     } catch (AccelException e) {
       throw e.locatedIn(sql);
     }
   }
 
-  private Prepared prepareText(String sql, long maxRowCount) {
+  /** {@code INSERT INTO t AS alias}: the alias is Accel's (RETURNING, ON CONFLICT), not Calcite's. */
+  private static final java.util.regex.Pattern INSERT_ALIAS = java.util.regex.Pattern.compile(
+      "(?is)\\s*insert\\s+into\\s+\\S+\\s+as\\s");
+
+  private Prepared prepareText(String text, long maxRowCount) {
+    String sql = text;
+    Optional<io.accel.sql.Returning> returning = io.accel.sql.Returning.mayHave(sql)
+        ? io.accel.sql.Returning.of(sql) : Optional.empty();
+    if (returning.isPresent()) {
+      io.accel.sql.Returning r = returning.get();
+      Prepared dml = prepareText(r.dml(), -1);
+      if (dml.kind() != Prepared.Kind.DML || dml.command() != null) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"RETURNING\"");
+      }
+      Prepared query = prepareText(r.query(io.accel.plan.ReturnedRows.NAME), maxRowCount);
+      return Prepared.withReturning(sql, r, dml, query);
+    }
+    Optional<io.accel.sql.OnConflict> conflict = io.accel.sql.OnConflict.mayHave(sql)
+        ? io.accel.sql.OnConflict.of(sql) : Optional.empty();
+    if (conflict.isPresent()) {
+      io.accel.sql.OnConflict c = conflict.get();
+      Prepared insert = prepareText(c.insert(), -1);
+      if (insert.kind() != Prepared.Kind.DML || insert.command() != null) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"ON\"");
+      }
+      // the conflict target is checked now (42P10, 42704), as PostgreSQL checks it before any row is computed
+      database.catalog().table(c.table()).ifPresent(t -> Upsert.of(t, c, null));
+      Prepared query = c.doUpdate()
+          ? prepareText(c.query(io.accel.plan.ReturnedRows.NAME, io.accel.plan.ReturnedRows.EXCLUDED_NAME), -1) : null;
+      return Prepared.withOnConflict(sql, c, insert, query);
+    }
+    if (INSERT_ALIAS.matcher(sql).lookingAt()) {
+      sql = io.accel.sql.Returning.withoutInsertAlias(sql);
+    }
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
       if (command.get() instanceof Command.Explain) {
@@ -407,7 +472,8 @@ public final class Session implements AutoCloseable {
     running = cancel;
     Cancellation cancellation = new Cancellation(cancel, settings.statementTimeoutMillis());
     try {
-      PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(sql, maxRowCount), () -> {
+      String planned = sql;
+      PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(planned, maxRowCount), () -> {
         try {
           cancellation.check();
         } catch (AccelException e) {
@@ -425,6 +491,51 @@ public final class Session implements AutoCloseable {
       cancellation.finish();
       lock.unlock();
     }
+  }
+
+  /**
+   * PostgreSQL's rule for GENERATED ALWAYS identity columns: an INSERT may give them only DEFAULT unless it says
+   * OVERRIDING SYSTEM VALUE (428C9), an UPDATE may set them only to DEFAULT. Returns the statement without its
+   * OVERRIDING clause (Calcite's grammar has none).
+   */
+  private String checkIdentityTargets(String sql) {
+    int start = 0;
+    while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+      start++;
+    }
+    boolean insert = sql.regionMatches(true, start, "insert", 0, 6);
+    if (!insert && !sql.regionMatches(true, start, "update", 0, 6)) {
+      return sql;
+    }
+    boolean always = database.sequences().sequences().stream().anyMatch(q -> q.owner()
+        .filter(o -> o.identity() == io.accel.catalog.SequenceDef.Identity.ALWAYS).isPresent());
+    if (!always && !(insert && sql.toLowerCase(Locale.ROOT).contains("overriding"))) {
+      return sql;
+    }
+    io.accel.sql.WriteTargets targets = io.accel.sql.WriteTargets.of(sql).orElse(null);
+    if (targets == null) {
+      return sql;
+    }
+    io.accel.catalog.TableDef table = database.catalog().table(targets.table()).orElse(null);
+    if (table != null && !targets.overridingSystem()) {
+      for (io.accel.catalog.SequenceDef q : database.sequences().ownedBy(table.id())) {
+        io.accel.catalog.SequenceDef.Owner o = q.owner().get();
+        if (o.identity() != io.accel.catalog.SequenceDef.Identity.ALWAYS) {
+          continue;
+        }
+        int ordinal = table.columnOrdinal(o.column()).orElse(-1);
+        boolean given = targets.byPosition() ? targets.columns().contains(Integer.toString(ordinal + 1))
+            : targets.columns().contains(o.column());
+        if (given) {
+          throw new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
+              ? "cannot insert a non-DEFAULT value into column \"" + o.column() + "\""
+              : "column \"" + o.column() + "\" can only be updated to DEFAULT")
+              .withDetail("Column \"" + o.column() + "\" is an identity column defined as GENERATED ALWAYS.")
+              .withHint(targets.operation().equals("insert") ? "Use OVERRIDING SYSTEM VALUE to override." : null);
+        }
+      }
+    }
+    return targets.text();
   }
 
   /** Prepares and runs one statement without parameters, as {@code statementKey}. */
@@ -512,7 +623,19 @@ public final class Session implements AutoCloseable {
       CalcitePrepare.CalciteSignature<Object> signature = prepared.plan().signature();
       Cursor cursor = null;
       try {
-        Enumerator<Object> rows = planner.execute(signature, values, ctx, cancel, 0).enumerator();
+        List<Object[]> written = prepared.returning() == null ? null : new ArrayList<>();
+        Map<String, Object> variables = new HashMap<>();
+        List<Object> dmlValues = written == null ? values : values.subList(0, prepared.returning().parameters());
+        if (written != null) {
+          variables.put(io.accel.plan.ReturnedRows.ROWS, written);
+        }
+        if (prepared.onConflict() != null) {
+          int n = prepared.onConflict().insertParameters();
+          variables.put(Upsert.VARIABLE, new Upsert.Request(prepared.onConflict(),
+              conflictEvaluator(prepared.conflictQuery(), dmlValues.subList(n, dmlValues.size()), ctx, cancel)));
+          dmlValues = dmlValues.subList(0, n);
+        }
+        Enumerator<Object> rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
         cursor = new Cursor(rows, blockContext(), cancellation);
         TxnContext own = statementContexts.get(statementKey);
         if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
@@ -523,6 +646,9 @@ public final class Session implements AutoCloseable {
               own.close();
             }
           });
+        }
+        if (prepared.returning() != null) {
+          return returning(prepared, values, ctx, cancel, cursor, written, cancellation);
         }
         if (prepared.kind() == Prepared.Kind.DML) {
           Object row = cursor.hasNext() ? cursor.next() : 0L;
@@ -542,6 +668,60 @@ public final class Session implements AutoCloseable {
     });
   }
 
+  /**
+   * The rest of a DML statement with RETURNING whose DML part {@code dml} is ready to run: it runs (collecting the
+   * rows it writes), then the RETURNING list is evaluated over them; the rows are returned, all in memory, with the
+   * DML's row count.
+   */
+  private Result returning(Prepared prepared, List<Object> values, TxnContext ctx, AtomicBoolean cancel, Cursor dml,
+      List<Object[]> written, Cancellation cancellation) {
+    Object count = dml.hasNext() ? dml.next() : 0L;
+    dml.close();
+    Prepared query = prepared.returningQuery();
+    List<Object> rows = new ArrayList<>();
+    Enumerator<Object> e = planner.execute(query.plan().signature(),
+        values.subList(prepared.returning().parameters(), values.size()), ctx, cancel, 0,
+        Map.of(io.accel.plan.ReturnedRows.ROWS, written)).enumerator();
+    try {
+      while (e.moveNext()) {
+        rows.add(e.current());
+      }
+    } finally {
+      e.close();
+    }
+    java.util.function.UnaryOperator<Object> pad = query.charPadding();
+    if (pad != null) {
+      rows.replaceAll(pad);
+    }
+    cancellation.finish();
+    return Result.returned(prepared.signature(), new Cursor(org.apache.calcite.linq4j.Linq4j.enumerator(rows), null,
+        null), updateCount(count));
+  }
+
+  /**
+   * Evaluates ON CONFLICT DO UPDATE's SET values and WHERE condition for one conflict: the query over the conflicting
+   * row and the proposed one ({@code excluded}), run in the statement's transaction. Null for DO NOTHING.
+   */
+  private Upsert.Evaluator conflictEvaluator(Prepared query, List<Object> values, TxnContext ctx, AtomicBoolean cancel) {
+    if (query == null) {
+      return null;
+    }
+    return (existing, proposed) -> {
+      Enumerator<Object> e = planner.execute(query.plan().signature(), values, ctx, cancel, 0,
+          Map.of(io.accel.plan.ReturnedRows.ROWS, List.<Object[]>of(existing), io.accel.plan.ReturnedRows.EXCLUDED,
+              List.<Object[]>of(proposed))).enumerator();
+      try {
+        if (!e.moveNext()) {
+          return new Object[] {false};
+        }
+        Object row = e.current();
+        return row instanceof Object[] a ? a : new Object[] {row};
+      } finally {
+        e.close();
+      }
+    };
+  }
+
   /** The row count a DML plan's single result row holds. */
   private static long updateCount(Object row) {
     return ((Number) (row instanceof Object[] a ? a[0] : row)).longValue();
@@ -558,6 +738,7 @@ public final class Session implements AutoCloseable {
   public long[] executeBatch(Object statementKey, Prepared prepared, List<List<TypedValue>> parameterSets,
       AtomicBoolean cancel, long timeoutMillis) {
     if (prepared.kind() != Prepared.Kind.DML || prepared.command() != null || parameterSets.size() < 2
+        || prepared.returning() != null || prepared.onConflict() != null
         || !prepared.sql().stripLeading().regionMatches(true, 0, "INSERT", 0, 6)) {
       return null;
     }
@@ -1025,7 +1206,8 @@ public final class Session implements AutoCloseable {
     for (int i = 0; i < signature.columns.size(); i++) {
       ColumnMetaData c = signature.columns.get(i);
       if (c.type.id != java.sql.Types.VARCHAR || c.tableName == null || c.columnName == null
-          || c.schemaName != null && !c.schemaName.equals(io.accel.plan.AccelSchema.NAME)) {
+          || c.schemaName != null && !c.schemaName.equals(io.accel.plan.AccelSchema.NAME)
+              && !c.schemaName.equals(io.accel.plan.ReturnedRows.NAME)) {
         continue;
       }
       io.accel.catalog.DataType type = database.catalog().table(c.tableName)

@@ -32,12 +32,23 @@ public final class TableWriter {
   private final TxnContext ctx;
   private final TableDef table;
   private final ColumnFamilyHandle rows;
+  /** Where the rows written are collected as stored (RETURNING), or null. */
+  private List<Object[]> written;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
     this.ctx = ctx;
     this.table = table;
     this.rows = database.tableFamily(table);
+  }
+
+  /**
+   * Collects into {@code sink} each row this writer writes, as stored: the inserted rows and the new versions of
+   * updated rows after coercion, the deleted rows as given (for RETURNING).
+   */
+  public TableWriter collect(List<Object[]> sink) {
+    this.written = sink;
+    return this;
   }
 
   public long insert(List<Object[]> input) {
@@ -62,8 +73,75 @@ public final class TableWriter {
       }
       writeRow(key, row);
     }
+    if (written != null) {
+      written.addAll(normalized);
+    }
     ctx.countChanges(table.id(), normalized.size(), normalized.size());
     return normalized.size();
+  }
+
+  /**
+   * INSERT ... ON CONFLICT: each row in statement order is inserted, unless an arbiter (the primary key or a UNIQUE
+   * index of {@code upsert}) already holds its values: then DO NOTHING skips it and DO UPDATE updates the existing
+   * row with the SET values (when the WHERE condition holds). The arbiter keys are read with getForUpdate, so a
+   * concurrent writer of the same key fails one of the two commits (40001): no lost update. A row proposed twice
+   * in one statement is 21000 for DO UPDATE, as in PostgreSQL. Returns the rows inserted or updated.
+   */
+  public long upsert(List<Object[]> input, Upsert upsert) {
+    long count = 0;
+    Set<ByteBuffer> inserted = new HashSet<>();
+    Set<ByteBuffer> updated = new HashSet<>();
+    TableReader reader = new TableReader(database, table);
+    for (Object[] raw : input) {
+      Object[] row = normalize(raw);
+      byte[] key = table.hasHiddenRowId() ? null : RowKeys.rowKey(table, row);
+      byte[] existing = null;
+      List<ByteBuffer> arbiterKeys = new ArrayList<>();
+      if (upsert.primaryKey && key != null) {
+        arbiterKeys.add(ByteBuffer.wrap(key));
+        if (ctx.getForUpdate(rows, key) != null) {
+          existing = key;
+        }
+      }
+      for (IndexDef index : upsert.indexes) {
+        if (!RowKeys.uniqueForm(index, row)) {
+          continue; // NULLs never conflict
+        }
+        byte[] entry = RowKeys.indexKey(table, index, row, new byte[0]);
+        arbiterKeys.add(ByteBuffer.wrap(entry));
+        byte[] value = ctx.getForUpdate(database.indexFamily(index.id()), entry);
+        if (value != null && existing == null) {
+          existing = Arrays.copyOf(value, RowKeys.rowKeyLength(table, value));
+        }
+      }
+      if (existing == null) {
+        insert(List.<Object[]>of(row));
+        inserted.addAll(arbiterKeys);
+        count++;
+        continue;
+      }
+      if (upsert.setOrdinals == null) {
+        continue;
+      }
+      if (!updated.add(ByteBuffer.wrap(existing)) || arbiterKeys.stream().anyMatch(inserted::contains)) {
+        throw new AccelException(SqlState.CARDINALITY_VIOLATION,
+            "ON CONFLICT DO UPDATE command cannot affect row a second time")
+            .withHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained"
+                + " values.");
+      }
+      Object[] old = reader.decode(ctx.get(rows, existing));
+      Object[] values = upsert.evaluator.evaluate(old, row);
+      if (!Boolean.TRUE.equals(values[values.length - 1])) {
+        continue;
+      }
+      Object[] changed = old.clone();
+      for (int i = 0; i < upsert.setOrdinals.length; i++) {
+        changed[upsert.setOrdinals[i]] = values[i];
+      }
+      update(List.of(existing), List.<Object[]>of(old), List.<Object[]>of(changed));
+      count++;
+    }
+    return count;
   }
 
   public long delete(List<Object[]> victims) {
@@ -76,13 +154,20 @@ public final class TableWriter {
         deleteEntry(index, row, key);
       }
     }
+    if (written != null) {
+      written.addAll(victims);
+    }
     ctx.countChanges(table.id(), -victims.size(), victims.size());
     return victims.size();
   }
 
   /** Replaces each {@code oldRows[i]} by {@code newRows[i]}. */
   public long update(List<Object[]> oldRows, List<Object[]> newRowsRaw) {
-    List<byte[]> oldKeys = keysOf(oldRows);
+    return update(keysOf(oldRows), oldRows, newRowsRaw);
+  }
+
+  /** As {@link #update(List, List)}, the old rows' storage keys known. */
+  private long update(List<byte[]> oldKeys, List<Object[]> oldRows, List<Object[]> newRowsRaw) {
     List<Object[]> newRows = new ArrayList<>(newRowsRaw.size());
     List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
     for (int i = 0; i < oldRows.size(); i++) {
@@ -110,6 +195,9 @@ public final class TableWriter {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
       writeRow(key, row);
+    }
+    if (written != null) {
+      written.addAll(newRows);
     }
     ctx.countChanges(table.id(), 0, oldRows.size());
     return oldRows.size();

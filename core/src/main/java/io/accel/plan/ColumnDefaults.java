@@ -45,7 +45,8 @@ final class ColumnDefaults extends NullInitializerExpressionFactory {
     if (c.defaultSql().isEmpty()) {
       return context.getRexBuilder().makeNullLiteral(type);
     }
-    SqlNode parsed = context.parseExpression(PARSER, c.defaultSql().get());
+    // PostgreSQL's syntax as statements get it rewritten: nextval('s'::regclass) of SERIAL and identity columns
+    SqlNode parsed = context.parseExpression(PARSER, StatementPlanner.planningSyntax(c.defaultSql().get()));
     SqlNode validated = context.validateExpression(relTable.getRowType(), parsed);
     RexNode value = context.convertExpression(validated);
     return context.getRexBuilder().makeCast(type, value, true, false);

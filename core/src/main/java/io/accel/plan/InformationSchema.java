@@ -50,17 +50,18 @@ public final class InformationSchema extends AbstractSchema {
         + " character_maximum_length int4, character_octet_length int4, numeric_precision int4,"
         + " numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, interval_type text,"
         + " interval_precision int4, udt_catalog text, udt_schema text, udt_name text, is_identity text,"
-        + " is_generated text, is_updatable text", () -> {
+        + " identity_generation text, is_generated text, is_updatable text", () -> {
           List<Object[]> rows = new ArrayList<>();
           for (TableDef t : pg.userTables()) {
             for (int i = 0; i < t.columns().size(); i++) {
-              rows.add(column(pg.databaseName(), t.name(), t.columns().get(i), i + 1, true));
+              rows.add(column(pg.databaseName(), t.name(), t.columns().get(i), i + 1, true,
+                  pg.identity(t, t.columns().get(i).name())));
             }
           }
           for (ViewDef v : pg.userViews()) {
             List<Column> columns = PgCatalogSchema.viewColumns(v);
             for (int i = 0; i < columns.size(); i++) {
-              rows.add(column(pg.databaseName(), v.name(), columns.get(i), i + 1, false));
+              rows.add(column(pg.databaseName(), v.name(), columns.get(i), i + 1, false, ""));
             }
           }
           return rows;
@@ -76,9 +77,26 @@ public final class InformationSchema extends AbstractSchema {
           }
           return rows;
         }));
+    tables.put("sequences", PgCatalogSchema.virtual("sequence_catalog text, sequence_schema text, sequence_name text,"
+        + " data_type text, numeric_precision int4, numeric_precision_radix int4, numeric_scale int4,"
+        + " start_value text, minimum_value text, maximum_value text, increment text, cycle_option text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          for (io.accel.catalog.SequenceDef q : pg.sequences()) {
+            if (q.owner().filter(o -> o.identity() != io.accel.catalog.SequenceDef.Identity.NONE).isPresent()) {
+              continue; // an identity column's sequence is internal to it: PostgreSQL's view leaves it out
+            }
+            int bits = q.type() == io.accel.catalog.ColumnType.SMALLINT ? 16
+                : q.type() == io.accel.catalog.ColumnType.INTEGER ? 32 : 64;
+            rows.add(new Object[] {pg.databaseName(), "public", q.name(), io.accel.catalog.SequenceDef.typeName(
+                q.type()), bits, 2, 0, Long.toString(q.start()), Long.toString(q.min()), Long.toString(q.max()),
+                Long.toString(q.increment()), q.cycle() ? "YES" : "NO"});
+          }
+          return rows;
+        }));
   }
 
-  private static Object[] column(String db, String relation, Column c, int ordinal, boolean updatable) {
+  private static Object[] column(String db, String relation, Column c, int ordinal, boolean updatable,
+      String identity) {
     DataType type = c.type();
     Integer charLength = null;
     Integer octetLength = null;
@@ -130,9 +148,13 @@ public final class InformationSchema extends AbstractSchema {
       }
     }
     String udt = PgTypes.BY_OID.get(PgTypes.oid(type)).name();
-    return new Object[] {db, "public", relation, c.name(), ordinal, c.defaultSql().isPresent() ? PgCatalogSchema.deparsedDefault(c) : null,
+    // an identity column shows no default (its sequence is an attribute of the column), as in PostgreSQL
+    return new Object[] {db, "public", relation, c.name(), ordinal, c.defaultSql().isPresent() && identity.isEmpty()
+        ? PgCatalogSchema.deparsedDefault(c) : null,
         c.nullable() ? "YES" : "NO", PgTypes.sqlName(type), charLength, octetLength, precision, radix, scale,
-        datetime, null, null, db, "pg_catalog", udt, "NO", "NEVER", updatable ? "YES" : "NO"};
+        datetime, null, null, db, "pg_catalog", udt, identity.isEmpty() ? "NO" : "YES",
+        identity.equals("a") ? "ALWAYS" : identity.equals("d") ? "BY DEFAULT" : null, "NEVER",
+        updatable ? "YES" : "NO"};
   }
 
   @Override

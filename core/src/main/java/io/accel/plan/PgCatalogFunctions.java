@@ -39,6 +39,61 @@ public final class PgCatalogFunctions {
     return n >= 1 && n <= path.size() ? path.get(n - 1) : null;
   }
 
+  /**
+   * {@code nextval('name')}: the sequence's next value (see {@code io.accel.exec.SessionSequences}); {@code site}
+   * numbers the call, so Calcite never takes two calls for one.
+   */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static long accel_nextval(int token, int site, String name) {
+    return PgCatalogSchema.of(token).session().sequences().nextval(name);
+  }
+
+  /** {@code currval('name')}: this session's last nextval of the sequence; 55000 before the first. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static long accel_currval(int token, String name) {
+    return PgCatalogSchema.of(token).session().sequences().currval(name);
+  }
+
+  /** {@code setval('name', value)}: nextval returns value + increment next. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static long accel_setval(int token, String name, long value) {
+    return PgCatalogSchema.of(token).session().sequences().setval(name, value, true);
+  }
+
+  /** {@code setval('name', value, is_called)}: with is_called false, nextval returns value itself next. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static long accel_setval(int token, String name, long value, boolean isCalled) {
+    return PgCatalogSchema.of(token).session().sequences().setval(name, value, isCalled);
+  }
+
+  /** {@code lastval()}: the value of this session's last nextval, of any sequence. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static long accel_lastval(int token) {
+    return PgCatalogSchema.of(token).session().sequences().lastval();
+  }
+
+  /**
+   * {@code pg_get_serial_sequence('table', 'column')}: {@code public.<sequence>} of a SERIAL or identity column (the
+   * sequence the column owns), NULL for other columns.
+   */
+  public static String accel_get_serial_sequence(int token, String table, String column) {
+    if (table == null || column == null) {
+      return null;
+    }
+    io.accel.exec.Database db = PgCatalogSchema.of(token).session().database();
+    String name = io.accel.exec.SessionSequences.relationNameOf(table);
+    io.accel.catalog.TableDef t = db.catalog().table(name).orElseThrow(() -> new io.accel.sql.AccelException(
+        io.accel.sql.SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist"));
+    String col = column.startsWith("\"") && column.endsWith("\"") && column.length() > 1
+        ? column.substring(1, column.length() - 1) : column.toLowerCase(java.util.Locale.ROOT);
+    if (t.columnOrdinal(col).isEmpty()) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_COLUMN,
+          "column \"" + col + "\" of relation \"" + name + "\" does not exist");
+    }
+    return db.sequences().ownedBy(t.id()).stream().filter(s -> s.owner().get().column().equals(col))
+        .map(s -> "public." + s.name()).findFirst().orElse(null);
+  }
+
   /** {@code current_setting(name)}: the setting as SHOW prints it; 42704 for an unknown one. */
   public static String accel_current_setting(int token, String name) {
     return name == null ? null : PgCatalogSchema.of(token).session().settings().get(name);

@@ -325,13 +325,32 @@ public final class PgCatalogSchema extends AbstractSchema {
     return columns;
   }
 
+  /** A sequence's oid: its id comes from the tables' counter, so it is numbered as they are. */
+  static int sequenceOid(io.accel.catalog.SequenceDef q) {
+    return 16384 + 2 * (int) q.id();
+  }
+
+  /** The identity kind ('a', 'd' or '') of a table's column, from the sequence it owns. */
+  String identity(TableDef t, String column) {
+    return session.database().sequences().ownedBy(t.id()).stream().filter(q -> q.identityOf(t.id(), column))
+        .map(q -> q.owner().get().identity().code()).findFirst().orElse("");
+  }
+
+  /** The store's sequences, by oid. */
+  List<io.accel.catalog.SequenceDef> sequences() {
+    List<io.accel.catalog.SequenceDef> list = new ArrayList<>(session.database().sequences().sequences());
+    list.sort(java.util.Comparator.comparingLong(io.accel.catalog.SequenceDef::id));
+    return list;
+  }
+
   /** Tables, indexes and oids of one catalog version. */
   private record Model(long version, List<TableDef> tables, List<IndexInfo> allIndexes, Map<Integer, IndexInfo> indexes,
       Map<Integer, IndexInfo> constraints, Map<Integer, String> relations, Map<String, Integer> oidsByName) {
   }
 
   private Model model() {
-    long version = session.database().catalog().version();
+    // sequences change apart from tables: either makes a new model
+    long version = session.database().catalog().version() * 1_000_003L + session.database().sequences().version();
     Model m = model;
     if (m != null && m.version() == version) {
       return m;
@@ -364,6 +383,10 @@ public final class PgCatalogSchema extends AbstractSchema {
       indexes.put(i.oid(), i);
       relations.put(i.oid(), i.name());
       byName.put(i.name(), i.oid());
+    }
+    for (io.accel.catalog.SequenceDef q : session.database().sequences().sequences()) {
+      relations.put(sequenceOid(q), q.name());
+      byName.put(q.name(), sequenceOid(q));
     }
     m = new Model(version, List.copyOf(tables), List.copyOf(all), indexes, constraints, relations, byName);
     model = m;
@@ -514,7 +537,9 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool",
         PgCatalogSchema::none);
     table("pg_sequence", "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8,"
-        + " seqcache int8, seqcycle bool", PgCatalogSchema::none);
+        + " seqcache int8, seqcycle bool", () -> sequences().stream().map(q -> new Object[] {sequenceOid(q),
+            q.type() == io.accel.catalog.ColumnType.SMALLINT ? 21 : q.type() == io.accel.catalog.ColumnType.INTEGER
+                ? 23 : 20, q.start(), q.increment(), q.max(), q.min(), q.cache(), q.cycle()}).toList());
     table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
     table("pg_proc", "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, prokind text,"
         + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
@@ -578,6 +603,9 @@ public final class PgCatalogSchema extends AbstractSchema {
     for (ViewDef v : userViews()) {
       rows.add(classRow(viewOid(v), v.name(), 0, -1, false, "v", v.columns().size(), 0));
     }
+    for (io.accel.catalog.SequenceDef q : sequences()) {
+      rows.add(classRow(sequenceOid(q), q.name(), 1, 1f, false, "S", 3, 0));
+    }
     return rows;
   }
 
@@ -594,7 +622,10 @@ public final class PgCatalogSchema extends AbstractSchema {
     for (TableDef t : m.tables()) {
       for (int i = 0; i < t.columns().size(); i++) {
         Column c = t.columns().get(i);
-        rows.add(attributeRow(tableOid(t), c, i + 1, c.defaultSql().isPresent()));
+        String identity = identity(t, c.name());
+        Object[] row = attributeRow(tableOid(t), c, i + 1, c.defaultSql().isPresent() && identity.isEmpty());
+        row[16] = identity;
+        rows.add(row);
       }
     }
     for (IndexInfo ix : m.allIndexes()) {
@@ -630,7 +661,7 @@ public final class PgCatalogSchema extends AbstractSchema {
     for (TableDef t : model().tables()) {
       for (int i = 0; i < t.columns().size(); i++) {
         Column c = t.columns().get(i);
-        if (c.defaultSql().isPresent()) {
+        if (c.defaultSql().isPresent() && identity(t, c.name()).isEmpty()) {
           rows.add(new Object[] {1_100_000_000 + (int) t.id() * 1000 + i + 1, tableOid(t), (short) (i + 1),
               deparsedDefault(c)});
         }

@@ -80,6 +80,8 @@ public final class StatementPlanner {
     this.pgCatalog = new PgCatalogSchema(session, this.user);
     root.add(PgCatalogSchema.NAME, pgCatalog);
     root.add(InformationSchema.NAME, new InformationSchema(pgCatalog));
+    root.add(ReturnedRows.NAME, new ReturnedRows(session, ReturnedRows.ROWS));
+    root.add(ReturnedRows.EXCLUDED_NAME, new ReturnedRows(session, ReturnedRows.EXCLUDED));
     root.add("oid", PgCatalogSchema.TYPE_ALIASES.get("oid"));
     root.add("name", PgCatalogSchema.TYPE_ALIASES.get("name"));
     Properties props = new Properties();
@@ -188,6 +190,17 @@ public final class StatementPlanner {
   }
 
   private static final ThreadLocal<TimeZone> PLANNING_ZONE = new ThreadLocal<>();
+  /** The catalog names of the session whose statement this thread is planning (for DEFAULT expressions). */
+  private static final ThreadLocal<io.accel.sql.PgCatalogSyntax.Resolver> PLANNING_NAMES = new ThreadLocal<>();
+
+  /**
+   * An expression of the session whose statement this thread is planning (a column's DEFAULT) in the form Calcite
+   * plans: PostgreSQL's syntax rewritten as for statements ({@code nextval('s'::regclass)}, {@code now()}).
+   */
+  static String planningSyntax(String expression) {
+    io.accel.sql.PgCatalogSyntax.Resolver names = PLANNING_NAMES.get();
+    return names == null ? expression : io.accel.sql.PgCatalogSyntax.rewrite(expression, names);
+  }
   private static final ThreadLocal<AtomicBoolean> PLANNING_CANCEL = new ThreadLocal<>();
 
   /**
@@ -249,7 +262,9 @@ public final class StatementPlanner {
   public CalcitePrepare.CalciteSignature<Object> prepare(String sql, long maxRowCount, @Nullable Program program) {
     Context context = new Context();
     TimeZone outer = PLANNING_ZONE.get();
+    io.accel.sql.PgCatalogSyntax.Resolver outerNames = PLANNING_NAMES.get();
     PLANNING_ZONE.set(timeZone);
+    PLANNING_NAMES.set(catalogNames);
     CalcitePrepare.Dummy.push(context);
     try (Hook.Closeable hook = program == null ? Hook.Closeable.EMPTY
         : Hook.PROGRAM.addThread((Holder<Program> holder) -> holder.set(program))) {
@@ -269,6 +284,11 @@ public final class StatementPlanner {
       } else {
         PLANNING_ZONE.set(outer);
       }
+      if (outerNames == null) {
+        PLANNING_NAMES.remove();
+      } else {
+        PLANNING_NAMES.set(outerNames);
+      }
     }
   }
 
@@ -281,11 +301,19 @@ public final class StatementPlanner {
    */
   public Enumerable<Object> execute(CalcitePrepare.CalciteSignature<Object> signature, List<Object> parameters,
       TxnContext txn, AtomicBoolean cancel, long timeoutMillis) {
+    return execute(signature, parameters, txn, cancel, timeoutMillis, Map.of());
+  }
+
+  /** As {@link #execute(CalcitePrepare.CalciteSignature, List, TxnContext, AtomicBoolean, long)}, with {@code
+   * variables} also in the execution's DataContext (the rows a DML statement's RETURNING clause reads). */
+  public Enumerable<Object> execute(CalcitePrepare.CalciteSignature<Object> signature, List<Object> parameters,
+      TxnContext txn, AtomicBoolean cancel, long timeoutMillis, Map<String, Object> variables) {
     Map<String, Object> values = new java.util.HashMap<>(signature.internalParameters.size() + parameters.size() + 16);
     for (int i = 0; i < parameters.size(); i++) {
       values.put("?" + i, parameters.get(i));
     }
     values.putAll(signature.internalParameters);
+    values.putAll(variables);
     values.put(DataContext.Variable.CANCEL_FLAG.camelName, cancel);
     if (timeoutMillis > 0) {
       values.put(DataContext.Variable.TIMEOUT.camelName, timeoutMillis);

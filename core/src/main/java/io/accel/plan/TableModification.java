@@ -54,7 +54,11 @@ public final class TableModification {
     }
     ctx.checkSchema(current);
     List<Object[]> rows = input.toList();
-    InsertBatch batch = ctx.insertBatch();
+    @SuppressWarnings("unchecked")
+    List<Object[]> returned = (List<Object[]>) root.get(ReturnedRows.ROWS);
+    io.accel.exec.Upsert.Request upsert = operation == TableModify.Operation.INSERT
+        ? (io.accel.exec.Upsert.Request) root.get(io.accel.exec.Upsert.VARIABLE) : null;
+    InsertBatch batch = returned != null || upsert != null ? null : ctx.insertBatch();
     if (batch != null) {
       // a batch defers its rows to one write; what reads a table must see the rows before it, so it cannot
       if (operation != TableModify.Operation.INSERT || !readsNoTable) {
@@ -63,10 +67,10 @@ public final class TableModification {
       batch.add(current, rows);
       return rows.size();
     }
-    TableWriter writer = new TableWriter(session.database(), ctx, current);
+    TableWriter writer = new TableWriter(session.database(), ctx, current).collect(returned);
     int width = current.columns().size();
     return switch (operation) {
-      case INSERT -> writer.insert(rows);
+      case INSERT -> upsert != null ? writer.upsert(rows, upsert.on(current)) : writer.insert(rows);
       case DELETE -> writer.delete(rows.stream().map(r -> Arrays.copyOf(r, width)).toList());
       case UPDATE -> {
         List<Object[]> olds = new ArrayList<>(rows.size());

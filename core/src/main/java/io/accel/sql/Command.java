@@ -1,5 +1,6 @@
 package io.accel.sql;
 
+import io.accel.catalog.ColumnType;
 import io.accel.catalog.DataType;
 import java.util.List;
 import java.util.Optional;
@@ -191,6 +192,51 @@ public sealed interface Command {
    */
   record CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
       boolean headerMatch, boolean freeze) {
+  }
+
+  /**
+   * The options of CREATE / ALTER SEQUENCE and of an identity column; null (or false) where not given. {@code ownedBy}
+   * is {@code table.column}, or empty for OWNED BY NONE; {@code restart} holds RESTART WITH's value, or the
+   * sequence's start when {@code restartDefault}.
+   */
+  record SequenceOptions(ColumnType type, Long increment, Long min, boolean noMin, Long max, boolean noMax,
+      Long start, Long cache, Boolean cycle, Long restart, boolean restartDefault, String ownedBy) {
+    public static final SequenceOptions NONE = new SequenceOptions(null, null, null, false, null, false, null, null,
+        null, null, false, null);
+
+    public SequenceOptions withType(ColumnType t) {
+      return new SequenceOptions(t, increment, min, noMin, max, noMax, start, cache, cycle, restart, restartDefault,
+          ownedBy);
+    }
+  }
+
+  /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [options]}. */
+  record CreateSequence(String name, boolean ifNotExists, SequenceOptions options) implements Command {
+  }
+
+  /** {@code ALTER SEQUENCE [IF EXISTS] name options}. */
+  record AlterSequence(String name, boolean ifExists, SequenceOptions options) implements Command {
+  }
+
+  /** {@code DROP SEQUENCE [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+  record DropSequence(List<String> names, boolean ifExists, boolean cascade) implements Command {
+    public DropSequence {
+      names = List.copyOf(names);
+    }
+  }
+
+  /**
+   * A SERIAL or identity column's sequence, created with its table: {@code identity} is NONE for SERIAL. The
+   * column's DEFAULT is {@code nextval} of it.
+   */
+  record ColumnSequence(String column, io.accel.catalog.SequenceDef.Identity identity, SequenceOptions options) {
+  }
+
+  /** CREATE TABLE with SERIAL or identity columns: the table, then the sequence each such column owns. */
+  record CreateTableWithSequences(CreateTable table, List<ColumnSequence> sequences) implements Command {
+    public CreateTableWithSequences {
+      sequences = List.copyOf(sequences);
+    }
   }
 
   record Begin() implements Command {

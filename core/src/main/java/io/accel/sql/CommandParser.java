@@ -376,6 +376,9 @@ public final class CommandParser {
    */
   private Command alter() {
     next();
+    if (optionalWord("sequence")) {
+      return alterSequence();
+    }
     if (!optionalWord("table")) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER " + peek().text().toUpperCase(java.util.Locale.ROOT)
           + " is not supported by Accel");
@@ -793,6 +796,9 @@ public final class CommandParser {
     if (!unlogged && (peek().is("view") || peek().is("or") && tokens.get(pos + 1).is("replace"))) {
       return createView();
     }
+    if (!unlogged && optionalWord("sequence")) {
+      return createSequence();
+    }
     if (unlogged) {
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
@@ -880,17 +886,260 @@ public final class CommandParser {
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
-    return new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
+    Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
+    return columnSequences.isEmpty() ? created : new Command.CreateTableWithSequences(created, columnSequences);
+  }
+
+  /** The SERIAL and identity columns of the CREATE TABLE being parsed. */
+  private final List<Command.ColumnSequence> columnSequences = new ArrayList<>();
+
+  /** {@code smallserial}, {@code serial}, {@code bigserial} (and serial2/4/8): the integer type, or null. */
+  private static ColumnType serialType(Token t) {
+    if (t.kind() != Kind.WORD) {
+      return null;
+    }
+    return switch (t.text()) {
+      case "smallserial", "serial2" -> ColumnType.SMALLINT;
+      case "serial", "serial4" -> ColumnType.INTEGER;
+      case "bigserial", "serial8" -> ColumnType.BIGINT;
+      default -> null;
+    };
+  }
+
+  /**
+   * The DEFAULT of a SERIAL or identity column before its sequence is named: {@code CommandExecutor} puts the
+   * sequence's name in place of the marker (PostgreSQL shows {@code nextval('t_id_seq'::regclass)}).
+   */
+  public static final String SEQUENCE_MARKER = "\u0000sequence\u0000";
+
+  /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [options]}. */
+  private Command createSequence() {
+    boolean ifNotExists = ifNotExists();
+    String name = name();
+    Command.SequenceOptions options = sequenceOptions(false, false);
+    finish();
+    return new Command.CreateSequence(name, ifNotExists, options);
+  }
+
+  /** {@code ALTER SEQUENCE [IF EXISTS] name options}. */
+  private Command alterSequence() {
+    boolean ifExists = false;
+    if (optionalWord("if")) {
+      expectWord("exists");
+      ifExists = true;
+    }
+    String name = name();
+    if (peek().is("rename") || peek().is("owner") || peek().is("set")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER SEQUENCE " + peek().text().toUpperCase(
+          java.util.Locale.ROOT) + " is not supported by Accel");
+    }
+    Command.SequenceOptions options = sequenceOptions(true, false);
+    finish();
+    return new Command.AlterSequence(name, ifExists, options);
+  }
+
+  /** {@code DROP SEQUENCE [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+  private Command dropSequence() {
+    boolean ifExists = false;
+    if (optionalWord("if")) {
+      expectWord("exists");
+      ifExists = true;
+    }
+    List<String> names = new ArrayList<>();
+    do {
+      names.add(name());
+    } while (optionalSymbol(","));
+    boolean cascade = optionalWord("cascade");
+    if (!cascade) {
+      optionalWord("restrict");
+    }
+    finish();
+    return new Command.DropSequence(names, ifExists, cascade);
+  }
+
+  /**
+   * PostgreSQL's SeqOptList: AS type, INCREMENT [BY] n, MINVALUE n | NO MINVALUE, MAXVALUE n | NO MAXVALUE, START
+   * [WITH] n, RESTART [[WITH] n] (ALTER only), CACHE n, [NO] CYCLE, OWNED BY table.column | NONE; in an identity
+   * column's parentheses also SEQUENCE NAME.
+   */
+  private Command.SequenceOptions sequenceOptions(boolean alter, boolean identity) {
+    ColumnType type = null;
+    Long increment = null;
+    Long min = null;
+    Long max = null;
+    Long start = null;
+    Long cache = null;
+    Boolean cycle = null;
+    Long restart = null;
+    boolean noMin = false;
+    boolean noMax = false;
+    boolean restartDefault = false;
+    String ownedBy = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    while (peek().kind() == Kind.WORD) {
+      Token t = peek();
+      String option = t.text();
+      if (option.equals("no")) {
+        option = tokens.get(pos + 1).text();
+      }
+      if (!java.util.Set.of("as", "increment", "minvalue", "maxvalue", "start", "restart", "cache", "cycle", "owned")
+          .contains(option) || !alter && option.equals("restart") || identity && option.equals("owned")) {
+        break;
+      }
+      if (!seen.add(option)) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "conflicting or redundant options");
+      }
+      if (t.is("no")) {
+        next();
+        Token what = next();
+        switch (what.text()) {
+          case "minvalue" -> noMin = true;
+          case "maxvalue" -> noMax = true;
+          case "cycle" -> cycle = false;
+          default -> throw error(what, "syntax error at or near \"" + what.text() + "\"");
+        }
+        continue;
+      }
+      next();
+      switch (option) {
+        case "as" -> {
+          Token typeToken = peek();
+          DataType d = type();
+          if (d.kind() != ColumnType.SMALLINT && d.kind() != ColumnType.INTEGER && d.kind() != ColumnType.BIGINT) {
+            throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+                "sequence type must be smallint, integer, or bigint");
+          }
+          type = d.kind();
+        }
+        case "increment" -> {
+          optionalWord("by");
+          increment = signedLong();
+        }
+        case "minvalue" -> min = signedLong();
+        case "maxvalue" -> max = signedLong();
+        case "start" -> {
+          optionalWord("with");
+          start = signedLong();
+        }
+        case "restart" -> {
+          boolean with = optionalWord("with");
+          if (with || peek().kind() == Kind.NUMBER || peek().isSymbol("-") || peek().isSymbol("+")) {
+            restart = signedLong();
+          } else {
+            restartDefault = true;
+          }
+        }
+        case "cache" -> cache = signedLong();
+        case "cycle" -> cycle = true;
+        case "owned" -> {
+          expectWord("by");
+          if (optionalWord("none")) {
+            ownedBy = "";
+          } else {
+            Token table = next();
+            expectSymbol(".");
+            Token column = next();
+            if (peek().isSymbol(".")) {
+              // public.table.column
+              next();
+              table = column;
+              column = next();
+            }
+            if (!table.isName() || !column.isName()) {
+              throw error(column, "syntax error at or near \"" + column.text() + "\"");
+            }
+            ownedBy = table.text() + "." + column.text();
+          }
+        }
+        default -> throw error(t, "syntax error at or near \"" + t.text() + "\"");
+      }
+    }
+    return new Command.SequenceOptions(type, increment, min, noMin, max, noMax, start, cache, cycle, restart,
+        restartDefault, ownedBy);
+  }
+
+  /** A possibly signed integer of up to 64 bits. */
+  private long signedLong() {
+    boolean negative = false;
+    if (peek().isSymbol("-") || peek().isSymbol("+")) {
+      negative = next().text().equals("-");
+    }
+    Token t = next();
+    if (t.kind() != Kind.NUMBER) {
+      throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text()) + "\"");
+    }
+    try {
+      return Long.parseLong((negative ? "-" : "") + t.text());
+    } catch (NumberFormatException e) {
+      throw new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + (negative ? "-" : "") + t.text()
+          + "\" is out of range for type bigint");
+    }
   }
 
   private ColumnSpec column(String table, List<String> primaryKey, List<List<String>> uniques) {
     String name = name();
-    DataType type = type();
-    boolean notNull = false;
-    Optional<String> defaultSql = Optional.empty();
+    ColumnType serial = serialType(peek());
+    DataType type = serial != null ? DataType.of(serial) : null;
+    if (serial != null) {
+      next();
+      columnSequences.add(new Command.ColumnSequence(name, io.accel.catalog.SequenceDef.Identity.NONE,
+          Command.SequenceOptions.NONE.withType(serial)));
+    } else {
+      type = type();
+    }
+    boolean notNull = serial != null;
+    Optional<String> defaultSql = serial != null ? Optional.of(SEQUENCE_MARKER) : Optional.empty();
+    boolean identity = false;
     constraintName = Optional.empty();
     while (true) {
       Token t = peek();
+      if (t.is("generated") && !tokens.get(pos + 1).is("always") || t.is("generated")
+          && tokens.get(pos + 2).is("as") && tokens.get(pos + 3).is("identity")) {
+        // GENERATED ALWAYS | BY DEFAULT AS IDENTITY [(sequence options)]
+        next();
+        io.accel.catalog.SequenceDef.Identity kind;
+        if (optionalWord("always")) {
+          kind = io.accel.catalog.SequenceDef.Identity.ALWAYS;
+        } else {
+          expectWord("by");
+          expectWord("default");
+          kind = io.accel.catalog.SequenceDef.Identity.BY_DEFAULT;
+        }
+        expectWord("as");
+        expectWord("identity");
+        Command.SequenceOptions options = Command.SequenceOptions.NONE;
+        if (optionalSymbol("(")) {
+          options = sequenceOptions(false, true);
+          expectSymbol(")");
+        }
+        if (identity) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "multiple identity specifications for column \"" + name
+              + "\" of table \"" + table + "\"");
+        }
+        if (defaultSql.isPresent()) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "both default and identity specified for column \""
+              + name + "\" of table \"" + table + "\"");
+        }
+        if (type.kind() != ColumnType.SMALLINT && type.kind() != ColumnType.INTEGER
+            && type.kind() != ColumnType.BIGINT) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "identity column type must be smallint,"
+              + " integer, or bigint");
+        }
+        identity = true;
+        notNull = true;
+        defaultSql = Optional.of(SEQUENCE_MARKER);
+        columnSequences.add(new Command.ColumnSequence(name, kind,
+            options.type() == null ? options.withType(type.kind()) : options));
+        continue;
+      }
+      if (t.is("default") && defaultSql.isPresent() && (serial != null || identity)) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, (identity ? "both default and identity specified"
+            : "multiple default values specified") + " for column \"" + name + "\" of table \"" + table + "\"");
+      }
+      if (t.is("null") && (serial != null || identity)) {
+        throw new AccelException(SqlState.SYNTAX_ERROR, "conflicting NULL/NOT NULL declarations for column \""
+            + name + "\" of table \"" + table + "\"");
+      }
       if (t.is("constraint")) {
         next();
         constraintName = Optional.of(name());
@@ -1161,6 +1410,9 @@ public final class CommandParser {
 
   private Command drop() {
     expectWord("drop");
+    if (optionalWord("sequence")) {
+      return dropSequence();
+    }
     boolean table = optionalWord("table");
     boolean index = !table && optionalWord("index");
     boolean view = !table && !index && optionalWord("view");

@@ -41,7 +41,8 @@ public final class PgCatalogSyntax {
 
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
-          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest");
+          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
+          + "|nextval|currval|setval|lastval");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -59,7 +60,20 @@ public final class PgCatalogSyntax {
       Map.entry("pg_relation_size", "accel_relation_size"),
       Map.entry("pg_total_relation_size", "accel_total_relation_size"),
       Map.entry("pg_indexes_size", "accel_indexes_size"),
-      Map.entry("pg_database_size", "accel_database_size"));
+      Map.entry("pg_database_size", "accel_database_size"),
+      // sequences: the session's currval and lastval, the store's values
+      Map.entry("nextval", "accel_nextval"),
+      Map.entry("currval", "accel_currval"),
+      Map.entry("setval", "accel_setval"),
+      Map.entry("lastval", "accel_lastval"),
+      Map.entry("pg_get_serial_sequence", "accel_get_serial_sequence"));
+
+  /** Numbers the nextval calls rewritten, so no two are the same expression to Calcite. */
+  private static final java.util.concurrent.atomic.AtomicInteger NEXTVAL_SITES =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** The functions whose first argument names a sequence: {@code 's'::regclass} is read as the name. */
+  private static final Set<String> SEQUENCE_FUNCTIONS = Set.of("nextval", "currval", "setval");
 
   private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
 
@@ -117,7 +131,14 @@ public final class PgCatalogSyntax {
         if (j + 1 < n && tokens.get(j).is("pg_catalog") && tokens.get(j + 1).isSymbol(".")) {
           j += 2;
         }
-        if (j < n && tokens.get(j).kind() == SqlLexer.Kind.WORD && REG_TYPES.contains(tokens.get(j).text())) {
+        if (j < n && tokens.get(j).is("regclass") && i >= 3 && tokens.get(i - 1).kind() == SqlLexer.Kind.STRING
+            && tokens.get(i - 2).isSymbol("(") && SEQUENCE_FUNCTIONS.contains(tokens.get(i - 3).text())) {
+          // nextval('s'::regclass), as PostgreSQL shows a serial column's default: the name itself
+          for (int k = i; k <= j; k++) {
+            pieces[k] = "";
+          }
+          i = j;
+        } else if (j < n && tokens.get(j).kind() == SqlLexer.Kind.WORD && REG_TYPES.contains(tokens.get(j).text())) {
           regCast(tokens, pieces, i, j, resolver, token);
           i = j;
         }
@@ -153,6 +174,10 @@ public final class PgCatalogSyntax {
           boolean empty = symbol(tokens, i + 2, ")");
           pieces[i] = "pg_catalog." + name;
           pieces[i + 1] = "(" + token + (empty ? "" : ", ");
+          if (t.is("nextval")) {
+            // a call site of its own: Calcite takes two equal calls for one value (nextval('s'), nextval('s'))
+            pieces[i + 1] = "(" + token + ", " + NEXTVAL_SITES.incrementAndGet() + (empty ? "" : ", ");
+          }
           int close = closing(tokens, i + 1);
           if (item && close > 0 && endsItem(tokens, close + 1)) {
             pieces[close] = pieces[close] + " AS " + t.text();

@@ -75,6 +75,24 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     return new AvaticaResultSetMetaData(statement, null, signature);
   }
 
+  /** A result set over rows already in memory (generated keys), in Avatica's value conversions. */
+  static java.sql.ResultSet rows(AvaticaStatement statement, Meta.Signature signature, java.util.List<Object> rows,
+      TimeZone timeZone) throws SQLException {
+    return new RowsResultSet(statement, signature, rows, timeZone).open();
+  }
+
+  private static final class RowsResultSet extends AvaticaResultSet {
+    RowsResultSet(AvaticaStatement statement, Meta.Signature signature, java.util.List<Object> rows, TimeZone timeZone)
+        throws SQLException {
+      super(statement, new QueryState(), signature, new AvaticaResultSetMetaData(statement, null, signature), timeZone,
+          new Meta.Frame(0, true, rows));
+    }
+
+    AvaticaResultSet open() throws SQLException {
+      return execute();
+    }
+  }
+
   /** An Accel connection: Avatica's, with its Meta and statements reachable by the driver. */
   static final class AccelConnection extends AvaticaConnection {
     AccelConnection(UnregisteredDriver driver, AvaticaFactory factory, String url, Properties info) {
