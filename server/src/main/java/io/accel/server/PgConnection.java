@@ -414,8 +414,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
    */
   private Object next() {
     long idle = server.config().idleSessionTimeoutMillis();
-    long deadline = idle > 0 && session != null && !session.inTransactionBlock()
-        ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle) : 0;
+    boolean inBlock = link != null ? upstreamStatus != 'I' : session != null && session.inTransactionBlock();
+    long deadline = idle > 0 && session != null && !inBlock ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idle) : 0;
     while (true) {
       Object next = current.poll();
       if (next instanceof PgFrameDecoder.Malformed bad) {
