@@ -892,16 +892,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
    * answered here); any other goes upstream now.
    */
   private Boolean frontParse(ByteBuf body) throws IOException {
-    String name = cstring(body);
-    String sql = cstring(body);
-    int count = body.readShort();
-    if (count < 0) {
-      throw new BadMessage("invalid number of parameter types");
-    }
-    int[] types = new int[count];
-    for (int i = 0; i < count; i++) {
-      types[i] = body.readInt();
-    }
+    ParseMessage parse = ParseMessage.read(body);
+    String name = parse.name();
+    String sql = parse.sql();
+    int[] types = parse.types();
     if (!name.isEmpty() && fronts.containsKey(name)) {
       throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name
           + "\" already exists");
@@ -1257,17 +1251,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   // --- extended query
 
+  /** A Parse message: the statement's name, its text and the parameter types the client gave (0: infer). */
+  private record ParseMessage(String name, String sql, int[] types) {
+    static ParseMessage read(ByteBuf body) {
+      String name = cstring(body);
+      String sql = cstring(body);
+      int count = body.readShort();
+      if (count < 0) {
+        throw new BadMessage("invalid number of parameter types");
+      }
+      int[] types = new int[count];
+      for (int i = 0; i < count; i++) {
+        types[i] = body.readInt();
+      }
+      return new ParseMessage(name, sql, types);
+    }
+  }
+
   private void parse(ByteBuf body) {
-    String name = cstring(body);
-    String sql = cstring(body);
-    int count = body.readShort();
-    if (count < 0) {
-      throw new BadMessage("invalid number of parameter types");
-    }
-    int[] types = new int[count];
-    for (int i = 0; i < count; i++) {
-      types[i] = body.readInt();
-    }
+    ParseMessage parse = ParseMessage.read(body);
+    String name = parse.name();
+    String sql = parse.sql();
+    int[] types = parse.types();
     if (!name.isEmpty() && statements.containsKey(name)) {
       throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
     }
