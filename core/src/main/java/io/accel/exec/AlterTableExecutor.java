@@ -567,17 +567,7 @@ final class AlterTableExecutor {
       }
       catalog.replace(table, rewritten);
       created.clear();
-      database.store().dropFamily(Catalog.tableFamily(table.id()));
-      for (IndexDef index : table.indexes()) {
-        database.store().dropFamily(Catalog.indexFamily(index.id()));
-      }
-      database.forgetRowIds(table.id());
-      database.statistics().tableDropped(table);
-      if (database.rowCache() != null) {
-        database.rowCache().invalidateTable(table.id());
-      }
-      database.statistics().tableCreated(rewritten);
-      database.statistics().analyze(rewritten);
+      ddl.retireReplaced(table, rewritten);
     } finally {
       for (String family : created) {
         database.store().dropFamily(family);

@@ -528,17 +528,7 @@ public final class CommandExecutor {
       }
       catalog.replace(table, rewritten);
       created.clear();
-      database.store().dropFamily(Catalog.tableFamily(table.id()));
-      for (IndexDef index : table.indexes()) {
-        database.store().dropFamily(Catalog.indexFamily(index.id()));
-      }
-      database.forgetRowIds(table.id());
-      database.statistics().tableDropped(table);
-      if (database.rowCache() != null) {
-        database.rowCache().invalidateTable(table.id());
-      }
-      database.statistics().tableCreated(rewritten);
-      database.statistics().analyze(rewritten);
+      retireReplaced(table, rewritten);
     } finally {
       for (String family : created) {
         database.store().dropFamily(family);
@@ -657,6 +647,24 @@ public final class CommandExecutor {
       named.add(new io.accel.catalog.CheckDef(name, spec.expression()));
     }
     return named;
+  }
+
+  /**
+   * After {@code rewritten} replaced {@code table} in the catalog: drops the old table's families, its row ids, its
+   * cached rows and statistics, and computes the new table's.
+   */
+  void retireReplaced(TableDef table, TableDef rewritten) throws RocksDBException {
+    database.store().dropFamily(Catalog.tableFamily(table.id()));
+    for (IndexDef index : table.indexes()) {
+      database.store().dropFamily(Catalog.indexFamily(index.id()));
+    }
+    database.forgetRowIds(table.id());
+    database.statistics().tableDropped(table);
+    if (database.rowCache() != null) {
+      database.rowCache().invalidateTable(table.id());
+    }
+    database.statistics().tableCreated(rewritten);
+    database.statistics().analyze(rewritten);
   }
 
   boolean relationExists(String name) {
