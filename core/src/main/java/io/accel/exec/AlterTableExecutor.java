@@ -525,13 +525,7 @@ final class AlterTableExecutor {
       long id = catalog.allocateId();
       ColumnFamilyHandle family = database.store().createFamily(Catalog.tableFamily(id));
       created.add(Catalog.tableFamily(id));
-      List<IndexDef> indexes = new ArrayList<>();
-      for (IndexDef index : shape.indexes()) {
-        long indexId = catalog.allocateId();
-        database.store().createFamily(Catalog.indexFamily(indexId));
-        created.add(Catalog.indexFamily(indexId));
-        indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
-      }
+      List<IndexDef> indexes = ddl.newIndexFamilies(shape.indexes(), created);
       TableDef rewritten = new TableDef(id, shape.name(), shape.columns(), shape.primaryKey(), indexes,
           shape.schemaVersion()).withChecks(shape.checks());
       String pkName = table.name() + "_pkey";

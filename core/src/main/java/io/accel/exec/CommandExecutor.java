@@ -513,13 +513,7 @@ public final class CommandExecutor {
       long id = catalog.allocateId();
       ColumnFamilyHandle family = database.store().createFamily(Catalog.tableFamily(id));
       created.add(Catalog.tableFamily(id));
-      List<IndexDef> indexes = new ArrayList<>();
-      for (IndexDef index : table.indexes()) {
-        long indexId = catalog.allocateId();
-        database.store().createFamily(Catalog.indexFamily(indexId));
-        created.add(Catalog.indexFamily(indexId));
-        indexes.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
-      }
+      List<IndexDef> indexes = newIndexFamilies(table.indexes(), created);
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
           table.layout(), table.checks());
       rekey(table, rewritten, family, pkName);
@@ -647,6 +641,21 @@ public final class CommandExecutor {
       named.add(new io.accel.catalog.CheckDef(name, spec.expression()));
     }
     return named;
+  }
+
+  /**
+   * The indexes of a rewritten table: each of {@code indexes} under a new id with a new, empty family, whose name is
+   * added to {@code created} (dropped by the caller if the rewrite fails).
+   */
+  List<IndexDef> newIndexFamilies(List<IndexDef> indexes, List<String> created) throws RocksDBException {
+    List<IndexDef> renewed = new ArrayList<>();
+    for (IndexDef index : indexes) {
+      long indexId = catalog.allocateId();
+      database.store().createFamily(Catalog.indexFamily(indexId));
+      created.add(Catalog.indexFamily(indexId));
+      renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
+    }
+    return renewed;
   }
 
   /**

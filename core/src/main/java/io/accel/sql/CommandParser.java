@@ -940,6 +940,15 @@ public final class CommandParser {
 
   /** {@code DROP SEQUENCE [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
   private Command dropSequence() {
+    DropList d = dropList();
+    return new Command.DropSequence(d.names(), d.ifExists(), d.cascade());
+  }
+
+  /** What follows DROP and the object kind: {@code [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}, to the end. */
+  private record DropList(List<String> names, boolean ifExists, boolean cascade) {
+  }
+
+  private DropList dropList() {
     boolean ifExists = false;
     if (optionalWord("if")) {
       expectWord("exists");
@@ -954,7 +963,7 @@ public final class CommandParser {
       optionalWord("restrict");
     }
     finish();
-    return new Command.DropSequence(names, ifExists, cascade);
+    return new DropList(names, ifExists, cascade);
   }
 
   /**
@@ -1423,24 +1432,12 @@ public final class CommandParser {
       }
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
-    boolean ifExists = false;
-    if (optionalWord("if")) {
-      expectWord("exists");
-      ifExists = true;
-    }
-    List<String> names = new ArrayList<>();
-    do {
-      names.add(name());
-    } while (optionalSymbol(","));
-    boolean cascade = optionalWord("cascade");
-    if (!cascade) {
-      optionalWord("restrict");
-    }
-    finish();
+    DropList d = dropList();
     if (view) {
-      return new Command.DropView(names, ifExists, cascade);
+      return new Command.DropView(d.names(), d.ifExists(), d.cascade());
     }
-    return table ? new Command.DropTable(names, ifExists, cascade) : new Command.DropIndex(names, ifExists);
+    return table ? new Command.DropTable(d.names(), d.ifExists(), d.cascade())
+        : new Command.DropIndex(d.names(), d.ifExists());
   }
 
   private boolean ifNotExists() {
