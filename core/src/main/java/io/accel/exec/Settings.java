@@ -24,6 +24,9 @@ public final class Settings {
   }
 
   public static final String SERVER_VERSION = "15.0 (Accel 0.1.0)";
+  /** The PostgreSQL release whose SQL and catalog Accel answers as: server_version's numbers. */
+  public static final int SERVER_MAJOR_VERSION = 15;
+  public static final int SERVER_MINOR_VERSION = 0;
 
   private static final Map<String, Parameter> KNOWN = new LinkedHashMap<>();
 
@@ -37,6 +40,7 @@ public final class Settings {
     known("IntervalStyle", "postgres", false, "the display format of intervals");
     known("is_superuser", "off", true, "whether the user is a superuser");
     known("lc_messages", "C", false, "the language of messages");
+    known("role", "none", false, "the current role: the session's user (none) is the only one");
     known("search_path", "\"$user\", public", false, "the schemas unqualified names are looked up in");
     known("server_encoding", "UTF8", true, "the database's character set");
     known("server_version", SERVER_VERSION, true, "the server's version");
@@ -180,6 +184,15 @@ public final class Settings {
           throw invalid(name, value, "Accel prints bytea as hex only");
         }
         yield "hex";
+      }
+      case "role" -> {
+        if (value.equalsIgnoreCase("none")) {
+          yield "none";
+        }
+        if (!value.equals(get("session_authorization"))) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "role \"" + value + "\" does not exist");
+        }
+        yield value;
       }
       case "client_min_messages" -> {
         String lower = value.toLowerCase(Locale.ROOT);

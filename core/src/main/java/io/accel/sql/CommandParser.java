@@ -82,6 +82,20 @@ public final class CommandParser {
       finish();
       return new Command.Set("timezone", value, local);
     }
+    if ((peek().is("role") || peek().is("authorization")) && !tokens.get(pos + 1).isSymbol("=")
+        && !tokens.get(pos + 1).is("to")) {
+      // SET ROLE name | NONE, SET SESSION AUTHORIZATION name | DEFAULT (Flyway restores its role so)
+      next();
+      Token t = next();
+      String role = switch (t.kind()) {
+        case WORD -> t.text().toLowerCase(java.util.Locale.ROOT);
+        case QUOTED, STRING -> t.text();
+        default -> throw error(t, "syntax error at or near \""
+            + (t.kind() == Kind.END ? "end of input" : t.text()) + "\"");
+      };
+      finish();
+      return new Command.Set("role", role.equals("default") && t.kind() == Kind.WORD ? null : role, local);
+    }
     if (peek().is("transaction") || peek().is("session") && tokens.get(pos + 1).is("characteristics")) {
       // SET TRANSACTION ISOLATION LEVEL ...: Accel always runs snapshot isolation
       while (peek().kind() != Kind.END) {

@@ -199,6 +199,24 @@ class SessionApiTest extends EngineTestBase {
   }
 
   @Test
+  void setRoleAcceptsTheSessionsOwnUserAndNoOther() {
+    assertThat(all(run("SHOW role"))).containsExactly("none");
+    run("SET ROLE 'tester'");
+    assertThat(all(run("SHOW role"))).containsExactly("tester");
+    run("SET ROLE NONE");
+    assertThat(all(run("SHOW role"))).containsExactly("none");
+    run("SET ROLE tester");
+    run("RESET ROLE");
+    assertThat(all(run("SHOW role"))).containsExactly("none");
+    run("SET SESSION AUTHORIZATION DEFAULT");
+    run("SET SESSION ROLE \"tester\"");
+    AccelException other = failure(() -> run("SET ROLE admin"));
+    assertThat(other.state().code()).isEqualTo("22023");
+    assertThat(other.getMessage()).contains("role \"admin\" does not exist");
+    assertThat(failure(() -> run("SET ROLE 'Tester'")).state().code()).isEqualTo("22023");
+  }
+
+  @Test
   void settingsOfABlockEndWithIt() {
     run("BEGIN");
     run("SET LOCAL application_name = 'inside'");

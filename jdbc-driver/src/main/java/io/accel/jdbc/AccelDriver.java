@@ -2,6 +2,7 @@ package io.accel.jdbc;
 
 import io.accel.exec.Database;
 import io.accel.exec.Session;
+import io.accel.exec.Settings;
 import io.accel.exec.StoreRegistry;
 import io.accel.sql.AccelException;
 import io.accel.sql.ErrorTranslator;
@@ -52,9 +53,15 @@ public final class AccelDriver extends UnregisteredDriver {
     return PREFIX;
   }
 
+  /**
+   * The product is reported as PostgreSQL (with the version {@code SHOW server_version} gives), as CockroachDB and
+   * YugabyteDB do: tools that pick their SQL by product name (Flyway, Hibernate, Spring) then speak PostgreSQL to
+   * it, which is the dialect Accel answers. The driver's own name stays Accel's.
+   */
   @Override
   protected DriverVersion createDriverVersion() {
-    return new DriverVersion("Accel JDBC Driver", "0.1.0", "Accel", "0.1.0", true, 0, 1, 0, 1);
+    return new DriverVersion("Accel JDBC Driver", "0.1.0", "PostgreSQL", Settings.SERVER_VERSION, true, 0, 1,
+        Settings.SERVER_MAJOR_VERSION, Settings.SERVER_MINOR_VERSION);
   }
 
   @Override

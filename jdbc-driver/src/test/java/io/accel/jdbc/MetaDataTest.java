@@ -156,10 +156,12 @@ class MetaDataTest extends JdbcTestSupport {
   }
 
   @Test
-  void productAndDriverNames() throws SQLException {
+  void productIsPostgreSqlAsSeenByToolsAndTheDriverIsAccels() throws SQLException {
     DatabaseMetaData md = c.getMetaData();
-    assertThat(md.getDatabaseProductName()).isEqualTo("Accel");
-    assertThat(md.getDatabaseProductVersion()).isNotBlank();
+    assertThat(md.getDatabaseProductName()).isEqualTo("PostgreSQL");
+    assertThat(md.getDatabaseProductVersion()).isEqualTo("15.0 (Accel 0.1.0)");
+    assertThat(md.getDatabaseMajorVersion()).isEqualTo(15);
+    assertThat(md.getDatabaseMinorVersion()).isEqualTo(0);
     assertThat(md.getDriverName()).isEqualTo("Accel JDBC Driver");
     assertThat(md.getDriverVersion()).isNotBlank();
     assertThat(md.getURL()).isEqualTo(url);
