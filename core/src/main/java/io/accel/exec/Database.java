@@ -89,6 +89,13 @@ public final class Database implements AutoCloseable {
     return sequences;
   }
 
+  private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
+
+  /** The store's advisory locks ({@code pg_advisory_lock}), shared by its sessions. */
+  public AdvisoryLocks advisoryLocks() {
+    return advisoryLocks;
+  }
+
   /** The sequences' current values, shared by the store's sessions. */
   public SequenceValues sequenceValues() {
     return sequenceValues;

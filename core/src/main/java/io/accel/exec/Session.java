@@ -114,6 +114,25 @@ public final class Session implements AutoCloseable {
   private PlanCache plans;
   /** The cancel flag of the statement running now, if any. */
   private volatile AtomicBoolean running;
+  /** What stops the statement running now (its cancel flag and timeout), for waits inside it. */
+  private volatile Cancellation runningCancellation;
+
+  private Cancellation cancellation(AtomicBoolean cancel, long timeoutMillis) {
+    Cancellation c = new Cancellation(cancel, timeoutMillis);
+    runningCancellation = c;
+    return c;
+  }
+
+  /** {@code pg_advisory_lock} and {@code pg_advisory_xact_lock}: waits for the key while the statement may run. */
+  public void advisoryLock(long key, boolean transaction) {
+    Cancellation c = runningCancellation;
+    database.advisoryLocks().lock(this, key, transaction, c != null ? c : new Cancellation(new AtomicBoolean(), 0));
+  }
+
+  /** Transaction-level advisory locks end with the transaction: a block's, or outside one the statement's. */
+  private void endTransactionLocks() {
+    database.advisoryLocks().endTransaction(this);
+  }
 
   /** Whether the planner may read through indexes (connection property {@code indexScans}, default true). */
   public boolean indexScans() {
@@ -219,6 +238,7 @@ public final class Session implements AutoCloseable {
     explicitBlock = false;
     TxnContext ctx = block;
     block = null;
+    endTransactionLocks();
     if (ctx != null) {
       try {
         ctx.commit();
@@ -239,6 +259,7 @@ public final class Session implements AutoCloseable {
     aborted = false;
     TxnContext ctx = block;
     block = null;
+    endTransactionLocks();
     if (ctx != null) {
       try {
         ctx.rollback();
@@ -285,6 +306,9 @@ public final class Session implements AutoCloseable {
    * one keeps its snapshot until the statement is closed or run again.
    */
   public synchronized void statementSucceeded(Object statementKey) {
+    if (!inTransactionBlock()) {
+      endTransactionLocks();
+    }
     TxnContext ctx = statementContexts.get(statementKey);
     if (ctx != null && ctx.wrote()) {
       statementContexts.remove(statementKey);
@@ -298,6 +322,9 @@ public final class Session implements AutoCloseable {
 
   /** Ends a statement that failed: none of its changes remain. */
   public synchronized void statementFailed(Object statementKey) {
+    if (!inTransactionBlock()) {
+      endTransactionLocks();
+    }
     TxnContext ctx = statementContexts.remove(statementKey);
     if (ctx != null) {
       try {
@@ -470,7 +497,7 @@ public final class Session implements AutoCloseable {
     lock.lock();
     AtomicBoolean cancel = new AtomicBoolean();
     running = cancel;
-    Cancellation cancellation = new Cancellation(cancel, settings.statementTimeoutMillis());
+    Cancellation cancellation = cancellation(cancel, settings.statementTimeoutMillis());
     try {
       String planned = sql;
       PlanCache.Plan plan = StatementPlanner.cancellable(cancel, () -> plans.plan(planned, maxRowCount), () -> {
@@ -616,7 +643,7 @@ public final class Session implements AutoCloseable {
       }
     }
     List<Object> values = parameterValues(prepared, parameters);
-    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
+    Cancellation cancellation = cancellation(cancel, timeoutMillis(timeoutMillis));
     return inStatement(statementKey, prepared.kind() == Prepared.Kind.QUERY, prepared, () -> {
       TxnContext ctx = currentContext(statementKey);
       ctx.cancellation(cancellation);
@@ -748,7 +775,7 @@ public final class Session implements AutoCloseable {
       }
     }
     running = cancel;
-    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
+    Cancellation cancellation = cancellation(cancel, timeoutMillis(timeoutMillis));
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     try {
@@ -824,7 +851,7 @@ public final class Session implements AutoCloseable {
     releaseStatement(statementKey);
     checkOpen();
     io.accel.cursor.CursorCache cache = database.cursorCache();
-    Cancellation cancellation = new Cancellation(cancel, timeoutMillis(timeoutMillis));
+    Cancellation cancellation = cancellation(cancel, timeoutMillis(timeoutMillis));
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     PagedCursor paged = null;
@@ -1363,6 +1390,7 @@ public final class Session implements AutoCloseable {
     if (plans != null) {
       plans.close();
     }
+    database.advisoryLocks().endSession(this);
     closed = true;
   }
 }

@@ -94,6 +94,49 @@ public final class PgCatalogFunctions {
         .map(s -> "public." + s.name()).findFirst().orElse(null);
   }
 
+  /** {@code pg_advisory_lock(key)}: waits for the store-wide lock on key, held until unlocked or the session ends. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static String accel_advisory_lock(int token, long key) {
+    PgCatalogSchema.of(token).session().advisoryLock(key, false);
+    return "";
+  }
+
+  /** {@code pg_advisory_xact_lock(key)}: as pg_advisory_lock, held until the transaction ends. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static String accel_advisory_xact_lock(int token, long key) {
+    PgCatalogSchema.of(token).session().advisoryLock(key, true);
+    return "";
+  }
+
+  /** {@code pg_try_advisory_lock(key)}: takes the lock if no other session holds it. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static boolean accel_try_advisory_lock(int token, long key) {
+    io.accel.exec.Session s = PgCatalogSchema.of(token).session();
+    return s.database().advisoryLocks().tryLock(s, key, false);
+  }
+
+  /** {@code pg_try_advisory_xact_lock(key)}: takes the lock until the transaction ends if no other session holds it. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static boolean accel_try_advisory_xact_lock(int token, long key) {
+    io.accel.exec.Session s = PgCatalogSchema.of(token).session();
+    return s.database().advisoryLocks().tryLock(s, key, true);
+  }
+
+  /** {@code pg_advisory_unlock(key)}: releases one session-level hold; false when the session holds none. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static boolean accel_advisory_unlock(int token, long key) {
+    io.accel.exec.Session s = PgCatalogSchema.of(token).session();
+    return s.database().advisoryLocks().unlock(s, key);
+  }
+
+  /** {@code pg_advisory_unlock_all()}: releases the session's session-level holds. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static String accel_advisory_unlock_all(int token) {
+    io.accel.exec.Session s = PgCatalogSchema.of(token).session();
+    s.database().advisoryLocks().unlockAll(s);
+    return "";
+  }
+
   /** {@code current_setting(name)}: the setting as SHOW prints it; 42704 for an unknown one. */
   public static String accel_current_setting(int token, String name) {
     return name == null ? null : PgCatalogSchema.of(token).session().settings().get(name);

@@ -545,6 +545,10 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", PgCatalogSchema::none);
+    // empty: Accel has no extensions (deptype 'e', what Flyway and pg_dump ask for), and tools find a sequence's owner
+    // and a view's tables through pg_get_serial_sequence and the views' own relations
+    table("pg_depend", "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4,"
+        + " deptype text", PgCatalogSchema::none);
     table("pg_enum", "oid oid, enumtypid oid, enumsortorder float4, enumlabel text", PgCatalogSchema::none);
     // one role per session and no role memberships (psql's \du); no extensions: Accel runs no PL/pgSQL or other
     // extension, so it lists none rather than PostgreSQL's plpgsql (psql's \dx)

@@ -42,7 +42,7 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval");
+          + "|nextval|currval|setval|lastval|_advisory_");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -66,7 +66,14 @@ public final class PgCatalogSyntax {
       Map.entry("currval", "accel_currval"),
       Map.entry("setval", "accel_setval"),
       Map.entry("lastval", "accel_lastval"),
-      Map.entry("pg_get_serial_sequence", "accel_get_serial_sequence"));
+      Map.entry("pg_get_serial_sequence", "accel_get_serial_sequence"),
+      // advisory locks, held by the session or its transaction
+      Map.entry("pg_advisory_lock", "accel_advisory_lock"),
+      Map.entry("pg_advisory_xact_lock", "accel_advisory_xact_lock"),
+      Map.entry("pg_try_advisory_lock", "accel_try_advisory_lock"),
+      Map.entry("pg_try_advisory_xact_lock", "accel_try_advisory_xact_lock"),
+      Map.entry("pg_advisory_unlock", "accel_advisory_unlock"),
+      Map.entry("pg_advisory_unlock_all", "accel_advisory_unlock_all"));
 
   /** Numbers the nextval calls rewritten, so no two are the same expression to Calcite. */
   private static final java.util.concurrent.atomic.AtomicInteger NEXTVAL_SITES =

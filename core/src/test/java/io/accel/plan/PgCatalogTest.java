@@ -235,4 +235,29 @@ class PgCatalogTest extends io.accel.exec.EngineTestBase {
     assertThat(value("select pg_catalog.array_to_string(ARRAY(SELECT relname FROM pg_class WHERE relname LIKE"
         + " 'items%' ORDER BY 1), ', ')")).isEqualTo("items, items_name_key, items_pkey, items_price_idx");
   }
+
+  /** Flyway's PostgreSQL support asks whether a schema is empty so (PostgreSQLSchema.doEmpty, Flyway 11). */
+  @Test
+  void flywaysEmptySchemaQuerySeesThePublicTablesAndNoExtensionObjects() {
+    String emptyQuery = "SELECT EXISTS (\n"
+        + "    SELECT c.oid FROM pg_catalog.pg_class c\n"
+        + "    JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n"
+        + "    LEFT JOIN pg_catalog.pg_depend d ON d.objid = c.oid AND d.deptype = 'e'\n"
+        + "    WHERE  n.nspname = 'S' AND d.objid IS NULL AND c.relkind IN ('r', 'v', 'S', 't')\n"
+        + "  UNION ALL\n"
+        + "    SELECT t.oid FROM pg_catalog.pg_type t\n"
+        + "    JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace\n"
+        + "    LEFT JOIN pg_catalog.pg_depend d ON d.objid = t.oid AND d.deptype = 'e'\n"
+        + "    WHERE n.nspname = 'S' AND d.objid IS NULL AND t.typcategory NOT IN ('A', 'C')\n"
+        + "  UNION ALL\n"
+        + "    SELECT p.oid FROM pg_catalog.pg_proc p\n"
+        + "    JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace\n"
+        + "    LEFT JOIN pg_catalog.pg_depend d ON d.objid = p.oid AND d.deptype = 'e'\n"
+        + "    WHERE n.nspname = 'S' AND d.objid IS NULL\n"
+        + ")";
+    assertThat(value(emptyQuery.replace("'S'", "'public'"))).isEqualTo(true);
+    assertThat(value(emptyQuery.replace("'S'", "'information_schema'"))).isEqualTo(false);
+    assertThat(value("SELECT count(*) FROM pg_catalog.pg_depend")).isEqualTo(0L);
+    assertThat(value("SELECT current_schema")).isEqualTo("public");
+  }
 }

@@ -129,6 +129,18 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     public void clearCancel() {
       cancelFlag.set(false);
     }
+
+    /** Accel does no JDBC escape processing ({fn ...}); Flyway turns it off, so both values are accepted. */
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+      checkOpen();
+    }
+
+    /** A hint (JDBC): statements are not pooled by the driver. */
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+      checkOpen();
+    }
   }
 
   /** A prepared statement whose parameter slots the driver can fill and inspect. */
@@ -141,6 +153,18 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     @Override
     public void clearCancel() {
       cancelFlag.set(false);
+    }
+
+    /** Accel does no JDBC escape processing ({fn ...}); Flyway turns it off, so both values are accepted. */
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+      checkOpen();
+    }
+
+    /** A hint (JDBC): statements are not pooled by the driver. */
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+      checkOpen();
     }
 
     /** The declared type name of parameter {@code index} (1-based), or null when unknown. */

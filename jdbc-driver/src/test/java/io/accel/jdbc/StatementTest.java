@@ -55,6 +55,25 @@ class StatementTest extends JdbcTestSupport {
   }
 
   @Test
+  void escapeProcessingAndPoolableAreAcceptedAsHints() throws SQLException {
+    createItems();
+    try (Statement s = c.createStatement(); PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM item")) {
+      s.setEscapeProcessing(false);
+      s.setEscapeProcessing(true);
+      s.setPoolable(true);
+      ps.setEscapeProcessing(false);
+      ps.setPoolable(false);
+      assertThat(s.executeUpdate("UPDATE item SET qty = 0 WHERE id = 1")).isEqualTo(1);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rows(rs)).containsExactly(List.of(5L));
+      }
+      s.close();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.setEscapeProcessing(false))
+          .isInstanceOf(SQLException.class);
+    }
+  }
+
+  @Test
   void executeUpdateReturnsRowCounts() throws SQLException {
     try (Statement s = c.createStatement()) {
       assertThat(s.executeUpdate("CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20), qty INTEGER)"))
