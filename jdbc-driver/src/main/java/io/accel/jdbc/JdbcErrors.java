@@ -510,6 +510,11 @@ final class JdbcErrors {
               return JdbcValues.getObject(rs, args[0]);
             }
             break;
+          case "getByte", "getShort", "getInt", "getLong", "getFloat", "getDouble", "getBigDecimal":
+            if (argc == 1 && JdbcValues.isText(rs, args[0])) {
+              return JdbcValues.numberFromText(rs, args[0], method.getReturnType());
+            }
+            break;
           case "getTimestamp":
             if (argc >= 1 && JdbcValues.TIMESTAMPTZ.equals(JdbcValues.columnTypeName(rs, args[0]))) {
               java.time.Instant i = JdbcValues.instant(rs, args[0]);

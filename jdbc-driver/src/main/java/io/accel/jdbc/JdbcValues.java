@@ -1,6 +1,7 @@
 package io.accel.jdbc;
 
 import io.accel.sql.SqlState;
+import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,6 +42,54 @@ final class JdbcValues {
       throw new SQLException("the column index " + index + " is out of range", SqlState.INVALID_PARAMETER_VALUE.code());
     }
     return metaData.getColumnTypeName(index);
+  }
+
+  /** Whether a result column holds text (CHAR, VARCHAR, TEXT). */
+  static boolean isText(ResultSet rs, Object column) throws SQLException {
+    int index = column instanceof Integer i ? i : rs.findColumn((String) column);
+    var metaData = rs.getMetaData();
+    if (index < 1 || index > metaData.getColumnCount()) {
+      return false;
+    }
+    int type = metaData.getColumnType(index);
+    return type == java.sql.Types.VARCHAR || type == java.sql.Types.CHAR || type == java.sql.Types.LONGVARCHAR;
+  }
+
+  /**
+   * A number read from a text column, as pgJDBC reads one ({@code getLong} of information_schema's
+   * {@code character_data} columns, which Hibernate reads sequences from): the text parsed, integers truncated, NULL
+   * as 0; text that is no number, or out of the type's range, is 22003 "Bad value for type".
+   */
+  static Object numberFromText(ResultSet rs, Object column, Class<?> type) throws SQLException {
+    String text = column instanceof Integer i ? rs.getString(i) : rs.getString((String) column);
+    if (text == null) {
+      return type == BigDecimal.class ? null : type == double.class ? (Object) 0d : type == float.class
+          ? (Object) 0f : type == long.class ? (Object) 0L : type == int.class ? (Object) 0
+          : type == short.class ? (Object) (short) 0 : (Object) (byte) 0;
+    }
+    String name = type == BigDecimal.class ? "BigDecimal" : type.getName();
+    try {
+      String trimmed = text.strip();
+      if (type == double.class) {
+        return Double.parseDouble(trimmed);
+      }
+      if (type == float.class) {
+        return Float.parseFloat(trimmed);
+      }
+      BigDecimal value = new BigDecimal(trimmed);
+      if (type == BigDecimal.class) {
+        return value;
+      }
+      java.math.BigInteger whole = value.toBigInteger();
+      return switch (name) {
+        case "long" -> whole.longValueExact();
+        case "int" -> whole.intValueExact();
+        case "short" -> whole.shortValueExact();
+        default -> whole.byteValueExact();
+      };
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new SQLException("Bad value for type " + name + " : " + text, SqlState.NUMERIC_VALUE_OUT_OF_RANGE.code());
+    }
   }
 
   private static long rawLong(ResultSet rs, Object column) throws SQLException {

@@ -549,4 +549,32 @@ class PreparedStatementTypesTest extends JdbcTestSupport {
     assertThat(rows(c, "SELECT c_num FROM all_types ORDER BY id")).containsExactly(List.of(new BigDecimal("2.35")),
         List.of(new BigDecimal("7.50")), List.of(new BigDecimal("7.00")));
   }
+
+  /** As pgJDBC: numeric getters parse a text column (Hibernate reads information_schema.sequences so). */
+  @Test
+  void numericGettersReadNumbersFromText() throws SQLException {
+    try (var s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "SELECT '42' AS a, ' -7 ' AS b, '9223372036854775807' AS big, '2.75' AS frac, 'x' AS bad, CAST(NULL AS TEXT) AS n")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong("a")).isEqualTo(42L);
+      assertThat(rs.getInt(1)).isEqualTo(42);
+      assertThat(rs.getShort("b")).isEqualTo((short) -7);
+      assertThat(rs.getLong("big")).isEqualTo(Long.MAX_VALUE);
+      assertThat(rs.getBigDecimal("frac")).isEqualByComparingTo("2.75");
+      assertThat(rs.getDouble("frac")).isEqualTo(2.75);
+      assertThat(rs.getInt("frac")).isEqualTo(2);
+      assertThat(rs.getLong("n")).isZero();
+      assertThat(rs.wasNull()).isTrue();
+      assertThat(rs.getBigDecimal("n")).isNull();
+      for (String column : List.of("bad", "big")) {
+        try {
+          rs.getInt(column);
+          throw new AssertionError("no failure for " + column);
+        } catch (SQLException e) {
+          assertThat(e.getSQLState()).isEqualTo("22003");
+          assertThat(e.getMessage()).startsWith("Bad value for type int");
+        }
+      }
+    }
+  }
 }
