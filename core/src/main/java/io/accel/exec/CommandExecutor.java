@@ -508,6 +508,7 @@ public final class CommandExecutor {
       Column c = columns.get(o);
       columns.set(o, new Column(c.name(), c.type(), false, c.defaultSql()));
     }
+    refuseBlockRows(table);
     List<String> created = new ArrayList<>();
     try {
       long id = catalog.allocateId();
@@ -527,6 +528,19 @@ public final class CommandExecutor {
       for (String family : created) {
         database.store().dropFamily(family);
       }
+    }
+  }
+
+  /**
+   * ADD PRIMARY KEY stores the committed rows again under a new table id: rows the session's open block wrote to the
+   * table would not follow (they were lost, or the commit failed), so that is refused before anything changes
+   * (Flyway's baseline: CREATE TABLE, INSERT, ADD PRIMARY KEY in one transaction).
+   */
+  private void refuseBlockRows(TableDef table) {
+    TxnContext block = session.blockContext();
+    if (block != null && block.wroteTable(table.id())) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE ADD PRIMARY KEY of a table this"
+          + " transaction wrote rows to is not supported; commit the rows first, or declare the key in CREATE TABLE");
     }
   }
 

@@ -508,6 +508,11 @@ public final class TxnContext implements AutoCloseable {
     return wrote;
   }
 
+  /** Whether this transaction wrote (or deleted) a row of the table. */
+  public synchronized boolean wroteTable(long tableId) {
+    return wroteTables.contains(tableId);
+  }
+
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   void commit() {
     end(COMMITTED, this::commitNow);

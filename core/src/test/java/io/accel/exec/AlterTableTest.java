@@ -144,4 +144,27 @@ class AlterTableTest extends EngineTestBase {
     run("ALTER TABLE t ADD COLUMN c DOUBLE PRECISION DEFAULT 0.5");
     assertThat(rows("SELECT count(DISTINCT c) FROM t")).containsExactly(1L);
   }
+
+  /**
+   * Flyway creates its history table with a baseline row so. The rewrite stores committed rows only: the block's
+   * rows were lost (or its commit failed), so it is refused before anything changes.
+   */
+  @Test
+  void addPrimaryKeyInTheBlockThatWroteRowsIsRefusedAndChangesNothing() {
+    run("BEGIN");
+    run("CREATE TABLE history (installed_rank INT NOT NULL, version VARCHAR(50))");
+    run("INSERT INTO history VALUES (1, '3')");
+    assertThat(failure(() -> run("ALTER TABLE history ADD PRIMARY KEY (installed_rank)")).state().code())
+        .isEqualTo("0A000");
+    run("ROLLBACK");
+    run("BEGIN");
+    run("INSERT INTO history VALUES (1, '3')");
+    run("COMMIT");
+    run("BEGIN");
+    run("ALTER TABLE history ADD PRIMARY KEY (installed_rank)");
+    run("INSERT INTO history VALUES (2, NULL)");
+    run("COMMIT");
+    assertThat(rows("SELECT installed_rank, version FROM history ORDER BY 1")).containsExactly("[1, 3]", "[2, null]");
+    assertThat(failure(() -> run("INSERT INTO history VALUES (2, 'x')")).state().code()).isEqualTo("23505");
+  }
 }
