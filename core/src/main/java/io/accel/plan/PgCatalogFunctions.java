@@ -176,6 +176,19 @@ public final class PgCatalogFunctions {
   }
 
   /** {@code X::regclass} for an oid: the relation's name (NULL-safe), or the number when there is none. */
+  /** {@code text::regclass::oid}: the oid of the relation the text names; 42P01 when there is none. */
+  public static Integer accel_regclass_oid(int token, String name) {
+    if (name == null) {
+      return null;
+    }
+    Integer oid = PgCatalogSchema.of(token).relationOid(name);
+    if (oid == null) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_TABLE,
+          "relation \"" + name + "\" does not exist");
+    }
+    return oid;
+  }
+
   public static String accel_regclass_name(int token, Integer oid) {
     return oid == null ? null : PgCatalogSchema.of(token).relationName(oid);
   }
@@ -397,6 +410,20 @@ public final class PgCatalogFunctions {
 
   public static String pg_get_expr(String expr, Integer relation, Boolean pretty) {
     return expr;
+  }
+
+  /** {@code oidvectortypes(proargtypes)}: the type names of an oidvector's text, comma-separated. */
+  public static String oidvectortypes(String oids) {
+    if (oids == null) {
+      return null;
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (String oid : oids.trim().split("\\s+")) {
+      if (!oid.isEmpty()) {
+        names.add(PgTypes.formatType(Integer.parseInt(oid), -1));
+      }
+    }
+    return String.join(", ", names);
   }
 
   public static String format_type(Integer oid, Integer typmod) {

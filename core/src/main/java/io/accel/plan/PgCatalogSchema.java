@@ -545,6 +545,11 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", PgCatalogSchema::none);
+    // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)
+    table("pg_tables", "schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool,"
+        + " hasrules bool, hastriggers bool, rowsecurity bool", () -> model().tables().stream().map(t -> new Object[] {
+            "public", t.name(), userName(), null, !t.hasHiddenRowId() || !t.indexes().isEmpty(), false, false,
+            false}).toList());
     // empty: Accel has no extensions (deptype 'e', what Flyway and pg_dump ask for), and tools find a sequence's owner
     // and a view's tables through pg_get_serial_sequence and the views' own relations
     table("pg_depend", "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4,"

@@ -42,7 +42,7 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval|_advisory_");
+          + "|nextval|currval|setval|lastval|_advisory_|select\\s+exists");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -107,6 +107,17 @@ public final class PgCatalogSyntax {
     String token = Integer.toString(resolver.token());
     for (int i = 0; i < n; i++) {
       SqlLexer.Token t = tokens.get(i);
+      if (t.isSymbol("(") && i + 3 < n && tokens.get(i + 1).is("select") && tokens.get(i + 2).is("exists")
+          && symbol(tokens, i + 3, "(")) {
+        // (SELECT EXISTS (q)) is EXISTS (q): Calcite's sub-query removal fails on the nested form when q is
+        // correlated (Flyway's clean: NOT (SELECT EXISTS (SELECT inhrelid ... WHERE inhrelid = <outer>)))
+        int inner = closing(tokens, i + 3);
+        if (inner > 0 && symbol(tokens, inner + 1, ")") && closing(tokens, i) == inner + 1) {
+          pieces[i] = "";
+          pieces[i + 1] = "";
+          pieces[inner + 1] = "";
+        }
+      }
       if (t.is("operator") && symbol(tokens, i + 1, "(")) {
         // OPERATOR(pg_catalog.~) or OPERATOR(~): the operator itself
         int j = i + 2;
@@ -267,6 +278,15 @@ public final class PgCatalogSyntax {
       while (start >= 2 && tokens.get(start - 1).isSymbol(".") && tokens.get(start - 2).isName()) {
         start -= 2;
       }
+    }
+    if (type.equals("regclass") && j + 2 < tokens.size() && tokens.get(j + 1).isSymbol("::")
+        && tokens.get(j + 2).is("oid")) {
+      // text::regclass::oid (Flyway's clean: (quote_ident(schema)||'.'||quote_ident(name))::regclass::oid)
+      pieces[j + 1] = "";
+      pieces[j + 2] = "";
+      pieces[start] = "(pg_catalog.accel_regclass_oid(" + token + ", " + pieces[start];
+      pieces[i - 1] = pieces[i - 1] + "))";
+      return;
     }
     String function = switch (type) {
       case "regclass" -> "pg_catalog.accel_regclass_name(" + token + ", ";

@@ -260,4 +260,28 @@ class PgCatalogTest extends io.accel.exec.EngineTestBase {
     assertThat(value("SELECT count(*) FROM pg_catalog.pg_depend")).isEqualTo(0L);
     assertThat(value("SELECT current_schema")).isEqualTo("public");
   }
+
+  /** Flyway's clean lists a schema's tables so (PostgreSQLSchema.doAllTables, Flyway 11). */
+  @Test
+  void flywaysTableListingReadsTextAsRegclassOids() {
+    String tables = "SELECT t.table_name FROM information_schema.tables t"
+        + " LEFT JOIN pg_depend dep ON dep.objid = (quote_ident(t.table_schema)||'.'||quote_ident(t.table_name))"
+        + "::regclass::oid AND dep.deptype = 'e'"
+        + " WHERE table_schema='public' AND table_type='BASE TABLE' AND dep.objid IS NULL"
+        + " AND NOT (SELECT EXISTS (SELECT inhrelid FROM pg_catalog.pg_inherits"
+        + " WHERE inhrelid = (quote_ident(t.table_schema)||'.'||quote_ident(t.table_name))::regclass::oid))"
+        + " ORDER BY 1";
+    assertThat(fetch(tables)).extracting(r -> r.get(0)).containsExactly("items", "plain");
+    assertThat(value("SELECT ('public' || '.' || 'items')::regclass::oid = 'items'::regclass")).isEqualTo(true);
+    assertThat(value("SELECT oidvectortypes('23 25 1043')")).isEqualTo("integer, text, character varying");
+    assertThat(fetch("SELECT tablename, hasindexes FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"))
+        .extracting(Object::toString).containsExactly("[items, true]", "[plain, false]");
+    // Flyway's clean lists the schema's functions so: none in public
+    assertThat(fetch("SELECT proname, oidvectortypes(proargtypes) AS args, pg_proc.prokind = 'a' as agg,"
+        + " pg_proc.prokind = 'p' as proc FROM pg_proc INNER JOIN pg_namespace ns ON (pg_proc.pronamespace = ns.oid)"
+        + " LEFT JOIN pg_depend dep ON dep.objid = pg_proc.oid AND dep.deptype = 'e'"
+        + " WHERE ns.nspname = 'public' AND dep.objid IS NULL")).isEmpty();
+    assertThatThrownBy(() -> value("SELECT ('no' || 'such')::regclass::oid")).hasMessageContaining(
+        "relation \"nosuch\" does not exist");
+  }
 }

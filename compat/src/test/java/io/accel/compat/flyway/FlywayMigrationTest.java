@@ -123,6 +123,23 @@ class FlywayMigrationTest {
     }
   }
 
+  @Test
+  void cleanDropsEverythingAndTheHistoryMigratesAgain() throws SQLException {
+    try (HikariDataSource ds = dataSource()) {
+      flyway(ds, "classpath:db/shop").migrate();
+      Flyway cleaning = Flyway.configure().dataSource(ds).locations("classpath:db/shop").cleanDisabled(false).load();
+      cleaning.clean();
+      try (Connection c = ds.getConnection()) {
+        assertThat(query(c, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).isEmpty();
+        assertThat(query(c, "SELECT sequence_name FROM information_schema.sequences")).isEmpty();
+      }
+      assertThat(cleaning.migrate().migrationsExecuted).isEqualTo(6);
+      try (Connection c = ds.getConnection()) {
+        assertThat(prices(c)).hasSize(4);
+      }
+    }
+  }
+
   /** Creates the customer if new and an order of one product line; returns the order's total from the view. */
   private static BigDecimal placeOrder(Connection c, String email, String sku, int quantity) throws SQLException {
     try (var ins = c.prepareStatement(
