@@ -50,6 +50,58 @@ public final class Database implements AutoCloseable {
       this.rowCache = null;
       this.scanCache = null;
     }
+    long resultCacheBytes = store.options().resultCacheBytes();
+    if (resultCacheBytes > 0) {
+      this.resultCache = new io.accel.cache.ResultCache(resultCacheBytes, store.options().autoCache(),
+          new MetaPersistence(store));
+      resultCache.bindTo(meters, meterTags());
+    } else {
+      this.resultCache = null;
+    }
+  }
+
+  private final io.accel.cache.ResultCache resultCache;
+
+  /** The result cache (CREATE CACHE, autoCache); null when it is off ({@code resultCacheSize=0}). */
+  public io.accel.cache.ResultCache resultCache() {
+    return resultCache;
+  }
+
+  /** The result cache's definitions, in the store's meta family. */
+  private record MetaPersistence(Store store) implements io.accel.cache.ResultCache.Persistence {
+    @Override
+    public void save(String key, byte[] value) {
+      try {
+        store.db().put(store.meta(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
+    }
+
+    @Override
+    public void delete(String key) {
+      try {
+        store.db().delete(store.meta(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
+    }
+
+    @Override
+    public Map<String, byte[]> load(String prefix) {
+      Map<String, byte[]> found = new java.util.LinkedHashMap<>();
+      byte[] start = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      try (RocksIterator it = store.db().newIterator(store.meta())) {
+        for (it.seek(start); it.isValid(); it.next()) {
+          String key = new String(it.key(), java.nio.charset.StandardCharsets.UTF_8);
+          if (!key.startsWith(prefix)) {
+            break;
+          }
+          found.put(key, it.value());
+        }
+      }
+      return found;
+    }
   }
 
   private final io.accel.cache.ScanCache scanCache;
@@ -173,6 +225,9 @@ public final class Database implements AutoCloseable {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
+      if (resultCache != null) {
+        ctx.resultCache(resultCache);
+      }
       return ctx;
     } catch (RuntimeException e) {
       if (registration != null) {
@@ -292,6 +347,9 @@ public final class Database implements AutoCloseable {
     sequenceValues.close();
     if (rowCache != null) {
       rowCache.unbindFrom(meters, meterTags());
+    }
+    if (resultCache != null) {
+      resultCache.unbind();
     }
     store.close();
   }

@@ -39,6 +39,9 @@ public final class IndexScan {
       @Override
       public Enumerator<Object[]> enumerator() {
         Object[][] cached = cachedRows(database, ctx, plan);
+        if (cached != null && ctx.reads() != null) {
+          ctx.reads().range(database.tableFamily(plan.table()), new byte[0], null);
+        }
         if (cached != null) {
           return new CachedScan(database, ctx, plan, cached, residual, operatorStats);
         }
@@ -504,6 +507,10 @@ public final class IndexScan {
           seek(currentRange);
           positioned = true;
           stats.seeks++;
+          io.accel.cache.ReadSet reads = ctx.reads();
+          if (reads != null && ranges != null) {
+            reads.range(family, currentRange[0], currentRange[1]);
+          }
         }
         byte[][] r = currentRange;
         if (!it.isValid()) {
@@ -581,6 +588,11 @@ public final class IndexScan {
             return null;
           }
           seekTo = skipPrefixes.get(skipPrefix);
+          io.accel.cache.ReadSet reads = ctx.reads();
+          if (reads != null) {
+            // a skip scan reads whatever lies under its prefix: the distinct values it skips through too
+            reads.range(family, seekTo, seekTo.length == 0 ? null : KeyCodec.prefixSuccessor(seekTo));
+          }
         } else {
           seekTo = KeyCodec.prefixSuccessor(skipValue);
           skipValue = null;

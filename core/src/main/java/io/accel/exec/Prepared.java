@@ -213,6 +213,19 @@ public final class Prepared {
 
   private static final String[] BLANKS = new String[1024];
 
+  private volatile String cacheShape;
+
+  /** The statement's shape for the result cache (literals and parameters as {@code ?}); noted there when first made. */
+  String cacheShape(io.accel.cache.ResultCache cache) {
+    String s = cacheShape;
+    if (s == null) {
+      s = io.accel.cache.ResultCache.shapeOf(sql);
+      cache.noteQuery(s, sql);
+      cacheShape = s;
+    }
+    return s;
+  }
+
   private volatile io.accel.sql.Paging paging;
   /** The query a paged statement pages, prepared; null when it cannot be paged through the cursor cache. */
   private volatile Prepared pagedQuery;

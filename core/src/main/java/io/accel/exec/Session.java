@@ -61,7 +61,11 @@ public final class Session implements AutoCloseable {
     this.options = options;
     this.settings = new Settings(options.timeZone() == null ? TimeZone.getDefault() : options.timeZone(),
         options.user());
+    this.cachedQueries = database.resultCache() == null ? null : new CachedQueries(this, database.resultCache());
   }
+
+  /** This session's use of the store's result cache; null when it is off. */
+  private final CachedQueries cachedQueries;
 
   private final Settings settings;
   /** Changes when a setting plans depend on changes (search_path). */
@@ -461,6 +465,10 @@ public final class Session implements AutoCloseable {
       if (command.get() instanceof Command.Show show) {
         return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
       }
+      if (CachedQueries.returnsRows(command.get())) {
+        return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
+            command.get());
+      }
       return new Prepared(sql, Prepared.Kind.COMMAND, commandSignature(sql), null, command.get());
     }
     checkNotAborted();
@@ -561,6 +569,15 @@ public final class Session implements AutoCloseable {
       return inStatement(statementKey, false, prepared,
           () -> explain(prepared, explain, cancel, currentContext(statementKey)));
     }
+    if (prepared.command() != null && CachedQueries.isCacheCommand(prepared.command())) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      if (cachedQueries == null) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "the result cache is off in this store (resultCacheSize=0)");
+      }
+      return cachedQueries.command(prepared, prepared.command());
+    }
     if (prepared.command() instanceof Command.Show show) {
       releaseStatement(statementKey);
       checkNotAborted();
@@ -608,6 +625,13 @@ public final class Session implements AutoCloseable {
       new CommandExecutor(this).execute(prepared.command());
       return Result.count(prepared.signature(), 0);
     }
+    if (prepared.kind() == Prepared.Kind.QUERY && prepared.plan() != null && cachedQueries != null
+        && !inTransactionBlock()) {
+      Result cached = cachedQueries.execute(statementKey, prepared, parameters, cancel, timeoutMillis);
+      if (cached != null) {
+        return cached;
+      }
+    }
     running = cancel;
     if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0) {
       Result paged = executePage(statementKey, prepared, parameters, cancel, timeoutMillis);
@@ -636,17 +660,8 @@ public final class Session implements AutoCloseable {
           dmlValues = dmlValues.subList(0, n);
         }
         Enumerator<Object> rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
-        cursor = new Cursor(rows, blockContext(), cancellation);
-        TxnContext own = statementContexts.get(statementKey);
-        if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
-          // a query's own snapshot is released as soon as its rows are all read: a statement left open (or
-          // forgotten) after reading its result pins nothing
-          cursor.onEnd(() -> {
-            if (statementContexts.remove(statementKey, own)) {
-              own.close();
-            }
-          });
-        }
+        cursor = prepared.kind() == Prepared.Kind.QUERY ? openCursor(statementKey, ctx, rows, cancellation)
+            : new Cursor(rows, blockContext(), cancellation);
         if (prepared.returning() != null) {
           return returning(prepared, values, ctx, cancel, cursor, written, cancellation);
         }
@@ -666,6 +681,23 @@ public final class Session implements AutoCloseable {
         throw e;
       }
     });
+  }
+
+  /**
+   * A query's cursor over {@code rows}; the statement's own snapshot (outside a block) is released as soon as its
+   * rows are all read: a statement left open (or forgotten) after reading its result pins nothing.
+   */
+  Cursor openCursor(Object statementKey, TxnContext ctx, Enumerator<Object> rows, Cancellation cancellation) {
+    Cursor cursor = new Cursor(rows, blockContext(), cancellation);
+    TxnContext own = statementContexts.get(statementKey);
+    if (own == ctx) {
+      cursor.onEnd(() -> {
+        if (statementContexts.remove(statementKey, own)) {
+          own.close();
+        }
+      });
+    }
+    return cursor;
   }
 
   /**
@@ -1096,12 +1128,12 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  private interface StatementBody {
+  interface StatementBody {
     Result run();
   }
 
   /** Runs a statement holding the schema lock shared, in its transaction; a failure undoes what it wrote. */
-  private Result inStatement(Object statementKey, boolean query, Prepared prepared, StatementBody body) {
+  Result inStatement(Object statementKey, boolean query, Prepared prepared, StatementBody body) {
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     try {
@@ -1125,6 +1157,14 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  void checkNotAbortedForCache() {
+    checkNotAborted();
+  }
+
+  long statementTimeout(long frontend) {
+    return timeoutMillis(frontend);
+  }
+
   /** In a failed block only COMMIT and ROLLBACK are accepted, as in PostgreSQL (parsing included). */
   private synchronized void checkNotAborted() {
     if (aborted && inTransactionBlock()) {
@@ -1133,13 +1173,13 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  private synchronized TxnContext currentContext(Object statementKey) {
+  synchronized TxnContext currentContext(Object statementKey) {
     TxnContext ctx = statementContexts.get(statementKey);
     return ctx != null ? ctx : block;
   }
 
   /** The parameter values in the representation generated code reads, each converted to its parameter's type. */
-  private List<Object> parameterValues(Prepared prepared, List<TypedValue> parameters) {
+  List<Object> parameterValues(Prepared prepared, List<TypedValue> parameters) {
     var declared = prepared.parameters();
     if (parameters.size() < declared.size()) {
       throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,

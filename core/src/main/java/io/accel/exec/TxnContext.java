@@ -1,5 +1,7 @@
 package io.accel.exec;
 
+import io.accel.cache.ReadSet;
+import io.accel.cache.ResultCache;
 import io.accel.cache.RowCache;
 import io.accel.catalog.Catalog;
 import io.accel.catalog.TableDef;
@@ -178,13 +180,17 @@ public final class TxnContext implements AutoCloseable {
    * decoded (all when null; the others null); null when there is none. Through the row cache when it is on.
    */
   public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, byte[] rowKey, boolean[] wanted) {
+    ReadSet r = reads;
+    if (r != null) {
+      r.point(family, rowKey);
+    }
     byte[] value = null;
     boolean cached = cached(table);
     if (cached) {
       value = rowCache.get(table.id(), rowKey, snapshotSequence);
     }
     if (value == null) {
-      value = get(family, rowKey);
+      value = read(family, rowKey);
       if (value == null) {
         return null;
       }
@@ -198,6 +204,12 @@ public final class TxnContext implements AutoCloseable {
   /** {@link #fetchRow} for many keys: the misses are read with one MultiGet. Rows (or nulls) in key order. */
   public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<byte[]> rowKeys,
       boolean[] wanted) {
+    ReadSet r = reads;
+    if (r != null) {
+      for (byte[] key : rowKeys) {
+        r.point(family, key);
+      }
+    }
     boolean cached = cached(table);
     byte[][] values = new byte[rowKeys.size()][];
     List<byte[]> missing = rowKeys;
@@ -214,7 +226,7 @@ public final class TxnContext implements AutoCloseable {
       }
     }
     if (!missing.isEmpty()) {
-      List<byte[]> read = multiGet(family, missing);
+      List<byte[]> read = multiGet(family, missing, false);
       for (int j = 0; j < read.size(); j++) {
         byte[] value = read.get(j);
         if (cached) {
@@ -235,6 +247,14 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
+    ReadSet r = reads;
+    if (r != null) {
+      r.point(family, key);
+    }
+    return read(family, key);
+  }
+
+  private byte[] read(ColumnFamilyHandle family, byte[] key) {
     enter();
     try {
       return txn == null || !wrote ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
@@ -254,6 +274,12 @@ public final class TxnContext implements AutoCloseable {
 
   /** Reads many keys of one family (with one MultiGet from {@value #MULTI_GET_MIN} keys); values in key order. */
   public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
+    ReadSet r = reads;
+    if (r != null) {
+      for (byte[] key : keys) {
+        r.point(family, key);
+      }
+    }
     return multiGet(family, keys, false);
   }
 
@@ -266,7 +292,7 @@ public final class TxnContext implements AutoCloseable {
     if (keys.size() < MULTI_GET_MIN) {
       List<byte[]> values = new ArrayList<>(keys.size());
       for (byte[] key : keys) {
-        values.add(forUpdate ? getForUpdate(family, key) : get(family, key));
+        values.add(forUpdate ? getForUpdate(family, key) : read(family, key));
       }
       return values;
     }
@@ -326,12 +352,28 @@ public final class TxnContext implements AutoCloseable {
         txn.putUntracked(family, key, value);
       }
       wrote = true;
+      written(family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
       exit();
     }
   }
+
+  /** Records a written key for the result cache's invalidation; past its bound the commit is table-level. */
+  private void written(ColumnFamilyHandle family, byte[] key) {
+    Map<ColumnFamilyHandle, List<byte[]>> keys = writtenKeys;
+    if (keys != null) {
+      if (++writtenKeyCount > MAX_WRITTEN_KEYS) {
+        writtenKeys = null;
+      } else {
+        keys.computeIfAbsent(family, f -> new ArrayList<>()).add(key);
+      }
+    }
+  }
+
+  /** Keys a commit lists for the result cache; a larger one invalidates the tables it wrote. */
+  static final int MAX_WRITTEN_KEYS = 10_000;
 
   /** Writes a row of {@code table} under its primary key (a put into the table's family). */
   public void putRow(TableDef table, ColumnFamilyHandle family, byte[] key, byte[] value) {
@@ -372,6 +414,7 @@ public final class TxnContext implements AutoCloseable {
         txn.delete(family, key);
       }
       wrote = true;
+      written(family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
@@ -508,6 +551,29 @@ public final class TxnContext implements AutoCloseable {
     return wrote;
   }
 
+  /** The store's result cache (null when off) and the keys written so far, null when they are not listed. */
+  private ResultCache resultCache;
+  private Map<ColumnFamilyHandle, List<byte[]>> writtenKeys;
+  private int writtenKeyCount;
+  /** What a query filling a result cache entry reads, or null. */
+  private volatile ReadSet reads;
+
+  /** Commits of this transaction invalidate {@code cache}'s results; its written keys are listed when it tracks. */
+  void resultCache(ResultCache cache) {
+    resultCache = cache;
+    writtenKeys = cache.tracking() ? new java.util.IdentityHashMap<>() : null;
+  }
+
+  /** Records what this context's reads touch into {@code r} (null stops). */
+  public void recordReads(ReadSet r) {
+    reads = r;
+  }
+
+  /** Where reads are recorded, or null. */
+  public ReadSet reads() {
+    return reads;
+  }
+
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   void commit() {
     end(COMMITTED, this::commitNow);
@@ -561,6 +627,11 @@ public final class TxnContext implements AutoCloseable {
     if (!tables.isEmpty()) {
       beforeCommit.accept(tables);
     }
+    ResultCache.Writes resultWrites = resultCache == null || wroteTables.isEmpty() ? null
+        : new ResultCache.Writes(Set.copyOf(wroteTables), writtenKeys);
+    if (resultWrites != null) {
+      resultCache.committing(resultWrites);
+    }
     try {
       if (statistics != null && !changes.isEmpty()) {
         statistics.commit(txn, changes);
@@ -575,6 +646,10 @@ public final class TxnContext implements AutoCloseable {
       if (!tables.isEmpty()) {
         afterCommit.accept(tables, committed);
       }
+      if (resultWrites != null) {
+        resultCache.committed(resultWrites, committed, db.getLatestSequenceNumber());
+      }
+
       if (cacheCommit != null) {
         cacheCommit.end(committed);
       }

@@ -137,12 +137,31 @@ public final class StatementPlanner {
    * What the final plan of a statement does that execution needs to know: whether its rows stream in the
    * order its scans deliver them (no sort or window anywhere), and the tables it reads.
    */
-  public record PlanFacts(boolean streaming, java.util.Set<Long> tables) {
-    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of());
+  /**
+   * What a plan shows about itself: whether its rows stream in scan order (no sort), the stored tables it reads,
+   * and why its results cannot be kept exact by invalidation (null when they can): it reads a relation that is not
+   * a stored table (pg_catalog, information_schema) or calls a function whose value changes between executions.
+   */
+  public record PlanFacts(boolean streaming, java.util.Set<Long> tables, String notCacheable) {
+    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of(), "its plan is unknown");
 
     static PlanFacts of(org.apache.calcite.rel.RelNode rel) {
       boolean[] sorts = {false};
       java.util.Set<Long> tables = new java.util.TreeSet<>();
+      String[] why = {null};
+      org.apache.calcite.rex.RexVisitor<Void> calls = new org.apache.calcite.rex.RexVisitorImpl<>(true) {
+        @Override
+        public Void visitCall(org.apache.calcite.rex.RexCall call) {
+          org.apache.calcite.sql.SqlOperator op = call.getOperator();
+          String name = op.getName().toLowerCase(java.util.Locale.ROOT);
+          if (why[0] == null && (!op.isDeterministic() || op.isDynamicFunction())) {
+            why[0] = "it calls " + name + "(), whose value changes between executions";
+          } else if (why[0] == null && name.startsWith("accel_")) {
+            why[0] = "it calls " + name.substring("accel_".length()) + "(), whose value depends on the session";
+          }
+          return super.visitCall(call);
+        }
+      };
       new org.apache.calcite.rel.RelVisitor() {
         @Override
         public void visit(org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
@@ -152,14 +171,36 @@ public final class StatementPlanner {
           }
           if (node instanceof AccelScan scan) {
             tables.add(scan.accelTable().definition().id());
+            if (scan.condition() != null) {
+              scan.condition().accept(calls);
+            }
+          } else if (node instanceof org.apache.calcite.rel.core.TableScan scan && why[0] == null) {
+            why[0] = "it reads " + String.join(".", scan.getTable().getQualifiedName())
+                + ", which is not a stored table";
           }
           if (node instanceof IndexLookupJoin join) {
             tables.add(join.innerScan().accelTable().definition().id());
+            join.expressions().forEach(e -> e.accept(calls));
+            if (join.innerScan().condition() != null) {
+              join.innerScan().condition().accept(calls);
+            }
+          }
+          if (why[0] == null) {
+            node.accept(new org.apache.calcite.rex.RexShuttle() {
+              @Override
+              public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+                call.accept(calls);
+                return call;
+              }
+            });
           }
           super.visit(node, ordinal, parent);
         }
       }.go(rel);
-      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables));
+      if (why[0] == null && tables.isEmpty()) {
+        why[0] = "it reads no table";
+      }
+      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables), why[0]);
     }
   }
 

@@ -82,6 +82,30 @@ public sealed interface Command {
   record Set(String name, String value, boolean local) implements Command {
   }
 
+  /**
+   * Readyset's {@code CREATE [DEEP | SHALLOW] CACHE [POLICY TTL n SECONDS] [name] FROM query}: {@code query} is the
+   * query's text, or a query id ({@code q_...}) when {@code byId}.
+   */
+  record CreateCache(Optional<String> name, boolean shallow, Optional<java.time.Duration> ttl, String query,
+      boolean byId) implements Command {
+  }
+
+  /** {@code DROP CACHE name} (a cache's name or query id). */
+  record DropCache(String name) implements Command {
+  }
+
+  /** {@code DROP ALL CACHES}. */
+  record DropAllCaches() implements Command {
+  }
+
+  /** {@code SHOW CACHES}: query id, cache name, query text, properties, count. */
+  record ShowCaches() implements Command {
+  }
+
+  /** {@code EXPLAIN CREATE CACHE FROM query}: whether it can be cached, and how its results are invalidated. */
+  record ExplainCreateCache(String query) implements Command {
+  }
+
   /** {@code SHOW name}, {@code SHOW ALL} (name "all"). */
   record Show(String name) implements Command {
   }

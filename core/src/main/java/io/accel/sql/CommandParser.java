@@ -33,6 +33,10 @@ public final class CommandParser {
 
   /** The command, or empty when the statement is one for Calcite (queries and DML). */
   public static Optional<Command> parse(String sql) {
+    Optional<Command> cache = CacheCommands.parse(sql);
+    if (cache.isPresent()) {
+      return cache;
+    }
     CommandParser p = new CommandParser(sql);
     Token first = p.peek();
     if (first.kind() != Kind.WORD) {

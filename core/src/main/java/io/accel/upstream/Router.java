@@ -49,6 +49,9 @@ public final class Router {
   private static final Pattern MIRROR_INDEX = Pattern.compile(
       "(?is)^\\s*(CREATE|DROP)\\s+MIRROR\\s+INDEX\\b(.*?);?\\s*$");
   private static final Pattern DROP_MIRROR = Pattern.compile("(?is)^\\s*DROP\\s+ACCEL\\s+MIRROR\\s*;?\\s*$");
+  private static final Pattern CACHE_COMMAND = Pattern.compile(
+      "(?is)^\\s*(CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE|DROP\\s+CACHE|DROP\\s+ALL\\s+CACHES|SHOW\\s+CACHES"
+          + "|EXPLAIN\\s+CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE)\\b.*");
   private static final Pattern ACCEL_COMMAND = Pattern.compile(
       "(?is)^\\s*(EXPLAIN\\s+LAST\\s+STATEMENT|SHOW\\s+PROXIED\\s+QUERIES|SHOW\\s+ACCEL\\s+STATUS|SHOW\\s+ACCEL\\s+TABLES)"
           + "\\s*;?\\s*$");
@@ -89,6 +92,10 @@ public final class Router {
     }
     if (r.destination() == Destination.UPSTREAM) {
       mirror.proxied().record(sql, r.reason());
+      io.accel.cache.ResultCache cache = mirror.database().resultCache();
+      if (cache != null && isQuery(sql)) {
+        cache.noteQuery(io.accel.cache.ResultCache.shapeOf(sql), sql); // CREATE CACHE FROM its query id
+      }
       mirror.countRoute(false);
     } else if (r.destination() == Destination.LOCAL) {
       mirror.countRoute(true);
@@ -100,6 +107,10 @@ public final class Router {
     Matcher command = ACCEL_COMMAND.matcher(sql);
     if (command.matches()) {
       return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
+    }
+    if (CACHE_COMMAND.matcher(sql).matches()) {
+      // the result cache is the mirror's: its statements run on the local session
+      return new Route(Destination.ACCEL, "an Accel cache command", null, sql);
     }
     if (DROP_MIRROR.matcher(sql).matches()) {
       mirror.dropByCommand();
