@@ -212,11 +212,12 @@ public final class ResultCache {
 
   /** How many committed write sets are kept for entries being filled; a fill older than them is not inserted. */
   private static final int RECENT_COMMITS = 4096;
-  /** A result with more rows is not cached (it is returned as usual). */
-  public static final int MAX_ROWS = 10_000;
+  /** A result with more rows is not cached (it is returned as usual); nor one above a quarter of the bound. */
+  public static final int MAX_ROWS = 100_000;
   private static final String META_PREFIX = "resultcache/";
 
   private final boolean autoCache;
+  private final long maxBytes;
   private final Cache<Key, Entry> entries;
   private final Map<String, Definition> byShape = new ConcurrentHashMap<>();
   private final Map<String, Definition> byName = new ConcurrentHashMap<>();
@@ -251,6 +252,7 @@ public final class ResultCache {
 
   public ResultCache(long maxBytes, boolean autoCache, Persistence persistence) {
     this.autoCache = autoCache;
+    this.maxBytes = maxBytes;
     this.persistence = persistence;
     this.entries = Caffeine.newBuilder().maximumWeight(maxBytes)
         .weigher((Key k, Entry e) -> (int) Math.min(Integer.MAX_VALUE, e.bytes))
@@ -441,7 +443,10 @@ public final class ResultCache {
         bytes += 48L * frozen.size();
       }
     }
-    Entry e = new Entry(List.copyOf(rows), bytes, frozen, Set.copyOf(tables), how, catalogVersion, expires);
+    if (bytes > maxBytes / 4) {
+      return false;
+    }
+    Entry e = new Entry(java.util.Collections.unmodifiableList(rows), bytes, frozen, Set.copyOf(tables), how, catalogVersion, expires);
     synchronized (this) {
       if (!byName.containsKey(d.name())) {
         return false; // dropped meanwhile

@@ -138,7 +138,7 @@ final class CachedQueries {
       how = e.getMessage();
     }
     Object[] row = {ResultCache.queryId(shape), shape, supported, how};
-    return Result.rows(prepared.signature(), new Cursor(Linq4j.enumerator(List.<Object>of(row)), null, null));
+    return Result.rows(prepared.signature(), new Cursor(Linq4j.enumerator(List.of((Object) row)), null, null));
   }
 
   private void create(Command.CreateCache create) {

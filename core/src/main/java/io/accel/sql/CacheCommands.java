@@ -23,6 +23,11 @@ final class CacheCommands {
   private CacheCommands() {
   }
 
+  /** Whether {@code sql} is CREATE CACHE or EXPLAIN CREATE CACHE (whose query may hold {@code $n} placeholders). */
+  static boolean isCacheStatement(String sql) {
+    return CREATE.matcher(sql).matches() || EXPLAIN.matcher(sql).matches();
+  }
+
   static Optional<Command> parse(String sql) {
     Matcher m = CREATE.matcher(sql);
     if (m.matches()) {

@@ -280,9 +280,13 @@ public final class Router {
     return s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ') + (s.reason() == null ? "" : ": " + s.reason());
   }
 
-  /** Whether {@code sql} is one of Accel's own statements that change the mirror (mirror-only indexes). */
-  public static boolean isMirrorDdl(String sql) {
-    return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches();
+  /**
+   * Whether {@code sql} is one of Accel's own statements that are not queries: they change the mirror (mirror-only
+   * indexes, DROP ACCEL MIRROR) or its result cache, and never go upstream.
+   */
+  public static boolean isLocalCommand(String sql) {
+    return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches()
+        || CACHE_COMMAND.matcher(sql).matches();
   }
 
   /** What running {@code word}'s statement upstream means for later local reads. */
