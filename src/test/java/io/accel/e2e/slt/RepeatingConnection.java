@@ -13,6 +13,7 @@ final class RepeatingConnection implements SltConnection {
       "(?i)\\b(nextval|setval|currval|lastval|set_config)\\s*\\(|\\bRETURNING\\b|^\\s*(INSERT|UPDATE|DELETE|WITH)\\b");
 
   private final SltConnection inner;
+  private int repeated;
 
   RepeatingConnection(SltConnection inner) {
     this.inner = inner;
@@ -30,6 +31,13 @@ final class RepeatingConnection implements SltConnection {
       return result;
     }
     inner.query(sql);
-    return inner.query(sql);
+    QueryResult last = inner.query(sql);
+    repeated++;
+    return last;
+  }
+
+  /** How many queries ran three times. */
+  int repeated() {
+    return repeated;
   }
 }

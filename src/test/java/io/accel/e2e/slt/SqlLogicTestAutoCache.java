@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -30,14 +32,25 @@ class SqlLogicTestAutoCache {
     SltScript script = SltFiles.load(file);
     String url = "jdbc:accel:mem:sltcache_" + SltFiles.identifier(file) + "_" + System.nanoTime() + "?autoCache=true";
     SltResult result;
+    long hits = 0;
+    RepeatingConnection repeating;
     try (Connection connection = DriverManager.getConnection(url)) {
+      repeating = new RepeatingConnection(new JdbcSltConnection(connection, 60));
       result = assertTimeoutPreemptively(SqlLogicTest.FILE_TIMEOUT,
-          () -> new SltRunner(new RepeatingConnection(new JdbcSltConnection(connection, 60)), SqlLogicTest.ENGINE,
-              false).run(script),
+          () -> new SltRunner(repeating, SqlLogicTest.ENGINE, false).run(script),
           () -> script.name() + " did not finish within " + SqlLogicTest.FILE_TIMEOUT);
+      try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SHOW CACHES")) {
+        while (rs.next()) {
+          hits += rs.getLong("count");
+        }
+      }
     }
     if (!result.passed()) {
       fail(result.report());
+    }
+    // the answers checked were cached ones: a file of many repeated queries without a hit tested nothing
+    if (repeating.repeated() >= 20 && hits == 0) {
+      fail(script.name() + ": " + repeating.repeated() + " queries ran three times and none was answered from a cache");
     }
   }
 }
