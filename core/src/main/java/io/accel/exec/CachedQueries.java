@@ -60,6 +60,7 @@ final class CachedQueries {
     long version = session.database().catalog().version();
     ResultCache.Entry hit = cache.get(key, d, version);
     if (hit != null) {
+      session.cacheNote("answered from cache " + d.name());
       session.releaseStatement(statementKey);
       session.checkNotAbortedForCache();
       return Result.rows(prepared.signature(), new Cursor(Linq4j.enumerator(hit.rows()), null, null));
@@ -82,11 +83,15 @@ final class CachedQueries {
         cursor.prefetch(ResultCache.MAX_ROWS + 1);
         ctx.recordReads(null);
         if (!cursor.evaluated()) {
-          return Result.rows(prepared.signature(), cursor); // too large to keep: read as usual
+          session.cacheNote("run; its result is too large to keep in cache " + definition.name());
+          return Result.rows(prepared.signature(), cursor); // read as usual
         }
         List<Object> all = cursor.fetch(ResultCache.MAX_ROWS + 1);
         cursor.close();
-        cache.put(key, definition, all, reads, prepared.tablesRead(), snapshot, version);
+        boolean kept = cache.put(key, definition, all, reads, prepared.tablesRead(), snapshot, version);
+        session.cacheNote(kept ? "run, and its result kept in cache " + definition.name()
+            : "run; its result was not kept in cache " + definition.name() + " (a write touched what it read,"
+                + " or it is too large)");
         return Result.rows(prepared.signature(), new Cursor(Linq4j.enumerator(all), null, null));
       } catch (RuntimeException | Error e) {
         ctx.recordReads(null);
@@ -201,7 +206,10 @@ final class CachedQueries {
   /** The columns SHOW CACHES and EXPLAIN CREATE CACHE return (Readyset's names). */
   static Meta.Signature signature(String sql, Command c) {
     List<ColumnMetaData> columns;
-    if (c instanceof Command.ShowCaches) {
+    if (c instanceof Command.ExplainLast) {
+      columns = List.of(MetaImpl.columnMetaData("Query_destination", 0, String.class, false),
+          MetaImpl.columnMetaData("Reason", 1, String.class, false));
+    } else if (c instanceof Command.ShowCaches) {
       columns = List.of(MetaImpl.columnMetaData("query id", 0, String.class, false),
           MetaImpl.columnMetaData("cache name", 1, String.class, false),
           MetaImpl.columnMetaData("query text", 2, String.class, false),

@@ -66,6 +66,17 @@ public final class Session implements AutoCloseable {
 
   /** This session's use of the store's result cache; null when it is off. */
   private final CachedQueries cachedQueries;
+  /** What the result cache did for the last statement (EXPLAIN LAST STATEMENT), or null. */
+  private volatile String cacheNote;
+
+  /** What the result cache did for this session's last statement ("answered from cache c", ...), or null. */
+  public String cacheNote() {
+    return cacheNote;
+  }
+
+  void cacheNote(String note) {
+    cacheNote = note;
+  }
 
   private final Settings settings;
   /** Changes when a setting plans depend on changes (search_path). */
@@ -465,6 +476,10 @@ public final class Session implements AutoCloseable {
       if (command.get() instanceof Command.Show show) {
         return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
       }
+      if (command.get() instanceof Command.ExplainLast) {
+        return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
+            command.get());
+      }
       if (CachedQueries.returnsRows(command.get())) {
         return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
             command.get());
@@ -565,6 +580,14 @@ public final class Session implements AutoCloseable {
    */
   public Result execute(Object statementKey, Prepared prepared, List<TypedValue> parameters, AtomicBoolean cancel,
       long timeoutMillis) {
+    if (prepared.command() instanceof Command.ExplainLast) {
+      releaseStatement(statementKey);
+      String note = cacheNote;
+      Object[] row = {"accel", note == null ? "a standalone store: every statement runs in Accel" : note};
+      return Result.rows(prepared.signature(), new Cursor(
+          org.apache.calcite.linq4j.Linq4j.enumerator(List.of((Object) row)), null, null));
+    }
+    cacheNote = null;
     if (prepared.command() instanceof Command.Explain explain) {
       return inStatement(statementKey, false, prepared,
           () -> explain(prepared, explain, cancel, currentContext(statementKey)));

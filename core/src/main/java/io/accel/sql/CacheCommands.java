@@ -17,6 +17,7 @@ final class CacheCommands {
       "(?is)^\\s*DROP\\s+CACHE\\s+(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\s*;?\\s*$");
   private static final Pattern DROP_ALL = Pattern.compile("(?is)^\\s*DROP\\s+ALL\\s+CACHES\\s*;?\\s*$");
   private static final Pattern SHOW = Pattern.compile("(?is)^\\s*SHOW\\s+CACHES\\s*;?\\s*$");
+  private static final Pattern EXPLAIN_LAST = Pattern.compile("(?is)^\\s*EXPLAIN\\s+LAST\\s+STATEMENT\\s*;?\\s*$");
   private static final Pattern EXPLAIN = Pattern.compile(
       "(?is)^\\s*EXPLAIN\\s+CREATE\\s+(?:(?:DEEP|SHALLOW)\\s+)?CACHE\\s+FROM\\s+(.+?)\\s*;?\\s*$");
 
@@ -41,6 +42,9 @@ final class CacheCommands {
     }
     if (SHOW.matcher(sql).matches()) {
       return Optional.of(new Command.ShowCaches());
+    }
+    if (EXPLAIN_LAST.matcher(sql).matches()) {
+      return Optional.of(new Command.ExplainLast());
     }
     if ((m = EXPLAIN.matcher(sql)).matches()) {
       return Optional.of(new Command.ExplainCreateCache(m.group(1)));

@@ -102,6 +102,10 @@ public sealed interface Command {
   record ShowCaches() implements Command {
   }
 
+  /** {@code EXPLAIN LAST STATEMENT} on a standalone store: where the connection's last statement ran, and why. */
+  record ExplainLast() implements Command {
+  }
+
   /** {@code EXPLAIN CREATE CACHE FROM query}: whether it can be cached, and how its results are invalidated. */
   record ExplainCreateCache(String query) implements Command {
   }

@@ -65,6 +65,7 @@ public final class Router {
   /** Why this connection's reads must go upstream for good (a setting or role Accel cannot follow), or null. */
   private String divergedBy;
   private volatile Route last;
+  private volatile Session lastSession;
 
   public Router(Mirror mirror, String user) {
     this.mirror = mirror;
@@ -89,6 +90,7 @@ public final class Router {
     Route r = decide(local, sql, inTransaction);
     if (r.destination() != Destination.ACCEL) {
       last = r;
+      lastSession = local;
     }
     if (r.destination() == Destination.UPSTREAM) {
       mirror.proxied().record(sql, r.reason());
@@ -413,6 +415,10 @@ public final class Router {
       Route r = last;
       String destination = r == null ? "none" : r.destination() == Destination.LOCAL ? "accel" : "upstream";
       String reason = r == null ? "no statement has run on this connection" : r.reason();
+      Session s = lastSession;
+      if (r != null && r.destination() == Destination.LOCAL && s != null && s.cacheNote() != null) {
+        reason += "; " + s.cacheNote();
+      }
       return "SELECT * FROM (VALUES (" + literal(destination) + ", " + literal(reason)
           + ")) AS t(\"Query_destination\", \"Reason\")";
     }

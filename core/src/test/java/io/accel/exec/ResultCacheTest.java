@@ -39,6 +39,7 @@ class ResultCacheTest extends EngineTestBase {
     long hits = cache.hitCount();
     assertThat(rows("SELECT name FROM users WHERE id = 1")).containsExactly("ann");
     assertThat(cache.hitCount()).isEqualTo(hits + 1);
+    assertThat(rows("EXPLAIN LAST STATEMENT")).containsExactly("[accel, answered from cache by_id]");
 
     // another parameter value of the same shape has its own entry
     assertThat(rows("SELECT name FROM users WHERE id = 2")).containsExactly("bob");
@@ -46,6 +47,8 @@ class ResultCacheTest extends EngineTestBase {
 
     long precise = cache.keyInvalidations();
     run("UPDATE users SET name = 'anna' WHERE id = 1");
+    assertThat(rows("EXPLAIN LAST STATEMENT")).containsExactly("[accel, a standalone store: every statement runs in"
+        + " Accel]");
     assertThat(cache.keyInvalidations()).isEqualTo(precise + 1); // id = 2's result was not touched
     assertThat(rows("SELECT name FROM users WHERE id = 1")).containsExactly("anna");
     hits = cache.hitCount();
