@@ -161,7 +161,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
         // connection's operator table, so unqualified functions are found in the search path too
         SqlValidator calcite = super.createSqlValidator(accelReader,
             config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
-        PgSqlValidator pg = new PgSqlValidator(calcite.getOperatorTable(), accelReader,
+        PgSqlValidator pg = new PgSqlValidator(
+            org.apache.calcite.sql.util.SqlOperatorTables.chain(PgFunctions.TABLE, calcite.getOperatorTable()),
+            accelReader,
             (JavaTypeFactory) calcite.getTypeFactory(), calcite.config());
         if (validator == null) {
           validator = pg; // the statement's (Calcite makes others later, for sub-queries it expands)

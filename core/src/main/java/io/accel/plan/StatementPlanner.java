@@ -326,12 +326,18 @@ public final class StatementPlanner {
    * and the statement's transaction.
    */
   public final class ExecutionContext implements DataContext {
+    /** The variable holding the statement's start (milliseconds since the epoch), for statement_timestamp(). */
+    public static final String STATEMENT_TIMESTAMP = "accelStatementTimestamp";
+
     private final Map<String, Object> values;
     private final @Nullable TxnContext txn;
 
     ExecutionContext(Map<String, Object> values, @Nullable TxnContext txn) {
-      // the statement's start time: CURRENT_TIMESTAMP is the same throughout a statement, as the standard asks
-      long now = System.currentTimeMillis();
+      // the transaction's start time: CURRENT_TIMESTAMP and now() are the same throughout a transaction, as in
+      // PostgreSQL; statement_timestamp() is this statement's
+      long statementStart = System.currentTimeMillis();
+      long now = txn == null ? statementStart : txn.startedAt();
+      values.put(STATEMENT_TIMESTAMP, statementStart);
       TimeZone timeZone = StatementPlanner.this.timeZone;
       long offset = timeZone.getOffset(now);
       values.put(Variable.UTC_TIMESTAMP.camelName, now);

@@ -42,7 +42,7 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval");
+          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -68,7 +68,7 @@ public final class PgCatalogSyntax {
       Map.entry("lastval", "accel_lastval"),
       Map.entry("pg_get_serial_sequence", "accel_get_serial_sequence"));
 
-  /** Numbers the nextval calls rewritten, so no two are the same expression to Calcite. */
+  /** Numbers the volatile calls rewritten (nextval, gen_random_uuid), so no two are the same expression to Calcite. */
   private static final java.util.concurrent.atomic.AtomicInteger NEXTVAL_SITES =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -156,6 +156,21 @@ public final class PgCatalogSyntax {
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
+      } else if ((t.is("date_trunc") || t.is("gen_random_uuid") || t.is("clock_timestamp") || t.is("random"))
+          && symbol(tokens, i + 1, "(") && !(i > 0 && tokens.get(i - 1).isSymbol(".")
+              && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
+        // functions of io.accel.plan.PgFunctions: date_trunc quoted (Calcite's parser reads the key word as its
+        // own DATE_TRUNC), the volatile ones given a call-site number (Calcite would take two equal calls for one)
+        if (i > 1 && tokens.get(i - 1).isSymbol(".")) {
+          pieces[i - 2] = "";
+          pieces[i - 1] = "";
+        }
+        if (t.is("date_trunc")) {
+          pieces[i] = "\"date_trunc\"";
+        } else if (symbol(tokens, i + 2, ")")) {
+          pieces[i + 1] = "(" + NEXTVAL_SITES.incrementAndGet();
+        }
+        i++;
       } else if (t.kind() == SqlLexer.Kind.WORD && (SESSION_FUNCTIONS.containsKey(t.text())
           || t.is("current_catalog")) && !(i > 0 && tokens.get(i - 1).isSymbol(".")
               && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
