@@ -347,7 +347,7 @@ public final class PgExpressions {
 
     /** Whether a cast from {@code from} to {@code to} is one that Calcite computes differently. */
     boolean rewritesCast(RelDataType from, RelDataType to) {
-      return roundsToInteger(from.getSqlTypeName(), to.getSqlTypeName())
+      return JsonSqlType.is(to) || roundsToInteger(from.getSqlTypeName(), to.getSqlTypeName())
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
@@ -387,6 +387,15 @@ public final class PgExpressions {
     @Nullable RexNode cast(RelDataType type, RexNode operand) {
       SqlTypeName to = type.getSqlTypeName();
       SqlTypeName from = operand.getType().getSqlTypeName();
+      if (JsonSqlType.is(type)) {
+        // text to json is validated, to jsonb normalized (so is json to jsonb); the same type stays as it is
+        if (JsonSqlType.is(operand.getType()) && JsonSqlType.isBinary(operand.getType()) == JsonSqlType.isBinary(type)
+            || JsonSqlType.is(operand.getType()) && !JsonSqlType.isBinary(type)) {
+          return rexBuilder.makeCall(type, JsonFunctions.RETYPE, List.of(operand));
+        }
+        return rexBuilder.makeCall(type, JsonFunctions.IN, List.of(operand,
+            rexBuilder.makeLiteral(JsonSqlType.isBinary(type))));
+      }
       if (roundsToInteger(from, to)) {
         long[] range = switch (to) {
           case TINYINT -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};

@@ -58,9 +58,18 @@ public final class PgFunctions {
     };
   }
 
-  /** How a function is implemented: a static method, given the DataContext first when {@code context}. */
-  private record Implementation(Method method, boolean context, NullPolicy nulls)
+  /**
+   * How a function is implemented: a static method, given the DataContext first when {@code context}, then the
+   * constants {@code leading} derives from the call (its operands' types), then the operands (as one Object[]
+   * when {@code variadic}).
+   */
+  record Implementation(Method method, boolean context, NullPolicy nulls,
+      java.util.function.Function<org.apache.calcite.rex.RexCall, List<Object>> leading, boolean variadic)
       implements ScalarFunction, ImplementableFunction {
+    Implementation(Method method, boolean context, NullPolicy nulls) {
+      this(method, context, nulls, call -> List.of(), false);
+    }
+
     @Override
     public CallImplementor getImplementor() {
       return RexImpTable.createImplementor((translator, call, operands) -> {
@@ -69,11 +78,27 @@ public final class PgFunctions {
         if (context) {
           args.add(translator.getRoot());
         }
-        for (Expression operand : operands) {
-          args.add(EnumUtils.convert(operand, types[args.size()]));
+        for (Object constant : leading.apply(call)) {
+          args.add(Expressions.constant(constant, types[args.size()]));
+        }
+        if (variadic) {
+          args.add(Expressions.newArrayInit(Object.class,
+              operands.stream().map(o -> convert(o, Object.class)).toList()));
+        } else {
+          for (Expression operand : operands) {
+            args.add(convert(operand, types[args.size()]));
+          }
         }
         return Expressions.call(method, args);
       }, nulls, false);
+    }
+
+    /** Boxed with valueOf when an Object is wanted: Janino reads {@code (Object) -1} as a subtraction. */
+    private static Expression convert(Expression operand, Class<?> type) {
+      if (type == Object.class && operand.getType() instanceof Class<?> c && c.isPrimitive()) {
+        return org.apache.calcite.linq4j.tree.Expressions.box(operand);
+      }
+      return EnumUtils.convert(operand, type);
     }
 
     @Override
@@ -85,6 +110,11 @@ public final class PgFunctions {
     public List<FunctionParameter> getParameters() {
       return List.of();
     }
+  }
+
+  static Method method(Class<?> owner, String name) {
+    return Arrays.stream(owner.getMethods()).filter(m -> m.getName().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no method " + owner.getSimpleName() + "." + name));
   }
 
   private static Method method(Class<?> owner, String name, int arity) {
@@ -112,7 +142,42 @@ public final class PgFunctions {
     };
   }
 
-  private static org.apache.calcite.sql.type.SqlOperandMetadata metadata(List<SqlTypeName> operands) {
+  /** A function of any operands, between {@code min} and {@code max} of them, and its own implementation. */
+  static SqlUserDefinedFunction function(String name, SqlReturnTypeInference returnType, int min, int max,
+      Implementation impl) {
+    return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+        returnType, InferTypes.VARCHAR_1024, new AnyOperands(min, max), impl);
+  }
+
+  /** Operands of any types; unknown ones ({@code ?}, NULL) are text. */
+  private record AnyOperands(int min, int max) implements org.apache.calcite.sql.type.SqlOperandMetadata {
+    @Override
+    public List<RelDataType> paramTypes(RelDataTypeFactory typeFactory) {
+      return List.of();
+    }
+
+    @Override
+    public List<String> paramNames() {
+      return List.of();
+    }
+
+    @Override
+    public boolean checkOperandTypes(org.apache.calcite.sql.SqlCallBinding callBinding, boolean throwOnFailure) {
+      return true;
+    }
+
+    @Override
+    public org.apache.calcite.sql.SqlOperandCountRange getOperandCountRange() {
+      return org.apache.calcite.sql.type.SqlOperandCountRanges.between(min, max);
+    }
+
+    @Override
+    public String getAllowedSignatures(SqlOperator op, String opName) {
+      return opName + "(...)";
+    }
+  }
+
+  static org.apache.calcite.sql.type.SqlOperandMetadata metadata(List<SqlTypeName> operands) {
     return OperandTypes.operandMetadata(operands.stream().map(PgFunctions::family).toList(),
         factory -> operands.stream().map(t -> switch (t) {
           case DECIMAL -> factory.createSqlType(t, factory.getTypeSystem().getMaxPrecision(t), 0);
@@ -178,6 +243,7 @@ public final class PgFunctions {
     }
     OPERATORS.add(table("generate_series", List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP,
         SqlTypeName.INTERVAL_DAY), GenerateSeries.class, "timestamps"));
+    OPERATORS.addAll(JsonFunctions.OPERATORS);
     OPERATORS.add(table("generate_series", List.of(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
         SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.INTERVAL_DAY), GenerateSeries.class,
         "timestampTzs"));

@@ -36,7 +36,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * execution also carries the statement's transaction, which {@link Session#contextFor} hands to scans.
  */
 public final class StatementPlanner {
-  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE);
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE) {
+    @Override
+    public org.apache.calcite.rel.type.RelDataType createTypeWithCharsetAndCollation(
+        org.apache.calcite.rel.type.RelDataType type, java.nio.charset.Charset charset,
+        org.apache.calcite.sql.SqlCollation collation) {
+      // json and jsonb have the default character set; Calcite's copy would make them VARCHAR
+      return JsonSqlType.is(type) ? type : super.createTypeWithCharsetAndCollation(type, charset, collation);
+    }
+  };
   /** Immutable; Calcite's connection derived it again for every execution. */
   private final org.apache.calcite.rel.type.TimeFrameSet timeFrames =
       typeFactory.getTypeSystem().deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE);
@@ -255,7 +263,7 @@ public final class StatementPlanner {
    */
   public String calciteText(String sql) {
     return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
-        io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames))));
+        io.accel.sql.JsonSyntax.rewrite(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)))));
   }
 
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
