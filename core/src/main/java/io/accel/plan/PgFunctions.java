@@ -244,6 +244,16 @@ public final class PgFunctions {
     OPERATORS.add(table("generate_series", List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP,
         SqlTypeName.INTERVAL_DAY), GenerateSeries.class, "timestamps"));
     OPERATORS.addAll(JsonFunctions.OPERATORS);
+    // round(numeric, n): PostgreSQL's result has n decimals (none for n < 0); Calcite kept the input's scale
+    OPERATORS.add(scalar("accel_round", binding -> {
+      RelDataTypeFactory f = binding.getTypeFactory();
+      int scale = binding.isOperandLiteral(1, false) && binding.getOperandLiteralValue(1, Integer.class) != null
+          ? Math.max(0, binding.getOperandLiteralValue(1, Integer.class)) : Math.max(0, binding.getOperandType(0)
+              .getScale());
+      return f.createTypeWithNullability(f.createSqlType(SqlTypeName.DECIMAL,
+          f.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), Math.min(scale, f.getTypeSystem().getMaxScale(SqlTypeName.DECIMAL))),
+          binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
+    }, List.of(SqlTypeName.DECIMAL, SqlTypeName.INTEGER), PgFunctions.class, "round", false, true));
     OPERATORS.add(table("generate_series", List.of(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
         SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.INTERVAL_DAY), GenerateSeries.class,
         "timestampTzs"));
@@ -256,6 +266,13 @@ public final class PgFunctions {
   @org.apache.calcite.linq4j.function.NonDeterministic
   public static java.util.UUID randomUuid(int site) {
     return java.util.UUID.randomUUID();
+  }
+
+  /** {@code round(numeric, n)}: half away from zero to n decimals (tens, hundreds, ... for n &lt; 0). */
+  public static java.math.BigDecimal round(Object value, int decimals) {
+    java.math.BigDecimal d = value instanceof java.math.BigDecimal b ? b : new java.math.BigDecimal(value.toString());
+    java.math.BigDecimal rounded = d.setScale(decimals, java.math.RoundingMode.HALF_UP);
+    return decimals < 0 ? rounded.setScale(0) : rounded;
   }
 
   /** {@code random()}: uniform in [0, 1), new for every row and call. */

@@ -42,7 +42,7 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random");
+          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random|round\\s*\\(");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -156,6 +156,10 @@ public final class PgCatalogSyntax {
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
+      } else if (t.is("round") && symbol(tokens, i + 1, "(") && arguments(tokens, i + 1) == 2
+          && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
+        // round(numeric, n) with PostgreSQL's result scale (io.accel.plan.PgFunctions)
+        pieces[i] = "accel_round";
       } else if ((t.is("date_trunc") || t.is("gen_random_uuid") || t.is("clock_timestamp") || t.is("random"))
           && symbol(tokens, i + 1, "(") && !(i > 0 && tokens.get(i - 1).isSymbol(".")
               && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
@@ -284,6 +288,22 @@ public final class PgCatalogSyntax {
     };
     pieces[start] = "(" + function + pieces[start];
     pieces[i - 1] = pieces[i - 1] + (type.equals("regtype") ? ", NULL))" : "))");
+  }
+
+  /** The number of arguments of the call whose parenthesis is at {@code open} (0 for none). */
+  private static int arguments(List<SqlLexer.Token> tokens, int open) {
+    int depth = 0;
+    int commas = 0;
+    for (int k = open; k < tokens.size(); k++) {
+      if (tokens.get(k).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(k).isSymbol(")") && --depth == 0) {
+        return k == open + 1 ? 0 : commas + 1;
+      } else if (depth == 1 && tokens.get(k).isSymbol(",")) {
+        commas++;
+      }
+    }
+    return -1;
   }
 
   /** The index of the parenthesis closing the one at {@code open}, or -1. */
