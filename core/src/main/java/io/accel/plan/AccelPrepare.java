@@ -208,6 +208,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
     boolean[] mixedSubQueries = {false};
     return Programs.sequence(
         PgExpressions::rewrite,
+        CharComparisons::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         (planner, rel, traits, materializations, lattices) -> {
           mixedSubQueries[0] = mixesSubQueries(rel);
