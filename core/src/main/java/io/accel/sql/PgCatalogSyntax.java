@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  *       functions with the session's token as first argument (see {@code PgCatalogSchema}), as do
  *       {@code current_setting}, {@code set_config}, {@code pg_has_role} and the size functions
  *       ({@code pg_table_size}, ...); {@code now()} becomes {@code CURRENT_TIMESTAMP};</li>
+ *   <li>calls of {@code io.accel.plan.PgFunctions}' functions that Calcite would misread: {@code date_trunc} quoted
+ *       (Calcite's parser has a DATE_TRUNC of its own), the volatile {@code gen_random_uuid()}, {@code random()} and
+ *       {@code clock_timestamp()} numbered by call site, {@code round(x, n)} as {@code accel_round};</li>
  *   <li>a few exact fragments of client queries that use set-returning functions and arrays Calcite lacks
  *       ({@code information_schema._pg_expandarray}, {@code generate_series} over {@code current_schemas})
  *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables, psql's
