@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
 import java.math.BigDecimal;
@@ -298,18 +296,5 @@ public final class Jsonb {
   private static String element(StringBuilder cur, boolean quoted) {
     String e = quoted ? cur.toString() : cur.toString().strip();
     return !quoted && e.equalsIgnoreCase("null") ? null : e;
-  }
-
-  /** A new array of the given printed jsonb values. */
-  public static ArrayNode array() {
-    return MAPPER.createArrayNode();
-  }
-
-  public static ObjectNode object() {
-    return MAPPER.createObjectNode();
-  }
-
-  public static JsonNodeFactory nodes() {
-    return MAPPER.getNodeFactory();
   }
 }

@@ -30,7 +30,7 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
   private final Object start;
   private final Object stop;
   private final Object step;
-  /** For a timestamp series stepped by months, the zone the months are added in (null: UTC wall time). */
+  /** Whether a series stepped by months adds them in the session's zone (timestamptz) or to the wall time. */
   private final boolean zoned;
 
   private GenerateSeries(SqlTypeName type, Object start, Object stop, Object step, boolean zoned) {

@@ -79,15 +79,10 @@ public final class JsonFunctions {
             && binding.getOperandType(0).isNullable());
   }
 
+  /** A nullable result of {@code type} (a missing member is NULL whatever the operands). */
   private static SqlReturnTypeInference sql(SqlTypeName type) {
-    return binding -> {
-      boolean nullable = false;
-      for (int i = 0; i < binding.getOperandCount(); i++) {
-        nullable |= binding.getOperandType(i).isNullable();
-      }
-      return binding.getTypeFactory().createTypeWithNullability(binding.getTypeFactory().createSqlType(type),
-          true);
-    };
+    return binding -> binding.getTypeFactory().createTypeWithNullability(
+        binding.getTypeFactory().createSqlType(type), true);
   }
 
   private static PgFunctions.Implementation impl(String method, boolean context, NullPolicy nulls,

@@ -44,7 +44,7 @@ public final class PgFunctions {
   private PgFunctions() {
   }
 
-  /** The first argument is the nullable-if-any-operand result of {@code type}. */
+  /** A result of {@code type}, nullable when any operand is. */
   private static SqlReturnTypeInference returning(SqlTypeName type) {
     return binding -> {
       boolean nullable = false;

@@ -44,8 +44,11 @@ public final class DistinctOn {
     return sql;
   }
 
+  private static final java.util.regex.Pattern TRIGGER = java.util.regex.Pattern.compile(
+      "(?i)\\bdistinct\\s+on\\b");
+
   private static boolean containsDistinctOn(String sql) {
-    return sql.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\bdistinct\\s+on\\b.*");
+    return TRIGGER.matcher(sql).find();
   }
 
   /** One SELECT DISTINCT ON, whose SELECT is token {@code select}. */
