@@ -78,6 +78,11 @@ public final class PgCatalogSyntax {
   /** The functions whose first argument names a sequence: {@code 's'::regclass} is read as the name. */
   private static final Set<String> SEQUENCE_FUNCTIONS = Set.of("nextval", "currval", "setval");
 
+  /** Words after a FROM item that are no alias. */
+  private static final Set<String> COLUMN_ALIAS_STOPS = Set.of("where", "join", "inner", "left", "right", "full",
+      "cross", "natural", "on", "using", "group", "order", "limit", "offset", "fetch", "union", "intersect", "except",
+      "window", "having", "for", "qualify");
+
   private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
 
   private PgCatalogSyntax() {
@@ -159,6 +164,15 @@ public final class PgCatalogSyntax {
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
+      } else if (t.is("generate_series") && symbol(tokens, i + 1, "(") && i > 0
+          && (tokens.get(i - 1).is("from") || tokens.get(i - 1).is("join") || tokens.get(i - 1).is("lateral"))) {
+        // FROM generate_series(...) AS g: PostgreSQL names the one column g too
+        int close = closing(tokens, i + 1);
+        int alias = close < 0 ? -1 : close + 1 < n && tokens.get(close + 1).is("as") ? close + 2 : close + 1;
+        if (alias > 0 && alias < n && tokens.get(alias).kind() == SqlLexer.Kind.WORD
+            && !COLUMN_ALIAS_STOPS.contains(tokens.get(alias).text()) && !symbol(tokens, alias + 1, "(")) {
+          pieces[alias] = pieces[alias] + "(" + pieces[alias] + ")";
+        }
       } else if (t.is("round") && symbol(tokens, i + 1, "(") && arguments(tokens, i + 1) == 2
           && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
         // round(numeric, n) with PostgreSQL's result scale (io.accel.plan.PgFunctions)
