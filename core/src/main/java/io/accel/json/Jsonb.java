@@ -185,6 +185,27 @@ public final class Jsonb {
     return node.isTextual() ? node.textValue() : print(node);
   }
 
+  /**
+   * {@code a || b}: two objects merge (b's value for a key in both), anything else concatenates as arrays, a value
+   * that is no array taken as an array of itself.
+   */
+  public static JsonNode concat(JsonNode a, JsonNode b) {
+    if (a.isObject() && b.isObject()) {
+      com.fasterxml.jackson.databind.node.ObjectNode merged = a.deepCopy();
+      merged.setAll((com.fasterxml.jackson.databind.node.ObjectNode) b);
+      return merged;
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode array = MAPPER.createArrayNode();
+    for (JsonNode part : List.of(a, b)) {
+      if (part.isArray()) {
+        array.addAll((com.fasterxml.jackson.databind.node.ArrayNode) part);
+      } else {
+        array.add(part);
+      }
+    }
+    return array;
+  }
+
   /** {@code jsonb_typeof}. */
   public static String typeOf(JsonNode node) {
     return switch (node.getNodeType()) {

@@ -104,6 +104,10 @@ public final class JsonFunctions {
   static final SqlUserDefinedFunction RETYPE = fn("accel_json_retype", SAME_JSON, 1, 1,
       impl("retype", false, NullPolicy.STRICT, c -> List.of(), false));
 
+  /** jsonb's {@code ||}; the call keeps the type Calcite gave the concatenation. */
+  static final SqlUserDefinedFunction CONCAT = fn("accel_jsonb_concat", SAME_JSON, 2, 2,
+      impl("concat", false, NullPolicy.STRICT, c -> List.of(), false));
+
   static final List<SqlOperator> OPERATORS = List.of(
       fn("accel_json_get", SAME_JSON, 2, 2, impl("get", false, NullPolicy.STRICT,
           c -> List.of(binaryOperand(c)), false)),
@@ -184,6 +188,11 @@ public final class JsonFunctions {
   public static String pathText(boolean binary, String json, String path) {
     String member = path(binary, json, path);
     return member == null ? null : Jsonb.text(Jsonb.parse(member));
+  }
+
+  /** {@code a || b} of jsonb values. */
+  public static String concat(String a, String b) {
+    return Jsonb.print(Jsonb.concat(Jsonb.parse(a), Jsonb.parse(b)));
   }
 
   /** {@code a @> b}. */

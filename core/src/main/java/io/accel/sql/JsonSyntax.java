@@ -12,9 +12,8 @@ import java.util.regex.Pattern;
  * operands swapped; {@code jsonb_agg(x [ORDER BY ...])} is {@code accel_jsonb_agg(string_agg(accel_json_element(x),
  * ',' [ORDER BY ...]))} (and json_agg alike, joined by {@code ", "}).
  *
- * <p>The operators bind tighter than anything around them except {@code ::} (PostgreSQL binds {@code +} and
- * {@code *} tighter, which only matters for arithmetic on the operand itself) and associate to the left:
- * {@code a -> 'x' ->> 'y'} reads {@code (a -> 'x') ->> 'y'}. The key operator {@code ?} is not supported: JDBC
+ * <p>As in PostgreSQL, the operators associate to the left with {@code ||} and bind looser than arithmetic and
+ * tighter than comparisons: {@code a || b ->> 'y' = c} reads {@code ((a || b) ->> 'y') = c}. The key operator {@code ?} is not supported: JDBC
  * reads it as a parameter.
  */
 public final class JsonSyntax {
@@ -101,8 +100,25 @@ public final class JsonSyntax {
     return sql.substring(tokens.get(from).start(), tokens.get(to).end());
   }
 
-  /** The first token of the operand ending at token {@code end}: a primary, with its casts. */
+  /** Operators of the left operand: {@code ||} (the same precedence, to the left) and arithmetic (tighter). */
+  private static final java.util.Set<String> LEFT_OPERATORS = java.util.Set.of("||", "+", "-", "*", "/", "%", "^");
+
+  /** The first token of the left operand ending at token {@code end}: primaries (with casts) joined as above. */
   private static int operandStart(List<SqlLexer.Token> tokens, int end) {
+    int start = castStart(tokens, end);
+    while (start >= 2 && tokens.get(start - 1).kind() == SqlLexer.Kind.SYMBOL
+        && LEFT_OPERATORS.contains(tokens.get(start - 1).text())) {
+      int before = castStart(tokens, start - 2);
+      if (before < 0) {
+        break;
+      }
+      start = before;
+    }
+    return start;
+  }
+
+  /** The first token of a primary ending at token {@code end}, with its casts. */
+  private static int castStart(List<SqlLexer.Token> tokens, int end) {
     int start = primaryStart(tokens, end);
     while (start >= 2 && tokens.get(start - 1).isSymbol("::")) {
       start = primaryStart(tokens, start - 2);
