@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * {@code ->>} {@code accel_json_get_text}, {@code #>} {@code accel_json_path}, {@code #>>}
  * {@code accel_json_path_text}, {@code a @> b} {@code accel_jsonb_contains(a, b)} and {@code a <@ b} the same with the
  * operands swapped; {@code jsonb_agg(x [ORDER BY ...])} is {@code accel_jsonb_agg(string_agg(accel_json_element(x),
- * ',' [ORDER BY ...]))} (and json_agg alike, joined by {@code ", "}).
+ * ',' [ORDER BY ...]))} (and json_agg alike, joined by {@code ", "}; a FILTER becomes a CASE in the element).
  *
  * <p>As in PostgreSQL, the operators associate to the left with {@code ||} and bind looser than arithmetic and
  * tighter than comparisons: {@code a || b ->> 'y' = c} reads {@code ((a || b) ->> 'y') = c}. The key operator {@code ?} is not supported: JDBC
@@ -87,10 +87,23 @@ public final class JsonSyntax {
         }
         String argument = sql.substring(tokens.get(i + 2).start(), tokens.get(argEnd - 1).end());
         String orderBy = order >= 0 ? " " + sql.substring(tokens.get(order).start(), tokens.get(close - 1).end()) : "";
+        // FILTER (WHERE c) becomes CASE WHEN c THEN ... END, which string_agg skips when NULL (Calcite fails on a
+        // FILTER beside an ORDER BY inside the call)
+        int end = close;
+        String element = "accel_json_element(" + argument + ")";
+        if (close + 3 < tokens.size() && tokens.get(close + 1).is("filter") && tokens.get(close + 2).isSymbol("(")
+            && tokens.get(close + 3).is("where")) {
+          end = closing(tokens, close + 2);
+          if (end < 0 || end <= close + 4) {
+            continue;
+          }
+          element = "CASE WHEN " + sql.substring(tokens.get(close + 4).start(), tokens.get(end - 1).end()) + " THEN "
+              + element + " END";
+        }
         boolean binary = t.is("jsonb_agg");
-        String call = (binary ? "accel_jsonb_agg" : "accel_json_agg") + "(string_agg(accel_json_element(" + argument
-            + "), '" + (binary ? "," : ", ") + "'" + orderBy + "))";
-        return sql.substring(0, t.start()) + call + sql.substring(tokens.get(close).end());
+        String call = (binary ? "accel_jsonb_agg" : "accel_json_agg") + "(string_agg(" + element + ", '"
+            + (binary ? "," : ", ") + "'" + orderBy + "))";
+        return sql.substring(0, t.start()) + call + sql.substring(tokens.get(end).end());
       }
     }
     return null;
