@@ -209,6 +209,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
     return Programs.sequence(
         PgExpressions::rewrite,
         CharComparisons::rewrite,
+        FloatKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         (planner, rel, traits, materializations, lattices) -> {
           mixedSubQueries[0] = mixesSubQueries(rel);
