@@ -198,12 +198,16 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /** When BEGIN ran: the start of the block's transaction (see {@link TxnContext#startedAt}). */
+  private long blockStartedAt;
+
   /** SQL BEGIN / START TRANSACTION. */
   public synchronized void begin() {
     if (explicitBlock) {
       throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress");
     }
     explicitBlock = true;
+    blockStartedAt = System.currentTimeMillis();
   }
 
   /** Cursors of the open block that outlive it (see {@link #hold}). */
@@ -286,6 +290,9 @@ public final class Session implements AutoCloseable {
       }
       if (block == null) {
         block = database.begin();
+        if (explicitBlock) {
+          block.startedAt(blockStartedAt);
+        }
       }
       ctx = block;
     } else {

@@ -57,6 +57,7 @@ public final class TxnContext implements AutoCloseable {
   private final RowCache rowCache;
   private final RowCache.Registration registration;
   private final long snapshotSequence;
+  private long startedAt = System.currentTimeMillis();
   /** Rows this transaction wrote (for the row cache's commit protocol) and the tables they belong to. */
   private final Set<RowCache.Key> writtenRows = new LinkedHashSet<>();
   private final Set<Long> writtenTables = new HashSet<>();
@@ -166,6 +167,19 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /** The sequence number of the snapshot this context reads. */
+  /**
+   * When the transaction began (milliseconds since the epoch): CURRENT_TIMESTAMP and now() of its statements, the
+   * same for every statement of a transaction block, as in PostgreSQL.
+   */
+  public long startedAt() {
+    return startedAt;
+  }
+
+  /** A block's transaction began with its BEGIN, before the first statement created this context. */
+  void startedAt(long millis) {
+    this.startedAt = millis;
+  }
+
   public long snapshotSequence() {
     return snapshotSequence;
   }

@@ -36,7 +36,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * execution also carries the statement's transaction, which {@link Session#contextFor} hands to scans.
  */
 public final class StatementPlanner {
-  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE);
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE) {
+    @Override
+    public org.apache.calcite.rel.type.RelDataType createTypeWithCharsetAndCollation(
+        org.apache.calcite.rel.type.RelDataType type, java.nio.charset.Charset charset,
+        org.apache.calcite.sql.SqlCollation collation) {
+      // json and jsonb have the default character set; Calcite's copy would make them VARCHAR
+      return JsonSqlType.is(type) ? type : super.createTypeWithCharsetAndCollation(type, charset, collation);
+    }
+  };
   /** Immutable; Calcite's connection derived it again for every execution. */
   private final org.apache.calcite.rel.type.TimeFrameSet timeFrames =
       typeFactory.getTypeSystem().deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE);
@@ -295,8 +303,8 @@ public final class StatementPlanner {
    * literals and {@code ::} precedence): the text a view stores, which the planner expands without rewriting.
    */
   public String calciteText(String sql) {
-    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(
-        io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)));
+    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
+        io.accel.sql.JsonSyntax.rewrite(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)))));
   }
 
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
@@ -367,12 +375,18 @@ public final class StatementPlanner {
    * and the statement's transaction.
    */
   public final class ExecutionContext implements DataContext {
+    /** The variable holding the statement's start (milliseconds since the epoch), for statement_timestamp(). */
+    public static final String STATEMENT_TIMESTAMP = "accelStatementTimestamp";
+
     private final Map<String, Object> values;
     private final @Nullable TxnContext txn;
 
     ExecutionContext(Map<String, Object> values, @Nullable TxnContext txn) {
-      // the statement's start time: CURRENT_TIMESTAMP is the same throughout a statement, as the standard asks
-      long now = System.currentTimeMillis();
+      // the transaction's start time: CURRENT_TIMESTAMP and now() are the same throughout a transaction, as in
+      // PostgreSQL; statement_timestamp() is this statement's
+      long statementStart = System.currentTimeMillis();
+      long now = txn == null ? statementStart : txn.startedAt();
+      values.put(STATEMENT_TIMESTAMP, statementStart);
       TimeZone timeZone = StatementPlanner.this.timeZone;
       long offset = timeZone.getOffset(now);
       values.put(Variable.UTC_TIMESTAMP.camelName, now);

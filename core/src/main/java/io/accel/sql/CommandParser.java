@@ -1309,6 +1309,10 @@ public final class CommandParser {
         return DataType.of(ColumnType.VARCHAR, optionalLength());
       case "text":
         return DataType.of(ColumnType.TEXT);
+      case "json":
+        return DataType.of(ColumnType.JSON);
+      case "jsonb":
+        return DataType.of(ColumnType.JSONB);
       case "date":
         return DataType.of(ColumnType.DATE);
       case "time":

@@ -447,6 +447,8 @@ final class AccelMeta extends MetaImpl {
         name = "UUID";
       } else if (kind == ColumnType.TIMESTAMPTZ) {
         name = "TIMESTAMP WITH TIME ZONE";
+      } else if (kind == ColumnType.JSON || kind == ColumnType.JSONB) {
+        name = kind.name(); // values are their text (a String), as VARCHAR's
       }
       types.add(new MetaTypeInfo(name, jdbc, kind == ColumnType.NUMERIC ? 1000 : null, text ? "'" : null,
           text ? "'" : null, (short) DatabaseMetaData.typeNullable, text, (short) DatabaseMetaData.typeSearchable,
