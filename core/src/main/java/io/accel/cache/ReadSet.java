@@ -64,14 +64,15 @@ public final class ReadSet {
   }
 
   /** A result's reads, immutable: per family, sorted distinct keys and sorted, merged ranges. */
-  record Frozen(Map<ColumnFamilyHandle, Family> families, int size) {
+  public record Frozen(Map<ColumnFamilyHandle, Family> families, int size) {
     boolean touches(ColumnFamilyHandle family, byte[] key) {
       Family f = families.get(family);
       return f != null && f.contains(key);
     }
   }
 
-  record Family(byte[][] points, byte[][] lows, byte[][] highs) {
+  /** One family's reads: sorted distinct keys, and sorted disjoint ranges ({@code highs[i]} null: to the end). */
+  public record Family(byte[][] points, byte[][] lows, byte[][] highs) {
     static Family of(Recorded r) {
       byte[][] points = r.points.toArray(new byte[0][]);
       Arrays.sort(points, Arrays::compareUnsigned);

@@ -226,8 +226,11 @@ public final class ResultCache {
   private final Persistence persistence;
 
   // the invalidation index and the commit log, under this object's monitor
-  private final Map<ColumnFamilyHandle, Set<Indexed>> byFamily = new IdentityHashMap<>();
+  /** Per family, the deep entries by what they read: a written key finds the entries it touches without a scan. */
+  private final Map<ColumnFamilyHandle, FamilyIndex> byFamily = new IdentityHashMap<>();
+  /** Per table, the entries that read it (coarse writes) and the table-level entries among them. */
   private final Map<Long, Set<Indexed>> byTable = new HashMap<>();
+  private final Map<Long, Set<Indexed>> tableLevel = new HashMap<>();
   private final Set<Writes> pending = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
   private final ArrayDeque<Writes> recent = new ArrayDeque<>();
   /** Fills reading a snapshot older than this cannot be checked against the commits since (trimmed). */
@@ -506,29 +509,119 @@ public final class ResultCache {
     }
     for (long t : e.tables) {
       byTable.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(i);
+      if (e.reads == null) {
+        tableLevel.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(i);
+      }
     }
     if (e.reads != null) {
-      for (ColumnFamilyHandle f : e.reads.families().keySet()) {
-        byFamily.computeIfAbsent(f, k -> new LinkedHashSet<>()).add(i);
-      }
+      e.reads.families().forEach((f, reads) -> byFamily.computeIfAbsent(f, k -> new FamilyIndex()).add(i, reads));
     }
   }
 
   private void unindex(Indexed i) {
     Entry e = i.entry();
     for (long t : e.tables) {
-      Set<Indexed> s = byTable.get(t);
-      if (s != null && s.remove(i) && s.isEmpty()) {
-        byTable.remove(t);
-      }
+      remove(byTable, t, i);
+      remove(tableLevel, t, i);
     }
     if (e.reads != null) {
-      for (ColumnFamilyHandle f : e.reads.families().keySet()) {
-        Set<Indexed> s = byFamily.get(f);
-        if (s != null && s.remove(i) && s.isEmpty()) {
+      e.reads.families().forEach((f, reads) -> {
+        FamilyIndex fi = byFamily.get(f);
+        if (fi != null && fi.remove(i, reads)) {
           byFamily.remove(f);
         }
+      });
+    }
+  }
+
+  private static <K> void remove(Map<K, Set<Indexed>> map, K key, Indexed i) {
+    Set<Indexed> s = map.get(key);
+    if (s != null && s.remove(i) && s.isEmpty()) {
+      map.remove(key);
+    }
+  }
+
+  /**
+   * The entries that read one family, by what they read: exact keys, prefix ranges ({@code [p, successor(p))}, what
+   * index lookups and lookup joins scan) by their prefix, and other ranges in a list checked one by one.
+   */
+  private static final class FamilyIndex {
+    final Map<java.nio.ByteBuffer, Set<Indexed>> points = new HashMap<>();
+    final Map<java.nio.ByteBuffer, Set<Indexed>> prefixes = new HashMap<>();
+    /** How many indexed prefixes have each length: a written key is looked up at these lengths only. */
+    final java.util.TreeMap<Integer, Integer> prefixLengths = new java.util.TreeMap<>();
+    final Map<Indexed, ReadSet.Family> others = new HashMap<>();
+    int size;
+
+    void add(Indexed i, ReadSet.Family reads) {
+      size++;
+      for (byte[] p : reads.points()) {
+        points.computeIfAbsent(java.nio.ByteBuffer.wrap(p), k -> new HashSet<>()).add(i);
       }
+      boolean other = false;
+      for (int r = 0; r < reads.lows().length; r++) {
+        byte[] low = reads.lows()[r];
+        byte[] high = reads.highs()[r];
+        if (high != null && low.length > 0 && java.util.Arrays.equals(high, io.accel.storage.KeyCodec.prefixSuccessor(low))) {
+          if (prefixes.computeIfAbsent(java.nio.ByteBuffer.wrap(low), k -> new HashSet<>()).add(i)) {
+            prefixLengths.merge(low.length, 1, Integer::sum);
+          }
+        } else {
+          other = true;
+        }
+      }
+      if (other) {
+        others.put(i, reads);
+      }
+    }
+
+    /** Removes an entry; true when the family has none left. */
+    boolean remove(Indexed i, ReadSet.Family reads) {
+      for (byte[] p : reads.points()) {
+        removeFrom(points, java.nio.ByteBuffer.wrap(p), i);
+      }
+      for (int r = 0; r < reads.lows().length; r++) {
+        byte[] low = reads.lows()[r];
+        java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(low);
+        Set<Indexed> s = prefixes.get(k);
+        if (s != null && s.remove(i)) {
+          if (s.isEmpty()) {
+            prefixes.remove(k);
+          }
+          prefixLengths.compute(low.length, (len, n) -> n == 1 ? null : n - 1);
+        }
+      }
+      others.remove(i);
+      return --size == 0;
+    }
+
+    private static void removeFrom(Map<java.nio.ByteBuffer, Set<Indexed>> map, java.nio.ByteBuffer k, Indexed i) {
+      Set<Indexed> s = map.get(k);
+      if (s != null && s.remove(i) && s.isEmpty()) {
+        map.remove(k);
+      }
+    }
+
+    /** Adds to {@code out} every entry whose reads hold {@code key}. */
+    void touching(byte[] key, Set<Indexed> out) {
+      Set<Indexed> exact = points.get(java.nio.ByteBuffer.wrap(key));
+      if (exact != null) {
+        out.addAll(exact);
+      }
+      for (int len : prefixLengths.keySet()) {
+        if (len > key.length) {
+          break;
+        }
+        Set<Indexed> s = prefixes.get(java.nio.ByteBuffer.wrap(key, 0, len));
+        if (s != null) {
+          out.addAll(s);
+        }
+      }
+      others.forEach((i, reads) -> {
+        if (reads.contains(key)) {
+          out.add(i);
+        }
+      });
     }
   }
 
@@ -540,21 +633,29 @@ public final class ResultCache {
    */
   public synchronized void committing(Writes writes) {
     pending.add(writes);
-    Set<Indexed> candidates = new HashSet<>();
+    Set<Indexed> touched = new HashSet<>();
     for (long t : writes.tables) {
-      Set<Indexed> s = byTable.get(t);
+      Set<Indexed> s = writes.keys == null ? byTable.get(t) : tableLevel.get(t);
       if (s != null) {
-        candidates.addAll(s);
+        touched.addAll(s);
       }
     }
-    for (Indexed i : candidates) {
-      if (writes.touch(i.entry())) {
-        boolean precise = writes.keys != null && i.entry().reads != null;
-        if (entries.asMap().remove(i.key(), i.entry())) {
-          (precise ? keyInvalidations : tableInvalidations).incrementAndGet();
+    if (writes.keys != null) {
+      writes.keys.forEach((family, keys) -> {
+        FamilyIndex fi = byFamily.get(family);
+        if (fi != null) {
+          for (byte[] key : keys) {
+            fi.touching(key, touched);
+          }
         }
-        unindex(i);
+      });
+    }
+    for (Indexed i : touched) {
+      boolean precise = writes.keys != null && i.entry().reads != null;
+      if (entries.asMap().remove(i.key(), i.entry())) {
+        (precise ? keyInvalidations : tableInvalidations).incrementAndGet();
       }
+      unindex(i);
     }
   }
 
@@ -575,6 +676,7 @@ public final class ResultCache {
     entries.invalidateAll();
     byFamily.clear();
     byTable.clear();
+    tableLevel.clear();
   }
 
   // --- observation
