@@ -148,6 +148,19 @@ public final class CommandExecutor {
       indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
     }
     TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
+    if (!c.foreignKeys().isEmpty()) {
+      try {
+        Set<String> taken = ForeignKeyDefinitions.constraintNames(created);
+        created = created.withForeignKeys(ForeignKeyDefinitions.define(catalog, created, c.foreignKeys(), taken,
+            this::relationExists));
+      } catch (RuntimeException e) {
+        database.store().dropFamily(Catalog.tableFamily(id));
+        for (IndexDef index : indexes) {
+          database.store().dropFamily(Catalog.indexFamily(index.id()));
+        }
+        throw e;
+      }
+    }
     catalog.put(created);
     TxnContext block = session.blockContext();
     if (block != null) {
@@ -327,6 +340,25 @@ public final class CommandExecutor {
       dependents.addAll(views.dependents(t.name(), "table", dropped, d.cascade()));
     }
     views.removeViews(dependents);
+    // FOREIGN KEYs of other tables referencing them: 2BP01, or dropped (CASCADE)
+    for (TableDef t : victims) {
+      List<String> referencing = ForeignKeyDefinitions.referencingFrom(catalog, t.name(), dropped);
+      if (!referencing.isEmpty() && !d.cascade()) {
+        throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop table " + t.name()
+            + " because other objects depend on it")
+            .withDetail(referencing.get(0) + " depends on table " + t.name())
+            .withHint("Use DROP ... CASCADE to drop the dependent objects too.");
+      }
+    }
+    for (TableDef t : victims) {
+      for (TableDef other : List.copyOf(catalog.tables())) {
+        if (!dropped.contains(other.name()) && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name()))) {
+          TableDef now = catalog.table(other.name()).orElseThrow();
+          catalog.put(now.withForeignKeys(now.foreignKeys().stream().filter(f -> !f.refTable().equals(t.name()))
+              .toList()));
+        }
+      }
+    }
     for (TableDef t : victims) {
       catalog.remove(t);
       database.store().dropFamily(Catalog.tableFamily(t.id()));
@@ -515,7 +547,7 @@ public final class CommandExecutor {
       created.add(Catalog.tableFamily(id));
       List<IndexDef> indexes = newIndexFamilies(table.indexes(), created);
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
-          table.layout(), table.checks());
+          table.layout(), table.checks(), table.foreignKeys());
       rekey(table, rewritten, family, pkName);
       for (IndexDef index : indexes) {
         backfill(rewritten, index, database.indexFamily(index.id()), null);

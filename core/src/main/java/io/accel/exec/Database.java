@@ -162,6 +162,9 @@ public final class Database implements AutoCloseable {
     rowIds.remove(tableId);
   }
 
+  /** Referenced keys relied on by recent commits, so concurrent removals of them fail (FOREIGN KEY). */
+  private final ReferenceClaims referenceClaims = new ReferenceClaims();
+
   /** Starts a transaction reading a snapshot taken now. */
   TxnContext begin() {
     if (store.isClosed()) {
@@ -169,12 +172,15 @@ public final class Database implements AutoCloseable {
     }
     RowCache.Registration registration = rowCache == null ? null : rowCache.register();
     long version = catalog.version();
+    Object claim = referenceClaims.opened(store.db());
     try {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
+      ctx.claims(referenceClaims, claim);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
       return ctx;
     } catch (RuntimeException e) {
+      referenceClaims.closed(claim);
       if (registration != null) {
         registration.close();
       }

@@ -74,6 +74,12 @@ public final class TxnContext implements AutoCloseable {
   private final Set<ColumnFamilyHandle> untracked = java.util.Collections.newSetFromMap(
       new java.util.IdentityHashMap<>());
   private final Map<Long, Long> adopted = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The store's registry of referenced keys, and this transaction's registration with it (null: read-only). */
+  private ReferenceClaims claims;
+  private Object claimToken;
+  /** Referenced keys this transaction's referencing rows rely on, and referenced keys it removed. */
+  private final Set<java.nio.ByteBuffer> referencedKeys = new HashSet<>();
+  private final Set<java.nio.ByteBuffer> removedReferencedKeys = new HashSet<>();
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -108,6 +114,21 @@ public final class TxnContext implements AutoCloseable {
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = null;
     this.snapshotSequence = snapshot.getSequenceNumber();
+  }
+
+  void claims(ReferenceClaims claims, Object token) {
+    this.claims = claims;
+    this.claimToken = token;
+  }
+
+  /** A referencing row written by this transaction relies on the referenced key {@code key} of {@code family}. */
+  public synchronized void referencedKey(ColumnFamilyHandle family, byte[] key) {
+    referencedKeys.add(ReferenceClaims.key(family.getID(), key));
+  }
+
+  /** This transaction removed (deleted or changed) the referenced key {@code key} of {@code family}. */
+  public synchronized void removedReferencedKey(ColumnFamilyHandle family, byte[] key) {
+    removedReferencedKeys.add(ReferenceClaims.key(family.getID(), key));
   }
 
   /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
@@ -562,10 +583,17 @@ public final class TxnContext implements AutoCloseable {
       beforeCommit.accept(tables);
     }
     try {
-      if (statistics != null && !changes.isEmpty()) {
-        statistics.commit(txn, changes);
+      ReferenceClaims.Commit commit = () -> {
+        if (statistics != null && !changes.isEmpty()) {
+          statistics.commit(txn, changes);
+        } else {
+          txn.commit();
+        }
+      };
+      if (claims != null && (!referencedKeys.isEmpty() || !removedReferencedKeys.isEmpty())) {
+        claims.commit(db, snapshotSequence, referencedKeys, removedReferencedKeys, commit);
       } else {
-        txn.commit();
+        commit.run();
       }
       committed = true;
       changes.clear();
@@ -581,6 +609,8 @@ public final class TxnContext implements AutoCloseable {
       writtenRows.clear();
       writtenTables.clear();
       wroteTables.clear();
+      referencedKeys.clear();
+      removedReferencedKeys.clear();
     }
   }
 
@@ -597,6 +627,8 @@ public final class TxnContext implements AutoCloseable {
     writtenRows.clear();
     writtenTables.clear();
     wroteTables.clear();
+    referencedKeys.clear();
+    removedReferencedKeys.clear();
     if (txn == null) {
       return;
     }
@@ -644,6 +676,9 @@ public final class TxnContext implements AutoCloseable {
     }
     if (registration != null) {
       registration.close();
+    }
+    if (claims != null) {
+      claims.closed(claimToken);
     }
   }
 

@@ -23,6 +23,8 @@ public final class CommandParser {
   private int pos;
   /** CHECK constraints declared so far in the statement (column and table constraints). */
   private final List<Command.CheckSpec> checks = new ArrayList<>();
+  /** FOREIGN KEY constraints declared so far in the statement (column and table constraints). */
+  private final List<Command.ForeignKeySpec> foreignKeys = new ArrayList<>();
   /** The name of a {@code CONSTRAINT name} just read, for the constraint that follows. */
   private Optional<String> constraintName = Optional.empty();
 
@@ -436,6 +438,15 @@ public final class CommandParser {
           }
           return new Command.AddCheck(check);
         }
+        if (optionalWord("foreign")) {
+          expectWord("key");
+          Command.ForeignKeySpec fk = references(nameList());
+          if (peek().is("not")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
+                + " Accel");
+          }
+          return new Command.AddForeignKey(fk);
+        }
         pos = at;
         return new Command.AddKeyAction(addKey(table, ifExists));
       }
@@ -444,6 +455,10 @@ public final class CommandParser {
       List<List<String>> uniques = new ArrayList<>();
       int before = checks.size();
       ColumnSpec spec = column(table, primaryKey, uniques);
+      if (!foreignKeys.isEmpty()) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "REFERENCES in ALTER TABLE ADD COLUMN is not"
+            + " supported by Accel; add the column, then ADD FOREIGN KEY");
+      }
       List<Command.CheckSpec> columnChecks = new ArrayList<>(checks.subList(before, checks.size()));
       return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty(), columnChecks);
     }
@@ -869,7 +884,11 @@ public final class CommandParser {
       } else if (peek().is("unique")) {
         next();
         uniques.add(nameList());
-      } else if (peek().is("foreign") || peek().is("exclude")) {
+      } else if (peek().is("foreign")) {
+        next();
+        expectWord("key");
+        foreignKeys.add(references(nameList()));
+      } else if (peek().is("exclude")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
             + " constraints are not supported by Accel");
       } else {
@@ -886,7 +905,8 @@ public final class CommandParser {
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
-    Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
+    Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks,
+        foreignKeys);
     return columnSequences.isEmpty() ? created : new Command.CreateTableWithSequences(created, columnSequences);
   }
 
@@ -1176,7 +1196,9 @@ public final class CommandParser {
       } else if (t.is("default")) {
         next();
         defaultSql = Optional.of(defaultExpression());
-      } else if (t.is("references") || t.is("generated") || t.is("collate")) {
+      } else if (t.is("references")) {
+        foreignKeys.add(references(List.of(name)));
+      } else if (t.is("generated") || t.is("collate")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
             + " in a column definition is not supported by Accel");
       } else {
@@ -1185,6 +1207,69 @@ public final class CommandParser {
       constraintName = Optional.empty();
     }
     return new ColumnSpec(name, type, notNull, defaultSql);
+  }
+
+  /**
+   * {@code REFERENCES table [(columns)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE action] [NOT DEFERRABLE]
+   * [INITIALLY IMMEDIATE]} for the referencing {@code columns}, named by the {@code CONSTRAINT name} before it if any.
+   */
+  private Command.ForeignKeySpec references(List<String> columns) {
+    Optional<String> name = constraintName;
+    expectWord("references");
+    String refTable = name();
+    List<String> refColumns = peek().isSymbol("(") ? nameList() : List.of();
+    io.accel.catalog.ForeignKeyDef.Action onUpdate = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    io.accel.catalog.ForeignKeyDef.Action onDelete = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    while (true) {
+      if (optionalWord("match")) {
+        if (!optionalWord("simple")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "MATCH " + peek().text().toUpperCase(
+              java.util.Locale.ROOT) + " is not supported by Accel");
+        }
+      } else if (optionalWord("on")) {
+        boolean delete = optionalWord("delete");
+        if (!delete) {
+          expectWord("update");
+        }
+        io.accel.catalog.ForeignKeyDef.Action action = referentialAction();
+        if (delete) {
+          onDelete = action;
+        } else {
+          onUpdate = action;
+        }
+      } else if (peek().is("not") && tokens.get(pos + 1).is("deferrable")) {
+        next();
+        next();
+      } else if (peek().is("initially") && tokens.get(pos + 1).is("immediate")) {
+        next();
+        next();
+      } else if (peek().is("deferrable") || peek().is("initially")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "deferrable constraints are not supported by Accel");
+      } else {
+        break;
+      }
+    }
+    constraintName = Optional.empty();
+    return new Command.ForeignKeySpec(name, columns, refTable, refColumns, onUpdate, onDelete);
+  }
+
+  private io.accel.catalog.ForeignKeyDef.Action referentialAction() {
+    if (optionalWord("cascade")) {
+      return io.accel.catalog.ForeignKeyDef.Action.CASCADE;
+    }
+    if (optionalWord("restrict")) {
+      return io.accel.catalog.ForeignKeyDef.Action.RESTRICT;
+    }
+    if (optionalWord("no")) {
+      expectWord("action");
+      return io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    }
+    expectWord("set");
+    if (optionalWord("null")) {
+      return io.accel.catalog.ForeignKeyDef.Action.SET_NULL;
+    }
+    expectWord("default");
+    return io.accel.catalog.ForeignKeyDef.Action.SET_DEFAULT;
   }
 
   /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
