@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
-  /** Format 4 adds the FOREIGN KEY constraints after the CHECKs. */
+  /** Format 4 adds the FOREIGN KEY constraints after the CHECKs, and whether an index is a UNIQUE constraint's. */
   private static final int FORMAT = 4;
   /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
   private static final int FORMAT_WITHOUT_FOREIGN_KEYS = 3;
@@ -62,6 +62,7 @@ final class CatalogCodec {
         for (int ordinal : index.include()) {
           out.writeInt(ordinal);
         }
+        out.writeBoolean(index.constraint());
       }
       writeLayout(out, t.layout());
       out.writeInt(t.checks().size());
@@ -128,7 +129,8 @@ final class CatalogCodec {
             include.add(in.readInt());
           }
         }
-        indexes.add(new IndexDef(indexId, indexName, ics, unique, include));
+        boolean constraint = format >= FORMAT && in.readBoolean();
+        indexes.add(new IndexDef(indexId, indexName, ics, unique, include, constraint));
       }
       RowLayout layout = format >= FORMAT_WITHOUT_FOREIGN_KEYS ? readLayout(in) : null;
       List<CheckDef> checks = new ArrayList<>();

@@ -313,7 +313,7 @@ final class AlterTableExecutor {
       } else {
         kept.add(new IndexDef(index.id(), index.name(),
             index.columns().stream().map(ic -> new IndexColumn(shift(ic.column(), ordinal), ic.descending())).toList(),
-            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList()));
+            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList(), index.constraint()));
       }
     }
     int version = t.schemaVersion() + 1;

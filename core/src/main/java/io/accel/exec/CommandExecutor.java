@@ -145,7 +145,8 @@ public final class CommandExecutor {
       indexNames.add(name);
       long indexId = catalog.allocateId();
       database.store().createFamily(Catalog.indexFamily(indexId));
-      indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
+      indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true)
+          .asConstraint());
     }
     TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
     if (!c.foreignKeys().isEmpty()) {
@@ -176,6 +177,11 @@ public final class CommandExecutor {
   }
 
   private void createIndex(Command.CreateIndex c) throws RocksDBException {
+    createIndex(c, false);
+  }
+
+  /** CREATE INDEX, or with {@code constraint} the index of a UNIQUE constraint. */
+  private void createIndex(Command.CreateIndex c, boolean constraint) throws RocksDBException {
     TableDef table = catalog.table(c.table()).orElseThrow(() -> undefinedTable(c.table()));
     List<Integer> ordinals = ordinals(table, c.keys().stream().map(Command.IndexKeySpec::column).toList());
     String name = c.name().orElseGet(() -> {
@@ -205,7 +211,7 @@ public final class CommandExecutor {
       }
       include.add(ordinal);
     }
-    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include);
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint);
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
     // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
     TxnContext block = session.blockContext();
@@ -524,7 +530,7 @@ public final class CommandExecutor {
         return candidate;
       });
       createIndex(new Command.CreateIndex(Optional.of(name), table.name(),
-          k.columns().stream().map(c -> new Command.IndexKeySpec(c, false)).toList(), true, false));
+          k.columns().stream().map(c -> new Command.IndexKeySpec(c, false)).toList(), true, false), true);
       return;
     }
     if (!table.primaryKey().isEmpty()) {
@@ -685,7 +691,8 @@ public final class CommandExecutor {
       long indexId = catalog.allocateId();
       database.store().createFamily(Catalog.indexFamily(indexId));
       created.add(Catalog.indexFamily(indexId));
-      renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
+      renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include(),
+          index.constraint()));
     }
     return renewed;
   }

@@ -50,7 +50,7 @@ final class ForeignKeyDefinitions {
       List<String> refColumns = spec.refColumns();
       if (refColumns.isEmpty()) {
         if (parent.primaryKey().isEmpty()) {
-          throw new AccelException(SqlState.INVALID_FOREIGN_KEY, "there is no primary key for referenced table \""
+          throw new AccelException(SqlState.UNDEFINED_OBJECT, "there is no primary key for referenced table \""
               + parent.name() + "\"");
         }
         refColumns = parent.primaryKey().stream().map(o -> parent.columns().get(o).name()).toList();

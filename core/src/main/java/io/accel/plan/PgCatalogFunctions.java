@@ -205,11 +205,15 @@ public final class PgCatalogFunctions {
     }
     PgCatalogSchema.IndexInfo info = PgCatalogSchema.of(token).constraint(oid);
     if (info == null) {
+      PgCatalogSchema.ForeignKeyInfo fk = PgCatalogSchema.of(token).foreignKey(oid);
+      if (fk != null) {
+        return fk.fk().definition();
+      }
       // a CHECK: its expression as written (PostgreSQL prints its own deparsed, parenthesised form)
       io.accel.catalog.CheckDef check = PgCatalogSchema.of(token).check(oid);
       return check == null ? null : "CHECK ((" + check.expression() + "))";
     }
-    return "PRIMARY KEY (" + keyList(info.table(), info.keys()) + ")";
+    return (info.primary() ? "PRIMARY KEY (" : "UNIQUE (") + keyList(info.table(), info.keys()) + ")";
   }
 
   /** {@code pg_has_role(role, privilege)} for the session's user (see {@link PgCatalogSchema#hasRole}). */
