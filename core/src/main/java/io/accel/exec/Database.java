@@ -165,6 +165,13 @@ public final class Database implements AutoCloseable {
   /** Referenced keys relied on by recent commits, so concurrent removals of them fail (FOREIGN KEY). */
   private final ReferenceClaims referenceClaims = new ReferenceClaims();
 
+  /** The row locks of SELECT ... FOR UPDATE / SHARE in open transactions. */
+  private final RowLocks rowLocks = new RowLocks();
+
+  RowLocks rowLocks() {
+    return rowLocks;
+  }
+
   /** Starts a transaction reading a snapshot taken now. */
   TxnContext begin() {
     if (store.isClosed()) {
@@ -176,6 +183,7 @@ public final class Database implements AutoCloseable {
     try {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
       ctx.claims(referenceClaims, claim);
+      ctx.rowLocks(rowLocks);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
       return ctx;
@@ -195,6 +203,7 @@ public final class Database implements AutoCloseable {
     }
     long version = catalog.version();
     TxnContext ctx = new TxnContext(store.db(), rowCache);
+    ctx.rowLocks(rowLocks);
     ctx.schema(catalog, schemaLock.readLock(), version);
     return ctx;
   }

@@ -116,6 +116,53 @@ public final class TxnContext implements AutoCloseable {
     this.snapshotSequence = snapshot.getSequenceNumber();
   }
 
+  /** The store's row lock table and the rows this transaction locked (SELECT ... FOR UPDATE / SHARE). */
+  private RowLocks rowLocks;
+  private final List<java.nio.ByteBuffer> lockedRows = new ArrayList<>();
+  /** The locking clause of the statement running in this context, or null. */
+  private volatile io.accel.sql.RowLocking rowLocking;
+
+  void rowLocks(RowLocks locks) {
+    this.rowLocks = locks;
+  }
+
+  synchronized void lockedRow(java.nio.ByteBuffer row) {
+    lockedRows.add(row);
+  }
+
+  private synchronized void releaseRowLocks() {
+    if (rowLocks != null && !lockedRows.isEmpty()) {
+      rowLocks.release(this, lockedRows);
+      lockedRows.clear();
+    }
+  }
+
+  /** Sets (or with null clears) the locking clause the scans of the running statement apply. */
+  void rowLocking(io.accel.sql.RowLocking locking) {
+    this.rowLocking = locking;
+  }
+
+  io.accel.sql.RowLocking rowLocking() {
+    return rowLocking;
+  }
+
+  /** Whether this context is a transaction (not a read-only snapshot): it can write and track keys. */
+  boolean transactional() {
+    return txn != null;
+  }
+
+  /** Whether the latest committed value of a key differs from the one at this context's snapshot. */
+  boolean changedSinceSnapshot(ColumnFamilyHandle family, byte[] key) {
+    enter();
+    try {
+      return !java.util.Arrays.equals(db.get(family, readOptions, key), db.get(family, key));
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+  }
+
   void claims(ReferenceClaims claims, Object token) {
     this.claims = claims;
     this.claimToken = token;
@@ -611,6 +658,7 @@ public final class TxnContext implements AutoCloseable {
       wroteTables.clear();
       referencedKeys.clear();
       removedReferencedKeys.clear();
+      releaseRowLocks();
     }
   }
 
@@ -629,6 +677,7 @@ public final class TxnContext implements AutoCloseable {
     wroteTables.clear();
     referencedKeys.clear();
     removedReferencedKeys.clear();
+    releaseRowLocks();
     if (txn == null) {
       return;
     }
@@ -680,6 +729,7 @@ public final class TxnContext implements AutoCloseable {
     if (claims != null) {
       claims.closed(claimToken);
     }
+    releaseRowLocks();
   }
 
   static AccelException storageFailure(RocksDBException e) {
