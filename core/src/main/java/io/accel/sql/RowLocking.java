@@ -82,7 +82,7 @@ public record RowLocking(Strength strength, List<String> tables, Wait waitPolicy
           limit = -1;
         }
       }
-      if (depth != 0 || !t.is("for") || i + 1 >= tokens.size()) {
+      if (!t.is("for") || i + 1 >= tokens.size()) {
         continue;
       }
       int j = i + 1;
@@ -140,8 +140,38 @@ public record RowLocking(Strength strength, List<String> tables, Wait waitPolicy
       return Optional.empty();
     }
     query.append(sql.substring(copied));
+    if (!allTables) {
+      tables = fromRelations(SqlLexer.tokenize(query.toString()), tables, strength);
+    }
     return Optional.of(new Split(query.toString().trim(), new RowLocking(strength, allTables ? List.of() : tables,
         wait, limit)));
+  }
+
+  /**
+   * The tables the OF names stand for: a name, or the relation it is an alias of ({@code jobs j}, {@code jobs AS j});
+   * a name the query does not mention is 42P01, as in PostgreSQL.
+   */
+  private static List<String> fromRelations(List<Token> query, List<String> names, Strength strength) {
+    List<String> tables = new ArrayList<>();
+    for (String name : names) {
+      boolean found = false;
+      for (int i = 0; i < query.size(); i++) {
+        Token t = query.get(i);
+        if ((t.kind() == Kind.WORD || t.kind() == Kind.QUOTED) && t.text().equals(name)) {
+          found = true;
+          int before = i - 1 >= 0 && query.get(i - 1).is("as") ? i - 2 : i - 1;
+          if (before >= 0 && (query.get(before).kind() == Kind.WORD || query.get(before).kind() == Kind.QUOTED)) {
+            tables.add(query.get(before).text());
+          }
+        }
+      }
+      if (!found) {
+        throw new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" in FOR " + strength.sql()
+            + " clause not found in FROM clause");
+      }
+      tables.add(name);
+    }
+    return tables;
   }
 
   private static boolean word(List<Token> tokens, int i, String word) {
