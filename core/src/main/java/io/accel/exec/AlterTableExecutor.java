@@ -497,7 +497,10 @@ final class AlterTableExecutor {
     publish(t, t.withForeignKeys(all));
   }
 
-  /** DROP CONSTRAINT: a FOREIGN KEY, a CHECK, a UNIQUE constraint (its index) or the primary key (the rows get hidden row ids). */
+  /**
+   * DROP CONSTRAINT: a FOREIGN KEY, a CHECK, a UNIQUE constraint (its index) or the primary key (the rows get hidden
+   * row ids); a key a FOREIGN KEY references is 2BP01.
+   */
   private void dropConstraint(TableDef t, Command.DropConstraint dc) throws RocksDBException {
     Optional<io.accel.catalog.CheckDef> check = t.checks().stream().filter(c -> c.name().equals(dc.name())).findFirst();
     if (check.isPresent()) {

@@ -358,7 +358,8 @@ public final class CommandExecutor {
     }
     for (TableDef t : victims) {
       for (TableDef other : List.copyOf(catalog.tables())) {
-        if (!dropped.contains(other.name()) && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name()))) {
+        if (!dropped.contains(other.name())
+            && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name()))) {
           TableDef now = catalog.table(other.name()).orElseThrow();
           catalog.put(now.withForeignKeys(now.foreignKeys().stream().filter(f -> !f.refTable().equals(t.name()))
               .toList()));
