@@ -454,6 +454,23 @@ public final class CommandExecutor {
         tables.add(table);
       }
     }
+    // a table referenced by a FOREIGN KEY goes with the referencing tables (CASCADE), or not at all
+    for (int i = 0; i < tables.size(); i++) {
+      TableDef referenced = tables.get(i);
+      for (TableDef other : catalog.tables()) {
+        if (tables.stream().anyMatch(x -> x.id() == other.id())
+            || other.foreignKeys().stream().noneMatch(f -> f.refTable().equals(referenced.name()))) {
+          continue;
+        }
+        if (!t.cascade()) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot truncate a table referenced in a foreign"
+              + " key constraint")
+              .withDetail("Table \"" + other.name() + "\" references \"" + referenced.name() + "\".")
+              .withHint("Truncate table \"" + other.name() + "\" at the same time, or use TRUNCATE ... CASCADE.");
+        }
+        tables.add(other);
+      }
+    }
     for (TableDef table : tables) {
       ctx.checkSchema(table);
       ColumnFamilyHandle rows = database.tableFamily(table);

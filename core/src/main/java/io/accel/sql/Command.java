@@ -107,10 +107,17 @@ public sealed interface Command {
   record Reset(String name) implements Command {
   }
 
-  /** {@code TRUNCATE [TABLE] [ONLY] name [, ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
-  record Truncate(List<String> tables) implements Command {
+  /**
+   * {@code TRUNCATE [TABLE] [ONLY] name [, ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}: CASCADE truncates
+   * the tables whose FOREIGN KEYs reference them too.
+   */
+  record Truncate(List<String> tables, boolean cascade) implements Command {
     public Truncate {
       tables = List.copyOf(tables);
+    }
+
+    public Truncate(List<String> tables) {
+      this(tables, false);
     }
   }
 

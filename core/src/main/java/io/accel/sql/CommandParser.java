@@ -312,11 +312,12 @@ public final class CommandParser {
     if (optionalWord("restart", "continue")) {
       expectWord("identity");
     }
-    if (!optionalWord("cascade")) {
+    boolean cascade = optionalWord("cascade");
+    if (!cascade) {
       optionalWord("restrict");
     }
     finish();
-    return new Command.Truncate(names);
+    return new Command.Truncate(names, cascade);
   }
 
   /**
