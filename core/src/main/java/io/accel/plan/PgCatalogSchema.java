@@ -633,6 +633,14 @@ public final class PgCatalogSchema extends AbstractSchema {
       }
       return rows;
     });
+    // the positions 1 .. max_index_keys, for pgJDBC's generate_series over a constraint's keys
+    table("accel_key_positions", "n int4", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      for (int n = 1; n <= 32; n++) {
+        rows.add(new Object[] {n});
+      }
+      return rows;
+    });
     table("accel_index_keys", "indexrelid oid, n int4, x int2, option int2", () -> {
       List<Object[]> rows = new ArrayList<>();
       for (IndexInfo i : model().allIndexes()) {
