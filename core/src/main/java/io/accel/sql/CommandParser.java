@@ -412,6 +412,9 @@ public final class CommandParser {
     }
     do {
       actions.add(alterAction(table, ifExists));
+      // a column's REFERENCES: the constraint is added once the column is there
+      foreignKeys.forEach(fk -> actions.add(new Command.AddForeignKey(fk)));
+      foreignKeys.clear();
     } while (optionalSymbol(","));
     finish();
     if (actions.size() == 1 && actions.get(0) instanceof Command.AddKeyAction k) {
@@ -456,10 +459,6 @@ public final class CommandParser {
       List<List<String>> uniques = new ArrayList<>();
       int before = checks.size();
       ColumnSpec spec = column(table, primaryKey, uniques);
-      if (!foreignKeys.isEmpty()) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "REFERENCES in ALTER TABLE ADD COLUMN is not"
-            + " supported by Accel; add the column, then ADD FOREIGN KEY");
-      }
       List<Command.CheckSpec> columnChecks = new ArrayList<>(checks.subList(before, checks.size()));
       return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty(), columnChecks);
     }
