@@ -292,11 +292,24 @@ public final class Database implements AutoCloseable {
 
   private CheckConstraints checkConstraints;
 
+  /** The evaluator of DEFAULT expressions for ON DELETE / UPDATE SET DEFAULT (made on first use). */
+  synchronized DefaultValues defaultValues() {
+    if (defaultValues == null) {
+      defaultValues = new DefaultValues(this);
+    }
+    return defaultValues;
+  }
+
+  private DefaultValues defaultValues;
+
   @Override
   public void close() {
     synchronized (this) {
       if (checkConstraints != null) {
         checkConstraints.close();
+      }
+      if (defaultValues != null) {
+        defaultValues.close();
       }
     }
     io.accel.cursor.CursorCache c = cursorCache;

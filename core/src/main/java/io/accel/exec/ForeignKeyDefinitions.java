@@ -32,10 +32,6 @@ final class ForeignKeyDefinitions {
       Set<String> taken, Predicate<String> relationExists) {
     List<ForeignKeyDef> defined = new ArrayList<>();
     for (Command.ForeignKeySpec spec : specs) {
-      if (spec.onDelete() == ForeignKeyDef.Action.SET_DEFAULT || spec.onUpdate() == ForeignKeyDef.Action.SET_DEFAULT) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ON DELETE / ON UPDATE SET DEFAULT is not supported"
-            + " by Accel");
-      }
       TableDef parent = spec.refTable().equals(child.name()) ? child : catalog.table(spec.refTable())
           .orElseThrow(() -> catalog.view(spec.refTable()).isPresent()
               ? new AccelException(SqlState.WRONG_OBJECT_TYPE, "referenced relation \"" + spec.refTable()

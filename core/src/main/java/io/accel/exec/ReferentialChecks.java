@@ -24,7 +24,7 @@ import org.rocksdb.RocksIterator;
  * with {@code getForUpdate}, so a concurrent delete of it fails one of the two commits). As the referenced table:
  * each key removed or changed is checked against the referencing rows, found through an index whose leading columns
  * are the referencing columns when there is one (else a scan), and the constraint's action runs: NO ACTION (an
- * error unless another row holds the key by now), RESTRICT (an error), CASCADE, SET NULL. The actions
+ * error unless another row holds the key by now), RESTRICT (an error), CASCADE, SET NULL, SET DEFAULT. The actions
  * write through {@link TableWriter}s of the referencing tables, whose own checks run in turn.
  */
 final class ReferentialChecks {
@@ -169,8 +169,9 @@ final class ReferentialChecks {
           }).toList());
         }
       }
-      case SET_NULL -> {
-        Object[] defaults = new Object[columns.length];
+      case SET_NULL, SET_DEFAULT -> {
+        Object[] defaults = action == Action.SET_NULL ? new Object[columns.length]
+            : database.defaultValues().of(child, columns, ctx);
         new TableWriter(database, ctx, child).update(keys, rows, rows.stream().map(row -> {
           Object[] changed = row.clone();
           for (int i = 0; i < columns.length; i++) {
@@ -178,6 +179,19 @@ final class ReferentialChecks {
           }
           return changed;
         }).toList());
+        // rows whose default is the removed key kept their values, so their writer did not check them (PostgreSQL's
+        // ri_set looks the key up again for this case)
+        Object[] defaulted = rows.get(0).clone();
+        for (int i = 0; i < columns.length; i++) {
+          defaulted[columns[i]] = defaults[i];
+        }
+        if (action == Action.SET_DEFAULT && values(defaulted, columns) != null
+            && sameValues(child, columns, rows.get(0), defaulted) && ctx.get(family, k) == null) {
+          throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + child.name()
+              + "\" violates foreign key constraint \"" + fk.name() + "\"")
+              .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text(child, columns, defaulted)
+                  + ") is not present in table \"" + table.name() + "\".");
+        }
       }
       default -> throw new IllegalStateException(action.name());
     }
