@@ -169,6 +169,9 @@ final class CachedQueries {
     if (query.kind() != Prepared.Kind.QUERY || query.plan() == null) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "only a SELECT can be cached");
     }
+    if (query.rowLocking() != null) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "a locking read (FOR UPDATE / SHARE) cannot be cached");
+    }
     return query;
   }
 

@@ -214,6 +214,16 @@ public final class Database implements AutoCloseable {
     rowIds.remove(tableId);
   }
 
+  /** Referenced keys relied on by recent commits, so concurrent removals of them fail (FOREIGN KEY). */
+  private final ReferenceClaims referenceClaims = new ReferenceClaims();
+
+  /** The row locks of SELECT ... FOR UPDATE / SHARE in open transactions. */
+  private final RowLocks rowLocks = new RowLocks();
+
+  RowLocks rowLocks() {
+    return rowLocks;
+  }
+
   /** Starts a transaction reading a snapshot taken now. */
   TxnContext begin() {
     if (store.isClosed()) {
@@ -221,8 +231,11 @@ public final class Database implements AutoCloseable {
     }
     RowCache.Registration registration = rowCache == null ? null : rowCache.register();
     long version = catalog.version();
+    Object claim = referenceClaims.opened(store.db());
     try {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
+      ctx.claims(referenceClaims, claim);
+      ctx.rowLocks(rowLocks);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
       if (resultCache != null) {
@@ -230,6 +243,7 @@ public final class Database implements AutoCloseable {
       }
       return ctx;
     } catch (RuntimeException e) {
+      referenceClaims.closed(claim);
       if (registration != null) {
         registration.close();
       }
@@ -244,6 +258,7 @@ public final class Database implements AutoCloseable {
     }
     long version = catalog.version();
     TxnContext ctx = new TxnContext(store.db(), rowCache);
+    ctx.rowLocks(rowLocks);
     ctx.schema(catalog, schemaLock.readLock(), version);
     return ctx;
   }
@@ -332,11 +347,24 @@ public final class Database implements AutoCloseable {
 
   private CheckConstraints checkConstraints;
 
+  /** The evaluator of DEFAULT expressions for ON DELETE / UPDATE SET DEFAULT (made on first use). */
+  synchronized DefaultValues defaultValues() {
+    if (defaultValues == null) {
+      defaultValues = new DefaultValues(this);
+    }
+    return defaultValues;
+  }
+
+  private DefaultValues defaultValues;
+
   @Override
   public void close() {
     synchronized (this) {
       if (checkConstraints != null) {
         checkConstraints.close();
+      }
+      if (defaultValues != null) {
+        defaultValues.close();
       }
     }
     io.accel.cursor.CursorCache c = cursorCache;

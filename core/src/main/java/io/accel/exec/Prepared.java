@@ -107,6 +107,20 @@ public final class Prepared {
     return p;
   }
 
+  /** The locking clause of a SELECT ... FOR UPDATE / SHARE, applied by the scans of its tables; null if none. */
+  private io.accel.sql.RowLocking rowLocking;
+
+  /** SELECT ... FOR UPDATE / SHARE: {@code query} planned without the clause. */
+  static Prepared withRowLocking(String sql, io.accel.sql.RowLocking locking, Prepared query) {
+    Prepared p = new Prepared(sql, Kind.QUERY, query.signature, query.plan, null);
+    p.rowLocking = locking;
+    return p;
+  }
+
+  io.accel.sql.RowLocking rowLocking() {
+    return rowLocking;
+  }
+
   io.accel.sql.Returning returning() {
     return returning;
   }

@@ -472,6 +472,16 @@ public final class Session implements AutoCloseable {
           ? prepareText(c.query(io.accel.plan.ReturnedRows.NAME, io.accel.plan.ReturnedRows.EXCLUDED_NAME), -1) : null;
       return Prepared.withOnConflict(sql, c, insert, query);
     }
+    if (io.accel.sql.RowLocking.mayHave(sql)) {
+      Optional<io.accel.sql.RowLocking.Split> split = io.accel.sql.RowLocking.of(sql);
+      if (split.isPresent()) {
+        Prepared query = prepareText(split.get().query(), maxRowCount);
+        if (query.kind() != Prepared.Kind.QUERY || query.command() != null) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"FOR\"");
+        }
+        return Prepared.withRowLocking(sql, split.get().locking(), query);
+      }
+    }
     if (INSERT_ALIAS.matcher(sql).lookingAt()) {
       sql = io.accel.sql.Returning.withoutInsertAlias(sql);
     }
@@ -656,14 +666,14 @@ public final class Session implements AutoCloseable {
       return Result.count(prepared.signature(), 0);
     }
     if (prepared.kind() == Prepared.Kind.QUERY && prepared.plan() != null && cachedQueries != null
-        && !inTransactionBlock()) {
+        && prepared.rowLocking() == null && !inTransactionBlock()) {
       Result cached = cachedQueries.execute(statementKey, prepared, parameters, cancel, timeoutMillis);
       if (cached != null) {
         return cached;
       }
     }
     running = cancel;
-    if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0) {
+    if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0 && prepared.rowLocking() == null) {
       Result paged = executePage(statementKey, prepared, parameters, cancel, timeoutMillis);
       if (paged != null) {
         return paged;
@@ -689,7 +699,25 @@ public final class Session implements AutoCloseable {
               conflictEvaluator(prepared.conflictQuery(), dmlValues.subList(n, dmlValues.size()), ctx, cancel)));
           dmlValues = dmlValues.subList(0, n);
         }
-        Enumerator<Object> rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
+        Enumerator<Object> rows;
+        if (prepared.rowLocking() != null) {
+          // the rows are read (and locked) now, while the clause is the context's: later statements of the block
+          // must not lock through it
+          ctx.rowLocking(prepared.rowLocking());
+          List<Object> all = new ArrayList<>();
+          try (Enumerator<Object> e = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator()) {
+            // past a LIMIT's last row the enumerators would read (and lock) one row more
+            long limit = prepared.rowLocking().limit();
+            while ((limit < 0 || all.size() < limit) && e.moveNext()) {
+              all.add(e.current());
+            }
+          } finally {
+            ctx.rowLocking(null);
+          }
+          rows = org.apache.calcite.linq4j.Linq4j.enumerator(all);
+        } else {
+          rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
+        }
         cursor = prepared.kind() == Prepared.Kind.QUERY ? openCursor(statementKey, ctx, rows, cancellation)
             : new Cursor(rows, blockContext(), cancellation);
         if (prepared.returning() != null) {

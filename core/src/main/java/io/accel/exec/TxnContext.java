@@ -77,6 +77,12 @@ public final class TxnContext implements AutoCloseable {
   private final Set<ColumnFamilyHandle> untracked = java.util.Collections.newSetFromMap(
       new java.util.IdentityHashMap<>());
   private final Map<Long, Long> adopted = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The store's registry of referenced keys, and this transaction's registration with it (null: read-only). */
+  private ReferenceClaims claims;
+  private Object claimToken;
+  /** Referenced keys this transaction's referencing rows rely on, and referenced keys it removed. */
+  private final Set<java.nio.ByteBuffer> referencedKeys = new HashSet<>();
+  private final Set<java.nio.ByteBuffer> removedReferencedKeys = new HashSet<>();
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -111,6 +117,68 @@ public final class TxnContext implements AutoCloseable {
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = null;
     this.snapshotSequence = snapshot.getSequenceNumber();
+  }
+
+  /** The store's row lock table and the rows this transaction locked (SELECT ... FOR UPDATE / SHARE). */
+  private RowLocks rowLocks;
+  private final List<java.nio.ByteBuffer> lockedRows = new ArrayList<>();
+  /** The locking clause of the statement running in this context, or null. */
+  private volatile io.accel.sql.RowLocking rowLocking;
+
+  void rowLocks(RowLocks locks) {
+    this.rowLocks = locks;
+  }
+
+  synchronized void lockedRow(java.nio.ByteBuffer row) {
+    lockedRows.add(row);
+  }
+
+  private synchronized void releaseRowLocks() {
+    if (rowLocks != null && !lockedRows.isEmpty()) {
+      rowLocks.release(this, lockedRows);
+      lockedRows.clear();
+    }
+  }
+
+  /** Sets (or with null clears) the locking clause the scans of the running statement apply. */
+  void rowLocking(io.accel.sql.RowLocking locking) {
+    this.rowLocking = locking;
+  }
+
+  io.accel.sql.RowLocking rowLocking() {
+    return rowLocking;
+  }
+
+  /** Whether this context is a transaction (not a read-only snapshot): it can write and track keys. */
+  boolean transactional() {
+    return txn != null;
+  }
+
+  /** Whether the latest committed value of a key differs from the one at this context's snapshot. */
+  boolean changedSinceSnapshot(ColumnFamilyHandle family, byte[] key) {
+    enter();
+    try {
+      return !java.util.Arrays.equals(db.get(family, readOptions, key), db.get(family, key));
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+  }
+
+  void claims(ReferenceClaims claims, Object token) {
+    this.claims = claims;
+    this.claimToken = token;
+  }
+
+  /** A referencing row written by this transaction relies on the referenced key {@code key} of {@code family}. */
+  public synchronized void referencedKey(ColumnFamilyHandle family, byte[] key) {
+    referencedKeys.add(ReferenceClaims.key(family.getID(), key));
+  }
+
+  /** This transaction removed (deleted or changed) the referenced key {@code key} of {@code family}. */
+  public synchronized void removedReferencedKey(ColumnFamilyHandle family, byte[] key) {
+    removedReferencedKeys.add(ReferenceClaims.key(family.getID(), key));
   }
 
   /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
@@ -647,10 +715,17 @@ public final class TxnContext implements AutoCloseable {
       resultCache.committing(resultWrites);
     }
     try {
-      if (statistics != null && !changes.isEmpty()) {
-        statistics.commit(txn, changes);
+      ReferenceClaims.Commit commit = () -> {
+        if (statistics != null && !changes.isEmpty()) {
+          statistics.commit(txn, changes);
+        } else {
+          txn.commit();
+        }
+      };
+      if (claims != null && (!referencedKeys.isEmpty() || !removedReferencedKeys.isEmpty())) {
+        claims.commit(db, snapshotSequence, referencedKeys, removedReferencedKeys, commit);
       } else {
-        txn.commit();
+        commit.run();
       }
       committed = true;
       changes.clear();
@@ -670,6 +745,9 @@ public final class TxnContext implements AutoCloseable {
       writtenRows.clear();
       writtenTables.clear();
       wroteTables.clear();
+      referencedKeys.clear();
+      removedReferencedKeys.clear();
+      releaseRowLocks();
     }
   }
 
@@ -686,6 +764,9 @@ public final class TxnContext implements AutoCloseable {
     writtenRows.clear();
     writtenTables.clear();
     wroteTables.clear();
+    referencedKeys.clear();
+    removedReferencedKeys.clear();
+    releaseRowLocks();
     if (txn == null) {
       return;
     }
@@ -734,6 +815,10 @@ public final class TxnContext implements AutoCloseable {
     if (registration != null) {
       registration.close();
     }
+    if (claims != null) {
+      claims.closed(claimToken);
+    }
+    releaseRowLocks();
   }
 
   static AccelException storageFailure(RocksDBException e) {

@@ -440,7 +440,18 @@ public final class PgCatalogSyntax {
   private static final Pattern PUBLICATIONS = Pattern.compile(
       "(?is)^\\s*SELECT\\s+pubname\\s*,\\s*NULL\\s*,\\s*NULL\\s+FROM\\s+pg_catalog\\.pg_publication\\s+p.*");
 
+  /** pgJDBC's getImportedKeys / getExportedKeys: positions 1 .. max_index_keys, and a key array's element there. */
+  private static final Pattern KEY_POSITIONS = Pattern.compile(
+      "pg_catalog\\.generate_series\\(\\s*1\\s*,\\s*\\d+\\s*\\)\\s+pos\\s*\\(\\s*n\\s*\\)",
+      Pattern.CASE_INSENSITIVE);
+  private static final Pattern KEY_AT = Pattern.compile(
+      "\\b(\\w+)\\.(conkey|confkey)\\s*\\[\\s*(\\w+)\\.(\\w+)\\s*\\]", Pattern.CASE_INSENSITIVE);
+
   private static String shapes(String sql) {
+    if (KEY_POSITIONS.matcher(sql).find()) {
+      sql = KEY_POSITIONS.matcher(sql).replaceAll("pg_catalog.accel_key_positions AS pos");
+      sql = KEY_AT.matcher(sql).replaceAll("pg_catalog.accel_key_at($1.$2, $3.$4)");
+    }
     if (PUBLICATIONS.matcher(sql).matches()) {
       return "SELECT CAST(NULL AS VARCHAR) AS pubname, CAST(NULL AS VARCHAR) AS \"?column?\","
           + " CAST(NULL AS VARCHAR) AS \"?column?\" FROM pg_catalog.pg_publication WHERE FALSE";

@@ -157,6 +157,10 @@ class ResultCacheTest extends EngineTestBase {
     assertThat(failure(() -> run("DROP CACHE nosuch")).state().code()).isEqualTo("42704");
     assertThat(failure(() -> run("CREATE CACHE FROM q_0123456789abcdef")).state().code()).isEqualTo("42704");
     assertThat(failure(() -> run("CREATE CACHE FROM DELETE FROM users")).state().code()).isEqualTo("0A000");
+    assertThat(failure(() -> run("CREATE CACHE FROM SELECT * FROM users WHERE id = 1 FOR UPDATE")).state().code())
+        .isEqualTo("0A000");
+    assertThat(failure(() -> run("CREATE CACHE FROM SELECT gen_random_uuid(), name FROM users WHERE id = 1")).hint())
+        .contains("SHALLOW");
     assertThat(failure(() -> run("CREATE CACHE FROM SELECT * FROM nosuch")).state().code()).isEqualTo("42P01");
     run("DROP CACHE c1");
     assertThat(rows("SHOW CACHES")).isEmpty();
