@@ -13,8 +13,10 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
+  /** Format 4 adds the FOREIGN KEY constraints after the CHECKs, and whether an index is a UNIQUE constraint's. */
+  private static final int FORMAT = 4;
   /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
-  private static final int FORMAT = 3;
+  private static final int FORMAT_WITHOUT_FOREIGN_KEYS = 3;
   /** Format 2 has INCLUDE columns and no row layout (every row holds the columns in order); still read. */
   private static final int FORMAT_WITHOUT_LAYOUT = 2;
   /** Format 1 predates INCLUDE columns; still read. */
@@ -60,12 +62,22 @@ final class CatalogCodec {
         for (int ordinal : index.include()) {
           out.writeInt(ordinal);
         }
+        out.writeBoolean(index.constraint());
       }
       writeLayout(out, t.layout());
       out.writeInt(t.checks().size());
       for (CheckDef c : t.checks()) {
         out.writeUTF(c.name());
         writeLongText(out, c.expression());
+      }
+      out.writeInt(t.foreignKeys().size());
+      for (ForeignKeyDef fk : t.foreignKeys()) {
+        out.writeUTF(fk.name());
+        writeNames(out, fk.columns());
+        out.writeUTF(fk.refTable());
+        writeNames(out, fk.refColumns());
+        out.writeByte(fk.onUpdate().ordinal());
+        out.writeByte(fk.onDelete().ordinal());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -76,7 +88,8 @@ final class CatalogCodec {
   static TableDef decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT && format != FORMAT_WITHOUT_LAYOUT && format != FORMAT_WITHOUT_INCLUDE) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_FOREIGN_KEYS && format != FORMAT_WITHOUT_LAYOUT
+          && format != FORMAT_WITHOUT_INCLUDE) {
         throw new IllegalStateException("unknown catalog format " + format);
       }
       long id = in.readLong();
@@ -116,18 +129,28 @@ final class CatalogCodec {
             include.add(in.readInt());
           }
         }
-        indexes.add(new IndexDef(indexId, indexName, ics, unique, include));
+        boolean constraint = format >= FORMAT && in.readBoolean();
+        indexes.add(new IndexDef(indexId, indexName, ics, unique, include, constraint));
       }
-      RowLayout layout = format >= FORMAT ? readLayout(in) : null;
+      RowLayout layout = format >= FORMAT_WITHOUT_FOREIGN_KEYS ? readLayout(in) : null;
       List<CheckDef> checks = new ArrayList<>();
-      if (format >= FORMAT) {
+      if (format >= FORMAT_WITHOUT_FOREIGN_KEYS) {
         int n = in.readInt();
         for (int i = 0; i < n; i++) {
           checks.add(new CheckDef(in.readUTF(), readLongText(in)));
         }
       }
+      List<ForeignKeyDef> foreignKeys = new ArrayList<>();
+      if (format >= FORMAT) {
+        int n = in.readInt();
+        ForeignKeyDef.Action[] actions = ForeignKeyDef.Action.values();
+        for (int i = 0; i < n; i++) {
+          foreignKeys.add(new ForeignKeyDef(in.readUTF(), readNames(in), in.readUTF(), readNames(in),
+              actions[in.readByte()], actions[in.readByte()]));
+        }
+      }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,
-          layout == null ? RowLayout.plain(columns) : layout, checks);
+          layout == null ? RowLayout.plain(columns) : layout, checks, foreignKeys);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -237,6 +260,22 @@ final class CatalogCodec {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static void writeNames(DataOutputStream out, List<String> names) throws IOException {
+    out.writeInt(names.size());
+    for (String n : names) {
+      out.writeUTF(n);
+    }
+  }
+
+  private static List<String> readNames(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    List<String> names = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      names.add(in.readUTF());
+    }
+    return names;
   }
 
   /** Text of any length (writeUTF stops at 64 KB). */

@@ -11,7 +11,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * DATE {@code Integer} (days since 1970-01-01), TIME {@code Integer} (milliseconds of the day),
  * TIMESTAMP {@code Long} (milliseconds since 1970-01-01 00:00, no zone), TIMESTAMPTZ {@code Long}
  * (milliseconds since the epoch, UTC), BYTEA {@code org.apache.calcite.avatica.util.ByteString},
- * UUID {@code java.util.UUID}.
+ * UUID {@code java.util.UUID}, JSON and JSONB {@code String} (their text).
  */
 public enum ColumnType {
   SMALLINT(SqlTypeName.SMALLINT, Short.class),
@@ -29,7 +29,11 @@ public enum ColumnType {
   TIMESTAMP(SqlTypeName.TIMESTAMP, Long.class),
   TIMESTAMPTZ(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, Long.class),
   BYTEA(SqlTypeName.VARBINARY, org.apache.calcite.avatica.util.ByteString.class),
-  UUID(SqlTypeName.UUID, java.util.UUID.class);
+  UUID(SqlTypeName.UUID, java.util.UUID.class),
+  /** The JSON text as written (validated). */
+  JSON(SqlTypeName.VARCHAR, String.class),
+  /** The JSON text as PostgreSQL prints a jsonb value (keys sorted, duplicates dropped, ", " and ": "). */
+  JSONB(SqlTypeName.VARCHAR, String.class);
 
   private final SqlTypeName sqlTypeName;
   private final Class<?> javaClass;

@@ -32,6 +32,7 @@ public record DataType(ColumnType kind, int precision, int scale) {
       // writer enforces the length with PostgreSQL's error (22001) instead.
       case VARCHAR -> factory.createSqlType(kind.sqlTypeName());
       case TIME, TIMESTAMP, TIMESTAMPTZ -> factory.createSqlType(kind.sqlTypeName(), 3);
+      case JSON, JSONB -> io.accel.plan.JsonSqlType.of(factory, kind == ColumnType.JSONB);
       default -> factory.createSqlType(kind.sqlTypeName());
     };
     return factory.createTypeWithNullability(t, nullable);

@@ -8,14 +8,24 @@ import java.util.List;
  * holds the ordinals of the INCLUDE columns: stored in each entry's value, not ordered, so a scan can
  * filter on them and return them without fetching the row.
  */
-public record IndexDef(long id, String name, List<IndexColumn> columns, boolean unique, List<Integer> include) {
+public record IndexDef(long id, String name, List<IndexColumn> columns, boolean unique, List<Integer> include,
+    boolean constraint) {
 
   public IndexDef {
     columns = List.copyOf(columns);
     include = List.copyOf(include);
   }
 
+  /** An index that is not a UNIQUE constraint's ({@code constraint}: declared as a constraint, listed as one). */
+  public IndexDef(long id, String name, List<IndexColumn> columns, boolean unique, List<Integer> include) {
+    this(id, name, columns, unique, include, false);
+  }
+
+  public IndexDef asConstraint() {
+    return new IndexDef(id, name, columns, unique, include, true);
+  }
+
   public IndexDef(long id, String name, List<IndexColumn> columns, boolean unique) {
-    this(id, name, columns, unique, List.of());
+    this(id, name, columns, unique, List.of(), false);
   }
 }

@@ -11,10 +11,12 @@ import java.util.Optional;
  * {@code layout} says which stored slot holds each column (rows are not rewritten by ADD or DROP COLUMN).
  */
 public record TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey,
-    List<IndexDef> indexes, int schemaVersion, RowLayout layout, List<CheckDef> checks) {
+    List<IndexDef> indexes, int schemaVersion, RowLayout layout, List<CheckDef> checks,
+    List<ForeignKeyDef> foreignKeys) {
 
   public TableDef {
     columns = List.copyOf(columns);
+    foreignKeys = List.copyOf(foreignKeys);
     primaryKey = List.copyOf(primaryKey);
     indexes = List.copyOf(indexes);
     checks = List.copyOf(checks);
@@ -22,6 +24,12 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
       throw new IllegalArgumentException("layout of " + layout.columnSlots().size() + " columns for table \"" + name
           + "\" of " + columns.size());
     }
+  }
+
+  /** A table without FOREIGN KEY constraints. */
+  public TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey, List<IndexDef> indexes,
+      int schemaVersion, RowLayout layout, List<CheckDef> checks) {
+    this(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, List.of());
   }
 
   /** A table without CHECK constraints. */
@@ -38,7 +46,18 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
 
   /** This table with {@code checks} as its CHECK constraints. */
   public TableDef withChecks(List<CheckDef> checks) {
-    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks);
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys);
+  }
+
+  /** This table with {@code foreignKeys} as its FOREIGN KEY constraints. */
+  public TableDef withForeignKeys(List<ForeignKeyDef> foreignKeys) {
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys);
+  }
+
+  /** This table with the CHECK and FOREIGN KEY constraints of {@code other} (a rewrite of the same table). */
+  public TableDef withConstraintsOf(TableDef other) {
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, other.checks,
+        other.foreignKeys);
   }
 
   public boolean hasHiddenRowId() {
@@ -62,13 +81,13 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
   public TableDef withIndex(IndexDef index) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.add(index);
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys);
   }
 
   public TableDef withoutIndex(String indexName) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.removeIf(i -> i.name().equals(indexName));
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys);
   }
 
   /** The stored form of a row of this table's columns (at its current schema version). */

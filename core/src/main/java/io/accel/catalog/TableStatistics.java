@@ -501,7 +501,7 @@ public final class TableStatistics {
       case BOOLEAN -> {
         return v instanceof Boolean ? v : null;
       }
-      case CHAR, VARCHAR, TEXT -> {
+      case CHAR, VARCHAR, TEXT, JSON, JSONB -> {
         return v instanceof CharSequence ? v.toString() : null;
       }
       case BYTEA -> {

@@ -154,6 +154,11 @@ public final class Cursor implements Iterator<Object>, AutoCloseable {
     return batch;
   }
 
+  /** Whether the query has produced all its rows (some may still wait, evaluated ahead, to be returned). */
+  public synchronized boolean evaluated() {
+    return peeked && !has || enumeratorClosed;
+  }
+
   /** Whether every row has been returned. */
   public synchronized boolean exhausted() {
     return !hasNext();

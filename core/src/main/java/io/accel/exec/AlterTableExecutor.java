@@ -64,6 +64,9 @@ final class AlterTableExecutor {
       } else if (action instanceof Command.AddCheck check) {
         String table = name;
         ddl.ddl(() -> addChecks(table(table), List.of(check.check())));
+      } else if (action instanceof Command.AddForeignKey fk) {
+        String table = name;
+        ddl.ddl(() -> addForeignKey(table(table), fk.foreignKey()));
       } else if (action instanceof Command.RenameTable r) {
         String table = name;
         ddl.ddl(() -> renameTable(table, r.newName()));
@@ -99,7 +102,15 @@ final class AlterTableExecutor {
             + " supported by Accel while a view uses it (views name their columns); drop and recreate the view");
       }
       Column c = t.columns().get(ordinal);
-      publish(t, withColumn(t, ordinal, new Column(r.newName(), c.type(), c.nullable(), c.defaultSql()), true));
+      TableDef renamed = withColumn(t, ordinal, new Column(r.newName(), c.type(), c.nullable(), c.defaultSql()), true);
+      publish(t, renamed.withForeignKeys(renamed.foreignKeys().stream()
+          .map(f -> f.renamed(t.name(), t.name(), r.column(), r.newName())).toList()));
+      for (TableDef other : List.copyOf(catalog.tables())) {
+        if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name()))) {
+          catalog.put(other.withForeignKeys(other.foreignKeys().stream()
+              .map(f -> f.renamed(t.name(), other.name(), r.column(), r.newName())).toList()));
+        }
+      }
     } else if (action instanceof Command.SetDefault s) {
       int ordinal = ordinal(t, s.column());
       Column c = t.columns().get(ordinal);
@@ -149,7 +160,7 @@ final class AlterTableExecutor {
       columns.add(column);
       if (perRow) {
         TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), t.schemaVersion() + 1)
-            .withChecks(t.checks());
+            .withConstraintsOf(t);
         String sql = evaluationSql(spec.defaultSql().get(), spec.type());
         rewrite(t, shape, row -> {
           Object[] r = java.util.Arrays.copyOf(row, row.length + 1);
@@ -162,7 +173,7 @@ final class AlterTableExecutor {
         }
         int version = t.schemaVersion() + 1;
         publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-            t.layout().withColumnAdded(spec.type(), version, missing), t.checks()));
+            t.layout().withColumnAdded(spec.type(), version, missing), t.checks(), t.foreignKeys()));
       }
       if (!add.checks().isEmpty()) {
         TableDef now = table(name);
@@ -232,7 +243,9 @@ final class AlterTableExecutor {
 
   // ---- DROP COLUMN
 
-  private void dropColumn(TableDef t, Command.DropColumn d) throws RocksDBException {
+  private void dropColumn(TableDef table, Command.DropColumn d) throws RocksDBException {
+    TableDef t = table.withForeignKeys(table.foreignKeys().stream().filter(f -> !f.columns().contains(d.column())
+        && !(f.refTable().equals(table.name()) && f.refColumns().contains(d.column()))).toList());
     Optional<Integer> found = t.columnOrdinal(d.column());
     if (found.isEmpty()) {
       if (d.ifExists()) {
@@ -264,6 +277,28 @@ final class AlterTableExecutor {
     }
     List<Column> columns = new ArrayList<>(t.columns());
     columns.remove(ordinal);
+    // FOREIGN KEYs of other tables on the column depend on its key: 2BP01, or dropped (CASCADE); this table's own
+    // FOREIGN KEYs on the column go with it, as in PostgreSQL
+    List<TableDef> referencing = new ArrayList<>();
+    for (TableDef other : catalog.tables()) {
+      if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name())
+          && f.refColumns().contains(d.column()))) {
+        referencing.add(other);
+      }
+    }
+    if (!referencing.isEmpty() && !d.cascade()) {
+      io.accel.catalog.ForeignKeyDef fk = referencing.get(0).foreignKeys().stream()
+          .filter(f -> f.refTable().equals(t.name()) && f.refColumns().contains(d.column())).findFirst().orElseThrow();
+      throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop column " + d.column()
+          + " of table " + t.name() + " because other objects depend on it")
+          .withDetail("constraint " + fk.name() + " on table " + referencing.get(0).name() + " depends on column "
+              + d.column() + " of table " + t.name())
+          .withHint("Use DROP ... CASCADE to drop the dependent objects too.");
+    }
+    for (TableDef other : referencing) {
+      catalog.put(other.withForeignKeys(other.foreignKeys().stream().filter(f -> !(f.refTable().equals(t.name())
+          && f.refColumns().contains(d.column()))).toList()));
+    }
     // CHECK constraints on the column go with it, as in PostgreSQL
     List<io.accel.catalog.CheckDef> checks = t.checks().stream()
         .filter(c -> !io.accel.sql.ViewReferences.expressionNames(c.expression()).contains(d.column())).toList();
@@ -278,13 +313,14 @@ final class AlterTableExecutor {
       } else {
         kept.add(new IndexDef(index.id(), index.name(),
             index.columns().stream().map(ic -> new IndexColumn(shift(ic.column(), ordinal), ic.descending())).toList(),
-            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList()));
+            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList(), index.constraint()));
       }
     }
     int version = t.schemaVersion() + 1;
     if (t.primaryKey().contains(ordinal)) {
       // the primary key goes too: the rows are stored again under hidden row ids
-      TableDef shape = new TableDef(t.id(), t.name(), columns, List.of(), kept, version).withChecks(checks);
+      TableDef shape = new TableDef(t.id(), t.name(), columns, List.of(), kept, version).withChecks(checks)
+          .withForeignKeys(t.foreignKeys());
       rewrite(t, shape, row -> {
         Object[] r = new Object[row.length - 1];
         for (int i = 0, j = 0; i < row.length; i++) {
@@ -298,7 +334,7 @@ final class AlterTableExecutor {
     }
     List<Integer> pk = t.primaryKey().stream().map(c -> shift(c, ordinal)).toList();
     publish(t, new TableDef(t.id(), t.name(), columns, pk, kept, version, t.layout().withColumnDropped(ordinal),
-        checks));
+        checks, t.foreignKeys()));
     for (IndexDef index : dropped) {
       database.store().dropFamily(Catalog.indexFamily(index.id()));
     }
@@ -319,8 +355,16 @@ final class AlterTableExecutor {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming table \"" + name + "\" is not supported by"
           + " Accel while a view reads it (views name their tables); drop and recreate the view");
     }
+    List<io.accel.catalog.ForeignKeyDef> own = t.foreignKeys().stream()
+        .map(f -> f.refTable().equals(name) ? f.withRefTable(newName) : f).toList();
     publish(t, new TableDef(t.id(), newName, t.columns(), t.primaryKey(), t.indexes(), t.schemaVersion(), t.layout(),
-        t.checks()));
+        t.checks(), own));
+    for (TableDef other : List.copyOf(catalog.tables())) {
+      if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(name))) {
+        catalog.put(other.withForeignKeys(other.foreignKeys().stream()
+            .map(f -> f.refTable().equals(name) ? f.withRefTable(newName) : f).toList()));
+      }
+    }
   }
 
   // ---- ALTER COLUMN TYPE
@@ -357,12 +401,12 @@ final class AlterTableExecutor {
         && t.indexes().stream().noneMatch(i -> i.include().contains(ordinal)
             || i.columns().stream().anyMatch(ic -> ic.column() == ordinal))) {
       publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-          t.layout().withColumnType(ordinal, to), t.checks()));
+          t.layout().withColumnType(ordinal, to), t.checks(), t.foreignKeys()));
       return;
     }
     java.time.ZoneId zone = session.timeZone().toZoneId();
     TableDef shape = new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version)
-        .withChecks(t.checks());
+        .withConstraintsOf(t);
     rewrite(t, shape, row -> {
       Object[] r = row.clone();
       r[ordinal] = r[ordinal] == null ? null : Values.coerce(to, ColumnConversion.convert(row[ordinal], from, to, zone));
@@ -413,7 +457,50 @@ final class AlterTableExecutor {
     publish(t, t.withChecks(all));
   }
 
-  /** DROP CONSTRAINT: a CHECK, a UNIQUE constraint (its index) or the primary key (the rows get hidden row ids). */
+  /**
+   * Adds a FOREIGN KEY after reading every row (committed, and the open block's) through it: a row whose key is not
+   * present in the referenced table is 23503, and the table is left as it was.
+   */
+  private void addForeignKey(TableDef t, Command.ForeignKeySpec spec) throws RocksDBException {
+    io.accel.catalog.ForeignKeyDef fk = ForeignKeyDefinitions.define(catalog, t, List.of(spec),
+        ForeignKeyDefinitions.constraintNames(t), ddl::relationExists).get(0);
+    TableDef parent = fk.refTable().equals(t.name()) ? t : table(fk.refTable());
+    ReferencedKey key = ReferencedKey.of(parent, fk);
+    ColumnFamilyHandle family = key.family(database);
+    int[] columns = ReferentialChecks.ordinals(t, fk.columns());
+    TxnContext block = session.blockContext();
+    try (TxnContext committed = database.beginReadOnly()) {
+      forEachVisible(t, null, row -> {
+        Object[] values = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          values[i] = row[columns[i]];
+          if (values[i] == null) {
+            return;
+          }
+        }
+        byte[] k = key.key(values);
+        boolean present = k != null && (committed.get(family, k) != null
+            || block != null && block.schemaCurrent(parent.id()) && block.get(family, k) != null);
+        if (!present) {
+          String text = java.util.stream.IntStream.range(0, columns.length)
+              .mapToObj(i -> Values.toText(t.columns().get(columns[i]).type(), values[i]))
+              .collect(java.util.stream.Collectors.joining(", "));
+          throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + t.name()
+              + "\" violates foreign key constraint \"" + fk.name() + "\"")
+              .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text + ") is not present in table \""
+                  + parent.name() + "\".");
+        }
+      });
+    }
+    List<io.accel.catalog.ForeignKeyDef> all = new ArrayList<>(t.foreignKeys());
+    all.add(fk);
+    publish(t, t.withForeignKeys(all));
+  }
+
+  /**
+   * DROP CONSTRAINT: a FOREIGN KEY, a CHECK, a UNIQUE constraint (its index) or the primary key (the rows get hidden
+   * row ids); a key a FOREIGN KEY references is 2BP01.
+   */
   private void dropConstraint(TableDef t, Command.DropConstraint dc) throws RocksDBException {
     Optional<io.accel.catalog.CheckDef> check = t.checks().stream().filter(c -> c.name().equals(dc.name())).findFirst();
     if (check.isPresent()) {
@@ -422,7 +509,30 @@ final class AlterTableExecutor {
       publish(t, t.withChecks(rest));
       return;
     }
+    Optional<io.accel.catalog.ForeignKeyDef> fk = t.foreignKeys().stream().filter(f -> f.name().equals(dc.name()))
+        .findFirst();
+    if (fk.isPresent()) {
+      List<io.accel.catalog.ForeignKeyDef> rest = new ArrayList<>(t.foreignKeys());
+      rest.remove(fk.get());
+      publish(t, t.withForeignKeys(rest));
+      return;
+    }
     Optional<IndexDef> index = t.index(dc.name()).filter(IndexDef::unique);
+    if (index.isPresent() || !t.primaryKey().isEmpty() && dc.name().equals(t.name() + "_pkey")) {
+      // a FOREIGN KEY that references the key depends on it
+      for (TableDef other : catalog.tables()) {
+        for (io.accel.catalog.ForeignKeyDef f : other.foreignKeys()) {
+          if (f.refTable().equals(t.name()) && ReferencedKey.of(t, f.refColumns())
+              .filter(k -> k.index().map(IndexDef::name).orElse(t.name() + "_pkey").equals(dc.name())).isPresent()) {
+            throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop constraint " + dc.name()
+                + " on table " + t.name() + " because other objects depend on it")
+                .withDetail("constraint " + f.name() + " on table " + other.name() + " depends on index "
+                    + dc.name())
+                .withHint("Use DROP ... CASCADE to drop the dependent objects too.");
+          }
+        }
+      }
+    }
     if (index.isPresent()) {
       publish(t, t.withoutIndex(dc.name()));
       database.store().dropFamily(Catalog.indexFamily(index.get().id()));
@@ -431,7 +541,7 @@ final class AlterTableExecutor {
     }
     if (!t.primaryKey().isEmpty() && dc.name().equals(t.name() + "_pkey")) {
       TableDef shape = new TableDef(t.id(), t.name(), t.columns(), List.of(), t.indexes(), t.schemaVersion() + 1)
-          .withChecks(t.checks());
+          .withConstraintsOf(t);
       rewrite(t, shape, row -> row);
       return;
     }
@@ -456,7 +566,7 @@ final class AlterTableExecutor {
     List<Column> columns = new ArrayList<>(t.columns());
     columns.set(ordinal, column);
     return new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(),
-        t.schemaVersion() + (newVersion ? 1 : 0), t.layout(), t.checks());
+        t.schemaVersion() + (newVersion ? 1 : 0), t.layout(), t.checks(), t.foreignKeys());
   }
 
   /**
@@ -527,7 +637,7 @@ final class AlterTableExecutor {
       created.add(Catalog.tableFamily(id));
       List<IndexDef> indexes = ddl.newIndexFamilies(shape.indexes(), created);
       TableDef rewritten = new TableDef(id, shape.name(), shape.columns(), shape.primaryKey(), indexes,
-          shape.schemaVersion()).withChecks(shape.checks());
+          shape.schemaVersion()).withConstraintsOf(shape);
       String pkName = table.name() + "_pkey";
       List<byte[][]> run = new ArrayList<>();
       int runs = 0;

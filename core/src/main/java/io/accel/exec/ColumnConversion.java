@@ -34,6 +34,7 @@ final class ColumnConversion {
     ColumnType f = from.kind();
     ColumnType t = to.kind();
     return f == t || STRINGS.contains(t) || NUMBERS.contains(f) && NUMBERS.contains(t)
+        || (f == ColumnType.JSON || f == ColumnType.JSONB) && (t == ColumnType.JSON || t == ColumnType.JSONB)
         || DATETIMES.contains(f) && DATETIMES.contains(t)
         || t == ColumnType.TIME && (f == ColumnType.TIMESTAMP || f == ColumnType.TIMESTAMPTZ);
   }
@@ -69,6 +70,9 @@ final class ColumnConversion {
     ColumnType t = to.kind();
     if (f == t) {
       return v;
+    }
+    if ((f == ColumnType.JSON || f == ColumnType.JSONB) && (t == ColumnType.JSON || t == ColumnType.JSONB)) {
+      return t == ColumnType.JSONB ? io.accel.json.Jsonb.normalize((String) v) : v;
     }
     if (STRINGS.contains(t)) {
       return text(from, v, zone);
@@ -161,6 +165,8 @@ final class ColumnConversion {
       case TIMESTAMPTZ -> "timestamp with time zone";
       case BYTEA -> "bytea";
       case UUID -> "uuid";
+      case JSON -> "json";
+      case JSONB -> "jsonb";
     };
   }
 }

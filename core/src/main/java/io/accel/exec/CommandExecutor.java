@@ -145,9 +145,23 @@ public final class CommandExecutor {
       indexNames.add(name);
       long indexId = catalog.allocateId();
       database.store().createFamily(Catalog.indexFamily(indexId));
-      indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true));
+      indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true)
+          .asConstraint());
     }
     TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
+    if (!c.foreignKeys().isEmpty()) {
+      try {
+        Set<String> taken = ForeignKeyDefinitions.constraintNames(created);
+        created = created.withForeignKeys(ForeignKeyDefinitions.define(catalog, created, c.foreignKeys(), taken,
+            this::relationExists));
+      } catch (RuntimeException e) {
+        database.store().dropFamily(Catalog.tableFamily(id));
+        for (IndexDef index : indexes) {
+          database.store().dropFamily(Catalog.indexFamily(index.id()));
+        }
+        throw e;
+      }
+    }
     catalog.put(created);
     TxnContext block = session.blockContext();
     if (block != null) {
@@ -163,6 +177,11 @@ public final class CommandExecutor {
   }
 
   private void createIndex(Command.CreateIndex c) throws RocksDBException {
+    createIndex(c, false);
+  }
+
+  /** CREATE INDEX, or with {@code constraint} the index of a UNIQUE constraint. */
+  private void createIndex(Command.CreateIndex c, boolean constraint) throws RocksDBException {
     TableDef table = catalog.table(c.table()).orElseThrow(() -> undefinedTable(c.table()));
     List<Integer> ordinals = ordinals(table, c.keys().stream().map(Command.IndexKeySpec::column).toList());
     String name = c.name().orElseGet(() -> {
@@ -192,7 +211,7 @@ public final class CommandExecutor {
       }
       include.add(ordinal);
     }
-    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include);
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint);
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
     // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
     TxnContext block = session.blockContext();
@@ -327,6 +346,26 @@ public final class CommandExecutor {
       dependents.addAll(views.dependents(t.name(), "table", dropped, d.cascade()));
     }
     views.removeViews(dependents);
+    // FOREIGN KEYs of other tables referencing them: 2BP01, or dropped (CASCADE)
+    for (TableDef t : victims) {
+      List<String> referencing = ForeignKeyDefinitions.referencingFrom(catalog, t.name(), dropped);
+      if (!referencing.isEmpty() && !d.cascade()) {
+        throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop table " + t.name()
+            + " because other objects depend on it")
+            .withDetail(referencing.get(0) + " depends on table " + t.name())
+            .withHint("Use DROP ... CASCADE to drop the dependent objects too.");
+      }
+    }
+    for (TableDef t : victims) {
+      for (TableDef other : List.copyOf(catalog.tables())) {
+        if (!dropped.contains(other.name())
+            && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(t.name()))) {
+          TableDef now = catalog.table(other.name()).orElseThrow();
+          catalog.put(now.withForeignKeys(now.foreignKeys().stream().filter(f -> !f.refTable().equals(t.name()))
+              .toList()));
+        }
+      }
+    }
     for (TableDef t : victims) {
       catalog.remove(t);
       database.store().dropFamily(Catalog.tableFamily(t.id()));
@@ -415,6 +454,23 @@ public final class CommandExecutor {
         tables.add(table);
       }
     }
+    // a table referenced by a FOREIGN KEY goes with the referencing tables (CASCADE), or not at all
+    for (int i = 0; i < tables.size(); i++) {
+      TableDef referenced = tables.get(i);
+      for (TableDef other : catalog.tables()) {
+        if (tables.stream().anyMatch(x -> x.id() == other.id())
+            || other.foreignKeys().stream().noneMatch(f -> f.refTable().equals(referenced.name()))) {
+          continue;
+        }
+        if (!t.cascade()) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot truncate a table referenced in a foreign"
+              + " key constraint")
+              .withDetail("Table \"" + other.name() + "\" references \"" + referenced.name() + "\".")
+              .withHint("Truncate table \"" + other.name() + "\" at the same time, or use TRUNCATE ... CASCADE.");
+        }
+        tables.add(other);
+      }
+    }
     for (TableDef table : tables) {
       ctx.checkSchema(table);
       ColumnFamilyHandle rows = database.tableFamily(table);
@@ -492,7 +548,7 @@ public final class CommandExecutor {
         return candidate;
       });
       createIndex(new Command.CreateIndex(Optional.of(name), table.name(),
-          k.columns().stream().map(c -> new Command.IndexKeySpec(c, false)).toList(), true, false));
+          k.columns().stream().map(c -> new Command.IndexKeySpec(c, false)).toList(), true, false), true);
       return;
     }
     if (!table.primaryKey().isEmpty()) {
@@ -516,7 +572,7 @@ public final class CommandExecutor {
       created.add(Catalog.tableFamily(id));
       List<IndexDef> indexes = newIndexFamilies(table.indexes(), created);
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
-          table.layout(), table.checks());
+          table.layout(), table.checks(), table.foreignKeys());
       rekey(table, rewritten, family, pkName);
       for (IndexDef index : indexes) {
         backfill(rewritten, index, database.indexFamily(index.id()), null);
@@ -667,7 +723,8 @@ public final class CommandExecutor {
       long indexId = catalog.allocateId();
       database.store().createFamily(Catalog.indexFamily(indexId));
       created.add(Catalog.indexFamily(indexId));
-      renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include()));
+      renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include(),
+          index.constraint()));
     }
     return renewed;
   }

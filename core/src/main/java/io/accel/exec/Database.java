@@ -50,6 +50,58 @@ public final class Database implements AutoCloseable {
       this.rowCache = null;
       this.scanCache = null;
     }
+    long resultCacheBytes = store.options().resultCacheBytes();
+    if (resultCacheBytes > 0) {
+      this.resultCache = new io.accel.cache.ResultCache(resultCacheBytes, store.options().autoCache(),
+          new MetaPersistence(store));
+      resultCache.bindTo(meters, meterTags());
+    } else {
+      this.resultCache = null;
+    }
+  }
+
+  private final io.accel.cache.ResultCache resultCache;
+
+  /** The result cache (CREATE CACHE, autoCache); null when it is off ({@code resultCacheSize=0}). */
+  public io.accel.cache.ResultCache resultCache() {
+    return resultCache;
+  }
+
+  /** The result cache's definitions, in the store's meta family. */
+  private record MetaPersistence(Store store) implements io.accel.cache.ResultCache.Persistence {
+    @Override
+    public void save(String key, byte[] value) {
+      try {
+        store.db().put(store.meta(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
+    }
+
+    @Override
+    public void delete(String key) {
+      try {
+        store.db().delete(store.meta(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
+    }
+
+    @Override
+    public Map<String, byte[]> load(String prefix) {
+      Map<String, byte[]> found = new java.util.LinkedHashMap<>();
+      byte[] start = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      try (RocksIterator it = store.db().newIterator(store.meta())) {
+        for (it.seek(start); it.isValid(); it.next()) {
+          String key = new String(it.key(), java.nio.charset.StandardCharsets.UTF_8);
+          if (!key.startsWith(prefix)) {
+            break;
+          }
+          found.put(key, it.value());
+        }
+      }
+      return found;
+    }
   }
 
   private final io.accel.cache.ScanCache scanCache;
@@ -169,6 +221,16 @@ public final class Database implements AutoCloseable {
     rowIds.remove(tableId);
   }
 
+  /** Referenced keys relied on by recent commits, so concurrent removals of them fail (FOREIGN KEY). */
+  private final ReferenceClaims referenceClaims = new ReferenceClaims();
+
+  /** The row locks of SELECT ... FOR UPDATE / SHARE in open transactions. */
+  private final RowLocks rowLocks = new RowLocks();
+
+  RowLocks rowLocks() {
+    return rowLocks;
+  }
+
   /** Starts a transaction reading a snapshot taken now. */
   TxnContext begin() {
     if (store.isClosed()) {
@@ -176,12 +238,19 @@ public final class Database implements AutoCloseable {
     }
     RowCache.Registration registration = rowCache == null ? null : rowCache.register();
     long version = catalog.version();
+    Object claim = referenceClaims.opened(store.db());
     try {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
+      ctx.claims(referenceClaims, claim);
+      ctx.rowLocks(rowLocks);
       ctx.schema(catalog, schemaLock.readLock(), version);
       ctx.onCommit(this::committing, this::committed);
+      if (resultCache != null) {
+        ctx.resultCache(resultCache);
+      }
       return ctx;
     } catch (RuntimeException e) {
+      referenceClaims.closed(claim);
       if (registration != null) {
         registration.close();
       }
@@ -196,6 +265,7 @@ public final class Database implements AutoCloseable {
     }
     long version = catalog.version();
     TxnContext ctx = new TxnContext(store.db(), rowCache);
+    ctx.rowLocks(rowLocks);
     ctx.schema(catalog, schemaLock.readLock(), version);
     return ctx;
   }
@@ -284,11 +354,24 @@ public final class Database implements AutoCloseable {
 
   private CheckConstraints checkConstraints;
 
+  /** The evaluator of DEFAULT expressions for ON DELETE / UPDATE SET DEFAULT (made on first use). */
+  synchronized DefaultValues defaultValues() {
+    if (defaultValues == null) {
+      defaultValues = new DefaultValues(this);
+    }
+    return defaultValues;
+  }
+
+  private DefaultValues defaultValues;
+
   @Override
   public void close() {
     synchronized (this) {
       if (checkConstraints != null) {
         checkConstraints.close();
+      }
+      if (defaultValues != null) {
+        defaultValues.close();
       }
     }
     io.accel.cursor.CursorCache c = cursorCache;
@@ -299,6 +382,9 @@ public final class Database implements AutoCloseable {
     sequenceValues.close();
     if (rowCache != null) {
       rowCache.unbindFrom(meters, meterTags());
+    }
+    if (resultCache != null) {
+      resultCache.unbind();
     }
     store.close();
   }

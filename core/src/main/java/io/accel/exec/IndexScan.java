@@ -39,6 +39,9 @@ public final class IndexScan {
       @Override
       public Enumerator<Object[]> enumerator() {
         Object[][] cached = cachedRows(database, ctx, plan);
+        if (cached != null && ctx.reads() != null) {
+          ctx.reads().range(database.tableFamily(plan.table()), new byte[0], null);
+        }
         if (cached != null) {
           return new CachedScan(database, ctx, plan, cached, residual, operatorStats);
         }
@@ -83,8 +86,9 @@ public final class IndexScan {
           current = null;
           return false;
         }
-        for (Object[] row : scan.fetchRows(keys)) {
-          Object[] out = scan.fetched(row);
+        List<Object[]> rows = scan.fetchRows(keys);
+        for (int i = 0; i < rows.size(); i++) {
+          Object[] out = scan.fetched(rows.get(i), keys.get(i));
           if (out != null) {
             ready.add(out);
           }
@@ -118,7 +122,7 @@ public final class IndexScan {
   private static Object[][] cachedRows(Database database, TxnContext ctx, ScanPlan plan) {
     ScanCache cache = database.scanCache();
     if (cache == null || plan.usesIndex() || !plan.keyColumns().isEmpty() || plan.skipColumn() >= 0
-        || !ctx.readsSnapshotOnly()) {
+        || !ctx.readsSnapshotOnly() || ctx.rowLocking() != null) {
       return null;
     }
     TableDef table = plan.table();
@@ -289,6 +293,10 @@ public final class IndexScan {
     /** Deferred fetches (lookup joins fetch a batch's rows with one MultiGet): the row key of the entry. */
     private boolean deferFetch;
     private byte[] pendingRowKey;
+    /** Locks the rows returned (SELECT ... FOR UPDATE / SHARE of this table), or null. */
+    private final RowLocker locker;
+    /** The row key of the entry {@link #visit} is visiting. */
+    private byte[] visitedRowKey;
 
     ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
         Predicate1<Object[]> residual, ScanStats operatorStats) {
@@ -315,6 +323,9 @@ public final class IndexScan {
       this.wanted = wantedColumns(plan, residual);
       this.wholeKeys = wholeKeyPoints(plan);
       this.pointGets = wholeKeys && singleKeys(ranges);
+      io.accel.sql.RowLocking locking = ctx.rowLocking();
+      this.locker = locking != null && locking.covers(table.name()) ? new RowLocker(database, ctx, table, locking)
+          : null;
     }
 
     private static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
@@ -420,13 +431,19 @@ public final class IndexScan {
       return ctx.fetchRows(table, tableFamily, rowKeys, wanted);
     }
 
-    /** The output row of a deferred entry whose row was fetched (null: gone, or the residual rejects it). */
-    Object[] fetched(Object[] row) {
+    /**
+     * The output row of a deferred entry whose row (under {@code rowKey}) was fetched (null: gone, the residual
+     * rejects it, or SKIP LOCKED skips it).
+     */
+    Object[] fetched(Object[] row, byte[] rowKey) {
       stats.rowsFetched++;
       if (row == null) {
         return null;
       }
       if (residual != null && !residual.apply(row)) {
+        return null;
+      }
+      if (locker != null && !locker.lock(rowKey)) {
         return null;
       }
       stats.rowsReturned++;
@@ -504,6 +521,10 @@ public final class IndexScan {
           seek(currentRange);
           positioned = true;
           stats.seeks++;
+          io.accel.cache.ReadSet reads = ctx.reads();
+          if (reads != null && ranges != null) {
+            reads.range(family, currentRange[0], currentRange[1]);
+          }
         }
         byte[][] r = currentRange;
         if (!it.isValid()) {
@@ -511,7 +532,7 @@ public final class IndexScan {
           continue;
         }
         // a scan of a whole table needs neither the key for the range check nor to decode the row
-        byte[] key = !plan.usesIndex() && r[0].length == 0 && r[1] == null ? null : it.key();
+        byte[] key = locker == null && !plan.usesIndex() && r[0].length == 0 && r[1] == null ? null : it.key();
         if (key != null && !inRange(key, r)) {
           positioned = false;
           continue;
@@ -581,6 +602,11 @@ public final class IndexScan {
             return null;
           }
           seekTo = skipPrefixes.get(skipPrefix);
+          io.accel.cache.ReadSet reads = ctx.reads();
+          if (reads != null) {
+            // a skip scan reads whatever lies under its prefix: the distinct values it skips through too
+            reads.range(family, seekTo, seekTo.length == 0 ? null : KeyCodec.prefixSuccessor(seekTo));
+          }
         } else {
           seekTo = KeyCodec.prefixSuccessor(skipValue);
           skipValue = null;
@@ -639,6 +665,7 @@ public final class IndexScan {
     private Object[] visit(byte[] key) {
       Object[] row;
       pendingRowKey = null;
+      visitedRowKey = key;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
         row = pointRow != null ? pointRow : table.decodeRow(value(), wanted);
@@ -694,6 +721,7 @@ public final class IndexScan {
           pendingRowKey = rowKey;
           return row;
         }
+        visitedRowKey = rowKey;
         if (!plan.covering()) {
           row = ctx.fetchRow(table, tableFamily, rowKey, wanted);
           stats.rowsFetched++;
@@ -703,6 +731,9 @@ public final class IndexScan {
         }
       }
       if (residual != null && !residual.apply(row)) {
+        return null;
+      }
+      if (locker != null && !locker.lock(visitedRowKey)) {
         return null;
       }
       return project(row);

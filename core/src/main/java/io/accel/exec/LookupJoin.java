@@ -287,7 +287,7 @@ public final class LookupJoin {
       for (int i = 0; i < fetchedRows.size(); i++) {
         Lookup lookup = pendingLookups.get(i);
         currentKey = lookup.key;
-        Object[] row = inner.fetched(fetchedRows.get(i));
+        Object[] row = inner.fetched(fetchedRows.get(i), pendingKeys.get(i));
         if (row != null) {
           lookup.rows.add(row);
         }

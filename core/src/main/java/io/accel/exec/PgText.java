@@ -116,6 +116,8 @@ public final class PgText {
       case INTEGER -> (int) integral(text, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer");
       case BIGINT -> integral(text, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
       case CHAR, VARCHAR, TEXT -> text;
+      case JSON -> io.accel.json.Jsonb.validate(text);
+      case JSONB -> io.accel.json.Jsonb.normalize(text);
       case BYTEA -> parseBytea(text);
       default -> convert(text, type.kind().sqlTypeName().getName(), zone);
     };

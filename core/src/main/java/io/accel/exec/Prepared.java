@@ -107,6 +107,20 @@ public final class Prepared {
     return p;
   }
 
+  /** The locking clause of a SELECT ... FOR UPDATE / SHARE, applied by the scans of its tables; null if none. */
+  private io.accel.sql.RowLocking rowLocking;
+
+  /** SELECT ... FOR UPDATE / SHARE: {@code query} planned without the clause. */
+  static Prepared withRowLocking(String sql, io.accel.sql.RowLocking locking, Prepared query) {
+    Prepared p = new Prepared(sql, Kind.QUERY, query.signature, query.plan, null);
+    p.rowLocking = locking;
+    return p;
+  }
+
+  io.accel.sql.RowLocking rowLocking() {
+    return rowLocking;
+  }
+
   io.accel.sql.Returning returning() {
     return returning;
   }
@@ -212,6 +226,19 @@ public final class Prepared {
   }
 
   private static final String[] BLANKS = new String[1024];
+
+  private volatile String cacheShape;
+
+  /** The statement's shape for the result cache (literals and parameters as {@code ?}); noted there when first made. */
+  String cacheShape(io.accel.cache.ResultCache cache) {
+    String s = cacheShape;
+    if (s == null) {
+      s = io.accel.cache.ResultCache.shapeOf(sql);
+      cache.noteQuery(s, sql);
+      cacheShape = s;
+    }
+    return s;
+  }
 
   private volatile io.accel.sql.Paging paging;
   /** The query a paged statement pages, prepared; null when it cannot be paged through the cursor cache. */

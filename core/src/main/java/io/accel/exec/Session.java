@@ -61,6 +61,21 @@ public final class Session implements AutoCloseable {
     this.options = options;
     this.settings = new Settings(options.timeZone() == null ? TimeZone.getDefault() : options.timeZone(),
         options.user());
+    this.cachedQueries = database.resultCache() == null ? null : new CachedQueries(this, database.resultCache());
+  }
+
+  /** This session's use of the store's result cache; null when it is off. */
+  private final CachedQueries cachedQueries;
+  /** What the result cache did for the last statement (EXPLAIN LAST STATEMENT), or null. */
+  private volatile String cacheNote;
+
+  /** What the result cache did for this session's last statement ("answered from cache c", ...), or null. */
+  public String cacheNote() {
+    return cacheNote;
+  }
+
+  void cacheNote(String note) {
+    cacheNote = note;
   }
 
   private final Settings settings;
@@ -202,12 +217,16 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /** When BEGIN ran: the start of the block's transaction (see {@link TxnContext#startedAt}). */
+  private long blockStartedAt;
+
   /** SQL BEGIN / START TRANSACTION. */
   public synchronized void begin() {
     if (explicitBlock) {
       throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress");
     }
     explicitBlock = true;
+    blockStartedAt = System.currentTimeMillis();
   }
 
   /** Cursors of the open block that outlive it (see {@link #hold}). */
@@ -292,6 +311,9 @@ public final class Session implements AutoCloseable {
       }
       if (block == null) {
         block = database.begin();
+        if (explicitBlock) {
+          block.startedAt(blockStartedAt);
+        }
       }
       ctx = block;
     } else {
@@ -477,6 +499,16 @@ public final class Session implements AutoCloseable {
           ? prepareText(c.query(io.accel.plan.ReturnedRows.NAME, io.accel.plan.ReturnedRows.EXCLUDED_NAME), -1) : null;
       return Prepared.withOnConflict(sql, c, insert, query);
     }
+    if (io.accel.sql.RowLocking.mayHave(sql)) {
+      Optional<io.accel.sql.RowLocking.Split> split = io.accel.sql.RowLocking.of(sql);
+      if (split.isPresent()) {
+        Prepared query = prepareText(split.get().query(), maxRowCount);
+        if (query.kind() != Prepared.Kind.QUERY || query.command() != null) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"FOR\"");
+        }
+        return Prepared.withRowLocking(sql, split.get().locking(), query);
+      }
+    }
     if (INSERT_ALIAS.matcher(sql).lookingAt()) {
       sql = io.accel.sql.Returning.withoutInsertAlias(sql);
     }
@@ -487,6 +519,14 @@ public final class Session implements AutoCloseable {
       }
       if (command.get() instanceof Command.Show show) {
         return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
+      }
+      if (command.get() instanceof Command.ExplainLast) {
+        return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
+            command.get());
+      }
+      if (CachedQueries.returnsRows(command.get())) {
+        return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
+            command.get());
       }
       return new Prepared(sql, Prepared.Kind.COMMAND, commandSignature(sql), null, command.get());
     }
@@ -584,9 +624,26 @@ public final class Session implements AutoCloseable {
    */
   public Result execute(Object statementKey, Prepared prepared, List<TypedValue> parameters, AtomicBoolean cancel,
       long timeoutMillis) {
+    if (prepared.command() instanceof Command.ExplainLast) {
+      releaseStatement(statementKey);
+      String note = cacheNote;
+      Object[] row = {"accel", note == null ? "a standalone store: every statement runs in Accel" : note};
+      return Result.rows(prepared.signature(), new Cursor(
+          org.apache.calcite.linq4j.Linq4j.enumerator(List.of((Object) row)), null, null));
+    }
+    cacheNote = null;
     if (prepared.command() instanceof Command.Explain explain) {
       return inStatement(statementKey, false, prepared,
           () -> explain(prepared, explain, cancel, currentContext(statementKey)));
+    }
+    if (prepared.command() != null && CachedQueries.isCacheCommand(prepared.command())) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      if (cachedQueries == null) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "the result cache is off in this store (resultCacheSize=0)");
+      }
+      return cachedQueries.command(prepared, prepared.command());
     }
     if (prepared.command() instanceof Command.Show show) {
       releaseStatement(statementKey);
@@ -635,8 +692,15 @@ public final class Session implements AutoCloseable {
       new CommandExecutor(this).execute(prepared.command());
       return Result.count(prepared.signature(), 0);
     }
+    if (prepared.kind() == Prepared.Kind.QUERY && prepared.plan() != null && cachedQueries != null
+        && prepared.rowLocking() == null && !inTransactionBlock()) {
+      Result cached = cachedQueries.execute(statementKey, prepared, parameters, cancel, timeoutMillis);
+      if (cached != null) {
+        return cached;
+      }
+    }
     running = cancel;
-    if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0) {
+    if (prepared.kind() == Prepared.Kind.QUERY && options.cursorCacheSize() > 0 && prepared.rowLocking() == null) {
       Result paged = executePage(statementKey, prepared, parameters, cancel, timeoutMillis);
       if (paged != null) {
         return paged;
@@ -662,18 +726,27 @@ public final class Session implements AutoCloseable {
               conflictEvaluator(prepared.conflictQuery(), dmlValues.subList(n, dmlValues.size()), ctx, cancel)));
           dmlValues = dmlValues.subList(0, n);
         }
-        Enumerator<Object> rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
-        cursor = new Cursor(rows, blockContext(), cancellation);
-        TxnContext own = statementContexts.get(statementKey);
-        if (own == ctx && prepared.kind() == Prepared.Kind.QUERY) {
-          // a query's own snapshot is released as soon as its rows are all read: a statement left open (or
-          // forgotten) after reading its result pins nothing
-          cursor.onEnd(() -> {
-            if (statementContexts.remove(statementKey, own)) {
-              own.close();
+        Enumerator<Object> rows;
+        if (prepared.rowLocking() != null) {
+          // the rows are read (and locked) now, while the clause is the context's: later statements of the block
+          // must not lock through it
+          ctx.rowLocking(prepared.rowLocking());
+          List<Object> all = new ArrayList<>();
+          try (Enumerator<Object> e = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator()) {
+            // past a LIMIT's last row the enumerators would read (and lock) one row more
+            long limit = prepared.rowLocking().limit();
+            while ((limit < 0 || all.size() < limit) && e.moveNext()) {
+              all.add(e.current());
             }
-          });
+          } finally {
+            ctx.rowLocking(null);
+          }
+          rows = org.apache.calcite.linq4j.Linq4j.enumerator(all);
+        } else {
+          rows = planner.execute(signature, dmlValues, ctx, cancel, 0, variables).enumerator();
         }
+        cursor = prepared.kind() == Prepared.Kind.QUERY ? openCursor(statementKey, ctx, rows, cancellation)
+            : new Cursor(rows, blockContext(), cancellation);
         if (prepared.returning() != null) {
           return returning(prepared, values, ctx, cancel, cursor, written, cancellation);
         }
@@ -693,6 +766,23 @@ public final class Session implements AutoCloseable {
         throw e;
       }
     });
+  }
+
+  /**
+   * A query's cursor over {@code rows}; the statement's own snapshot (outside a block) is released as soon as its
+   * rows are all read: a statement left open (or forgotten) after reading its result pins nothing.
+   */
+  Cursor openCursor(Object statementKey, TxnContext ctx, Enumerator<Object> rows, Cancellation cancellation) {
+    Cursor cursor = new Cursor(rows, blockContext(), cancellation);
+    TxnContext own = statementContexts.get(statementKey);
+    if (own == ctx) {
+      cursor.onEnd(() -> {
+        if (statementContexts.remove(statementKey, own)) {
+          own.close();
+        }
+      });
+    }
+    return cursor;
   }
 
   /**
@@ -1123,12 +1213,12 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  private interface StatementBody {
+  interface StatementBody {
     Result run();
   }
 
   /** Runs a statement holding the schema lock shared, in its transaction; a failure undoes what it wrote. */
-  private Result inStatement(Object statementKey, boolean query, Prepared prepared, StatementBody body) {
+  Result inStatement(Object statementKey, boolean query, Prepared prepared, StatementBody body) {
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     try {
@@ -1152,6 +1242,14 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  void checkNotAbortedForCache() {
+    checkNotAborted();
+  }
+
+  long statementTimeout(long frontend) {
+    return timeoutMillis(frontend);
+  }
+
   /** In a failed block only COMMIT and ROLLBACK are accepted, as in PostgreSQL (parsing included). */
   private synchronized void checkNotAborted() {
     if (aborted && inTransactionBlock()) {
@@ -1160,13 +1258,13 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  private synchronized TxnContext currentContext(Object statementKey) {
+  synchronized TxnContext currentContext(Object statementKey) {
     TxnContext ctx = statementContexts.get(statementKey);
     return ctx != null ? ctx : block;
   }
 
   /** The parameter values in the representation generated code reads, each converted to its parameter's type. */
-  private List<Object> parameterValues(Prepared prepared, List<TypedValue> parameters) {
+  List<Object> parameterValues(Prepared prepared, List<TypedValue> parameters) {
     var declared = prepared.parameters();
     if (parameters.size() < declared.size()) {
       throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,

@@ -37,6 +37,7 @@ public final class Settings {
     known("default_transaction_isolation", "repeatable read", false, "isolation of new transactions");
     known("extra_float_digits", "1", false, "digits of float output beyond the default");
     known("integer_datetimes", "on", true, "datetimes are 64-bit integers");
+    known("max_index_keys", "32", true, "the most columns an index key holds (pgJDBC reads it for key metadata)");
     known("IntervalStyle", "postgres", false, "the display format of intervals");
     known("is_superuser", "off", true, "whether the user is a superuser");
     known("lc_messages", "C", false, "the language of messages");

@@ -34,12 +34,32 @@ public final class TableWriter {
   private final ColumnFamilyHandle rows;
   /** Where the rows written are collected as stored (RETURNING), or null. */
   private List<Object[]> written;
+  /** The FOREIGN KEY work of the rows written, or null when no constraint involves the table. */
+  private final ReferentialChecks references;
+  /** How deep in this writer's public operations the current call is: the outermost finishes the FK work. */
+  private int depth;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
     this.ctx = ctx;
     this.table = table;
     this.rows = database.tableFamily(table);
+    ReferentialChecks refs = new ReferentialChecks(database, ctx, table);
+    this.references = refs.active() ? refs : null;
+  }
+
+  /** Runs one operation; when it is the outermost, the FOREIGN KEY checks and actions of its rows follow. */
+  private long operation(java.util.function.LongSupplier body) {
+    depth++;
+    try {
+      long n = body.getAsLong();
+      if (depth == 1 && references != null) {
+        references.finish();
+      }
+      return n;
+    } finally {
+      depth--;
+    }
   }
 
   /**
@@ -52,6 +72,10 @@ public final class TableWriter {
   }
 
   public long insert(List<Object[]> input) {
+    return operation(() -> insertRows(input));
+  }
+
+  private long insertRows(List<Object[]> input) {
     List<Object[]> normalized = new ArrayList<>(input.size());
     List<byte[]> keys = new ArrayList<>(input.size());
     for (Object[] raw : input) {
@@ -72,6 +96,9 @@ public final class TableWriter {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
       writeRow(key, row);
+      if (references != null) {
+        references.inserted(row);
+      }
     }
     if (written != null) {
       written.addAll(normalized);
@@ -88,6 +115,10 @@ public final class TableWriter {
    * in one statement is 21000 for DO UPDATE, as in PostgreSQL. Returns the rows inserted or updated.
    */
   public long upsert(List<Object[]> input, Upsert upsert) {
+    return operation(() -> upsertRows(input, upsert));
+  }
+
+  private long upsertRows(List<Object[]> input, Upsert upsert) {
     long count = 0;
     Set<ByteBuffer> inserted = new HashSet<>();
     Set<ByteBuffer> updated = new HashSet<>();
@@ -145,13 +176,24 @@ public final class TableWriter {
   }
 
   public long delete(List<Object[]> victims) {
-    List<byte[]> keys = keysOf(victims);
+    return operation(() -> deleteRows(keysOf(victims), victims));
+  }
+
+  /** Deletes rows whose storage keys are known. */
+  long delete(List<byte[]> keys, List<Object[]> victims) {
+    return operation(() -> deleteRows(keys, victims));
+  }
+
+  private long deleteRows(List<byte[]> keys, List<Object[]> victims) {
     for (int i = 0; i < victims.size(); i++) {
       Object[] row = victims.get(i);
       byte[] key = keys.get(i);
       ctx.deleteRow(table, rows, key);
       for (IndexDef index : table.indexes()) {
         deleteEntry(index, row, key);
+      }
+      if (references != null) {
+        references.deleted(row);
       }
     }
     if (written != null) {
@@ -163,11 +205,15 @@ public final class TableWriter {
 
   /** Replaces each {@code oldRows[i]} by {@code newRows[i]}. */
   public long update(List<Object[]> oldRows, List<Object[]> newRowsRaw) {
-    return update(keysOf(oldRows), oldRows, newRowsRaw);
+    return operation(() -> updateRows(keysOf(oldRows), oldRows, newRowsRaw));
   }
 
   /** As {@link #update(List, List)}, the old rows' storage keys known. */
-  private long update(List<byte[]> oldKeys, List<Object[]> oldRows, List<Object[]> newRowsRaw) {
+  long update(List<byte[]> oldKeys, List<Object[]> oldRows, List<Object[]> newRowsRaw) {
+    return operation(() -> updateRows(oldKeys, oldRows, newRowsRaw));
+  }
+
+  private long updateRows(List<byte[]> oldKeys, List<Object[]> oldRows, List<Object[]> newRowsRaw) {
     List<Object[]> newRows = new ArrayList<>(newRowsRaw.size());
     List<byte[]> newKeys = new ArrayList<>(newRowsRaw.size());
     for (int i = 0; i < oldRows.size(); i++) {
@@ -195,6 +241,9 @@ public final class TableWriter {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
       writeRow(key, row);
+      if (references != null) {
+        references.updated(oldRows.get(i), row);
+      }
     }
     if (written != null) {
       written.addAll(newRows);

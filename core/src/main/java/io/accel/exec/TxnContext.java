@@ -1,5 +1,7 @@
 package io.accel.exec;
 
+import io.accel.cache.ReadSet;
+import io.accel.cache.ResultCache;
 import io.accel.cache.RowCache;
 import io.accel.catalog.Catalog;
 import io.accel.catalog.TableDef;
@@ -55,6 +57,7 @@ public final class TxnContext implements AutoCloseable {
   private final RowCache rowCache;
   private final RowCache.Registration registration;
   private final long snapshotSequence;
+  private long startedAt = System.currentTimeMillis();
   /** Rows this transaction wrote (for the row cache's commit protocol) and the tables they belong to. */
   private final Set<RowCache.Key> writtenRows = new LinkedHashSet<>();
   private final Set<Long> writtenTables = new HashSet<>();
@@ -74,6 +77,12 @@ public final class TxnContext implements AutoCloseable {
   private final Set<ColumnFamilyHandle> untracked = java.util.Collections.newSetFromMap(
       new java.util.IdentityHashMap<>());
   private final Map<Long, Long> adopted = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The store's registry of referenced keys, and this transaction's registration with it (null: read-only). */
+  private ReferenceClaims claims;
+  private Object claimToken;
+  /** Referenced keys this transaction's referencing rows rely on, and referenced keys it removed. */
+  private final Set<java.nio.ByteBuffer> referencedKeys = new HashSet<>();
+  private final Set<java.nio.ByteBuffer> removedReferencedKeys = new HashSet<>();
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -108,6 +117,68 @@ public final class TxnContext implements AutoCloseable {
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = null;
     this.snapshotSequence = snapshot.getSequenceNumber();
+  }
+
+  /** The store's row lock table and the rows this transaction locked (SELECT ... FOR UPDATE / SHARE). */
+  private RowLocks rowLocks;
+  private final List<java.nio.ByteBuffer> lockedRows = new ArrayList<>();
+  /** The locking clause of the statement running in this context, or null. */
+  private volatile io.accel.sql.RowLocking rowLocking;
+
+  void rowLocks(RowLocks locks) {
+    this.rowLocks = locks;
+  }
+
+  synchronized void lockedRow(java.nio.ByteBuffer row) {
+    lockedRows.add(row);
+  }
+
+  private synchronized void releaseRowLocks() {
+    if (rowLocks != null && !lockedRows.isEmpty()) {
+      rowLocks.release(this, lockedRows);
+      lockedRows.clear();
+    }
+  }
+
+  /** Sets (or with null clears) the locking clause the scans of the running statement apply. */
+  void rowLocking(io.accel.sql.RowLocking locking) {
+    this.rowLocking = locking;
+  }
+
+  io.accel.sql.RowLocking rowLocking() {
+    return rowLocking;
+  }
+
+  /** Whether this context is a transaction (not a read-only snapshot): it can write and track keys. */
+  boolean transactional() {
+    return txn != null;
+  }
+
+  /** Whether the latest committed value of a key differs from the one at this context's snapshot. */
+  boolean changedSinceSnapshot(ColumnFamilyHandle family, byte[] key) {
+    enter();
+    try {
+      return !java.util.Arrays.equals(db.get(family, readOptions, key), db.get(family, key));
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+  }
+
+  void claims(ReferenceClaims claims, Object token) {
+    this.claims = claims;
+    this.claimToken = token;
+  }
+
+  /** A referencing row written by this transaction relies on the referenced key {@code key} of {@code family}. */
+  public synchronized void referencedKey(ColumnFamilyHandle family, byte[] key) {
+    referencedKeys.add(ReferenceClaims.key(family.getID(), key));
+  }
+
+  /** This transaction removed (deleted or changed) the referenced key {@code key} of {@code family}. */
+  public synchronized void removedReferencedKey(ColumnFamilyHandle family, byte[] key) {
+    removedReferencedKeys.add(ReferenceClaims.key(family.getID(), key));
   }
 
   /** Counts rows a statement wrote into a table, for the table's statistics once this transaction commits. */
@@ -164,6 +235,19 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /** The sequence number of the snapshot this context reads. */
+  /**
+   * When the transaction began (milliseconds since the epoch): CURRENT_TIMESTAMP and now() of its statements, the
+   * same for every statement of a transaction block, as in PostgreSQL.
+   */
+  public long startedAt() {
+    return startedAt;
+  }
+
+  /** A block's transaction began with its BEGIN, before the first statement created this context. */
+  void startedAt(long millis) {
+    this.startedAt = millis;
+  }
+
   public long snapshotSequence() {
     return snapshotSequence;
   }
@@ -178,13 +262,17 @@ public final class TxnContext implements AutoCloseable {
    * decoded (all when null; the others null); null when there is none. Through the row cache when it is on.
    */
   public Object[] fetchRow(TableDef table, ColumnFamilyHandle family, byte[] rowKey, boolean[] wanted) {
+    ReadSet r = reads;
+    if (r != null) {
+      r.point(family, rowKey);
+    }
     byte[] value = null;
     boolean cached = cached(table);
     if (cached) {
       value = rowCache.get(table.id(), rowKey, snapshotSequence);
     }
     if (value == null) {
-      value = get(family, rowKey);
+      value = read(family, rowKey);
       if (value == null) {
         return null;
       }
@@ -198,6 +286,12 @@ public final class TxnContext implements AutoCloseable {
   /** {@link #fetchRow} for many keys: the misses are read with one MultiGet. Rows (or nulls) in key order. */
   public List<Object[]> fetchRows(TableDef table, ColumnFamilyHandle family, List<byte[]> rowKeys,
       boolean[] wanted) {
+    ReadSet r = reads;
+    if (r != null) {
+      for (byte[] key : rowKeys) {
+        r.point(family, key);
+      }
+    }
     boolean cached = cached(table);
     byte[][] values = new byte[rowKeys.size()][];
     List<byte[]> missing = rowKeys;
@@ -214,7 +308,7 @@ public final class TxnContext implements AutoCloseable {
       }
     }
     if (!missing.isEmpty()) {
-      List<byte[]> read = multiGet(family, missing);
+      List<byte[]> read = multiGet(family, missing, false);
       for (int j = 0; j < read.size(); j++) {
         byte[] value = read.get(j);
         if (cached) {
@@ -235,6 +329,14 @@ public final class TxnContext implements AutoCloseable {
   }
 
   public byte[] get(ColumnFamilyHandle family, byte[] key) {
+    ReadSet r = reads;
+    if (r != null) {
+      r.point(family, key);
+    }
+    return read(family, key);
+  }
+
+  private byte[] read(ColumnFamilyHandle family, byte[] key) {
     enter();
     try {
       return txn == null || !wrote ? db.get(family, readOptions, key) : txn.get(readOptions, family, key);
@@ -254,6 +356,12 @@ public final class TxnContext implements AutoCloseable {
 
   /** Reads many keys of one family (with one MultiGet from {@value #MULTI_GET_MIN} keys); values in key order. */
   public List<byte[]> multiGet(ColumnFamilyHandle family, List<byte[]> keys) {
+    ReadSet r = reads;
+    if (r != null) {
+      for (byte[] key : keys) {
+        r.point(family, key);
+      }
+    }
     return multiGet(family, keys, false);
   }
 
@@ -266,7 +374,7 @@ public final class TxnContext implements AutoCloseable {
     if (keys.size() < MULTI_GET_MIN) {
       List<byte[]> values = new ArrayList<>(keys.size());
       for (byte[] key : keys) {
-        values.add(forUpdate ? getForUpdate(family, key) : get(family, key));
+        values.add(forUpdate ? getForUpdate(family, key) : read(family, key));
       }
       return values;
     }
@@ -326,12 +434,28 @@ public final class TxnContext implements AutoCloseable {
         txn.putUntracked(family, key, value);
       }
       wrote = true;
+      written(family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
       exit();
     }
   }
+
+  /** Records a written key for the result cache's invalidation; past its bound the commit is table-level. */
+  private void written(ColumnFamilyHandle family, byte[] key) {
+    Map<ColumnFamilyHandle, List<byte[]>> keys = writtenKeys;
+    if (keys != null) {
+      if (++writtenKeyCount > MAX_WRITTEN_KEYS) {
+        writtenKeys = null;
+      } else {
+        keys.computeIfAbsent(family, f -> new ArrayList<>()).add(key);
+      }
+    }
+  }
+
+  /** Keys a commit lists for the result cache; a larger one invalidates the tables it wrote. */
+  static final int MAX_WRITTEN_KEYS = 10_000;
 
   /** Writes a row of {@code table} under its primary key (a put into the table's family). */
   public void putRow(TableDef table, ColumnFamilyHandle family, byte[] key, byte[] value) {
@@ -372,6 +496,7 @@ public final class TxnContext implements AutoCloseable {
         txn.delete(family, key);
       }
       wrote = true;
+      written(family, key);
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
@@ -513,6 +638,29 @@ public final class TxnContext implements AutoCloseable {
     return wroteTables.contains(tableId);
   }
 
+  /** The store's result cache (null when off) and the keys written so far, null when they are not listed. */
+  private ResultCache resultCache;
+  private Map<ColumnFamilyHandle, List<byte[]>> writtenKeys;
+  private int writtenKeyCount;
+  /** What a query filling a result cache entry reads, or null. */
+  private volatile ReadSet reads;
+
+  /** Commits of this transaction invalidate {@code cache}'s results; its written keys are listed when it tracks. */
+  void resultCache(ResultCache cache) {
+    resultCache = cache;
+    writtenKeys = cache.tracking() ? new java.util.IdentityHashMap<>() : null;
+  }
+
+  /** Records what this context's reads touch into {@code r} (null stops). */
+  public void recordReads(ReadSet r) {
+    reads = r;
+  }
+
+  /** Where reads are recorded, or null. */
+  public ReadSet reads() {
+    return reads;
+  }
+
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   void commit() {
     end(COMMITTED, this::commitNow);
@@ -566,11 +714,23 @@ public final class TxnContext implements AutoCloseable {
     if (!tables.isEmpty()) {
       beforeCommit.accept(tables);
     }
+    ResultCache.Writes resultWrites = resultCache == null || wroteTables.isEmpty() ? null
+        : new ResultCache.Writes(Set.copyOf(wroteTables), writtenKeys);
+    if (resultWrites != null) {
+      resultCache.committing(resultWrites);
+    }
     try {
-      if (statistics != null && !changes.isEmpty()) {
-        statistics.commit(txn, changes);
+      ReferenceClaims.Commit commit = () -> {
+        if (statistics != null && !changes.isEmpty()) {
+          statistics.commit(txn, changes);
+        } else {
+          txn.commit();
+        }
+      };
+      if (claims != null && (!referencedKeys.isEmpty() || !removedReferencedKeys.isEmpty())) {
+        claims.commit(db, snapshotSequence, referencedKeys, removedReferencedKeys, commit);
       } else {
-        txn.commit();
+        commit.run();
       }
       committed = true;
       changes.clear();
@@ -580,12 +740,19 @@ public final class TxnContext implements AutoCloseable {
       if (!tables.isEmpty()) {
         afterCommit.accept(tables, committed);
       }
+      if (resultWrites != null) {
+        resultCache.committed(resultWrites, committed, db.getLatestSequenceNumber());
+      }
+
       if (cacheCommit != null) {
         cacheCommit.end(committed);
       }
       writtenRows.clear();
       writtenTables.clear();
       wroteTables.clear();
+      referencedKeys.clear();
+      removedReferencedKeys.clear();
+      releaseRowLocks();
     }
   }
 
@@ -602,6 +769,9 @@ public final class TxnContext implements AutoCloseable {
     writtenRows.clear();
     writtenTables.clear();
     wroteTables.clear();
+    referencedKeys.clear();
+    removedReferencedKeys.clear();
+    releaseRowLocks();
     if (txn == null) {
       return;
     }
@@ -650,6 +820,10 @@ public final class TxnContext implements AutoCloseable {
     if (registration != null) {
       registration.close();
     }
+    if (claims != null) {
+      claims.closed(claimToken);
+    }
+    releaseRowLocks();
   }
 
   static AccelException storageFailure(RocksDBException e) {

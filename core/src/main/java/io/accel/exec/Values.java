@@ -59,6 +59,9 @@ public final class Values {
       }
       case BYTEA -> v instanceof byte[] b ? new ByteString(b) : (ByteString) v;
       case UUID -> v instanceof String s ? java.util.UUID.fromString(s) : (java.util.UUID) v;
+      // whatever the statement computed, the column holds valid JSON (jsonb: in its printed form)
+      case JSON -> io.accel.json.Jsonb.validate(v.toString());
+      case JSONB -> io.accel.json.Jsonb.normalize(v.toString());
     };
   }
 

@@ -96,10 +96,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
         holder.set(program());
       }
     })) {
-      // PostgreSQL's interval literals ('7 days') and precedence for :: (which Calcite's Babel parser binds
-      // looser than comparisons), rewritten into what Calcite reads
+      // PostgreSQL's json operators, DISTINCT ON, interval literals ('7 days') and precedence for :: (which Calcite's Babel parser
+      // binds looser than comparisons), rewritten into what Calcite reads
       Query<T> pgQuery = query.sql == null ? query
-          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(query.sql)));
+          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(io.accel.sql.JsonSyntax.rewrite(query.sql)))));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
   }
@@ -161,7 +161,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
         // connection's operator table, so unqualified functions are found in the search path too
         SqlValidator calcite = super.createSqlValidator(accelReader,
             config -> configTransform.apply(config).withTypeCoercionFactory(PgTypeCoercion::new));
-        PgSqlValidator pg = new PgSqlValidator(calcite.getOperatorTable(), accelReader,
+        PgSqlValidator pg = new PgSqlValidator(
+            org.apache.calcite.sql.util.SqlOperatorTables.chain(PgFunctions.TABLE, calcite.getOperatorTable()),
+            accelReader,
             (JavaTypeFactory) calcite.getTypeFactory(), calcite.config());
         if (validator == null) {
           validator = pg; // the statement's (Calcite makes others later, for sub-queries it expands)
@@ -206,6 +208,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
     boolean[] mixedSubQueries = {false};
     return Programs.sequence(
         PgExpressions::rewrite,
+        CharComparisons::rewrite,
+        FloatKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         (planner, rel, traits, materializations, lattices) -> {
           mixedSubQueries[0] = mixesSubQueries(rel);

@@ -70,7 +70,9 @@ public final class AccelSchema extends AbstractSchema {
       Map.entry("bool", f -> f.createSqlType(SqlTypeName.BOOLEAN)),
       Map.entry("bytea", f -> f.createSqlType(SqlTypeName.VARBINARY)),
       Map.entry("timestamptz", f -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)),
-      Map.entry("bpchar", f -> f.createSqlType(SqlTypeName.CHAR)));
+      Map.entry("bpchar", f -> f.createSqlType(SqlTypeName.CHAR)),
+      Map.entry("json", f -> JsonSqlType.of(f, false)),
+      Map.entry("jsonb", f -> JsonSqlType.of(f, true)));
 
   @Override
   public boolean isMutable() {

@@ -881,6 +881,8 @@ final class AccessPathPlanner {
       case BOOLEAN -> v == SqlTypeName.BOOLEAN;
       case BYTEA -> v == SqlTypeName.BINARY || v == SqlTypeName.VARBINARY;
       case UUID -> v == SqlTypeName.UUID;
+      // json compares as text only after a cast; no key bounds on json columns
+      case JSON, JSONB -> false;
     };
   }
 

@@ -206,6 +206,18 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     return out;
   }
 
+  /** Every expression the join evaluates: its keys, its pushed condition, the inner projection. */
+  List<RexNode> expressions() {
+    List<RexNode> all = new ArrayList<>(keys);
+    if (condition != null) {
+      all.add(condition);
+    }
+    if (innerProject != null) {
+      all.addAll(innerProject);
+    }
+    return all;
+  }
+
   private String outer(RexNode e) {
     List<RelDataTypeField> fields = getInput().getRowType().getFieldList();
     return AccelScan.rename(e.toString(), i -> i < fields.size() ? fields.get(i).getName() : null);

@@ -12,7 +12,8 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
- * The standard's {@code information_schema} (schemata, tables, columns) over the same model as
+ * The standard's {@code information_schema} (schemata, tables, columns, views, sequences, and the constraints:
+ * table_constraints, key_column_usage, referential_constraints, constraint_column_usage) over the same model as
  * {@link PgCatalogSchema}, with PostgreSQL's values: data_type as PostgreSQL names it ({@code integer},
  * {@code character varying}, {@code timestamp without time zone}), precisions in its radixes.
  */
@@ -90,6 +91,124 @@ public final class InformationSchema extends AbstractSchema {
             rows.add(new Object[] {pg.databaseName(), "public", q.name(), io.accel.catalog.SequenceDef.typeName(
                 q.type()), bits, 2, 0, Long.toString(q.start()), Long.toString(q.min()), Long.toString(q.max()),
                 Long.toString(q.increment()), q.cycle() ? "YES" : "NO"});
+          }
+          return rows;
+        }));
+    constraintTables(pg);
+  }
+
+  /**
+   * A table's constraints as information_schema lists them: the primary key, UNIQUE constraints, FOREIGN KEYs, CHECKs,
+   * and PostgreSQL 15's NOT NULL checks (named {@code <namespace oid>_<table oid>_<attnum>_not_null}).
+   */
+  private record Constraint(TableDef table, String name, String type, List<String> columns,
+      io.accel.catalog.ForeignKeyDef fk) {
+  }
+
+  private static List<Constraint> constraints(PgCatalogSchema pg) {
+    List<Constraint> list = new ArrayList<>();
+    for (TableDef t : pg.userTables()) {
+      if (!t.primaryKey().isEmpty()) {
+        list.add(new Constraint(t, t.name() + "_pkey", "PRIMARY KEY", t.primaryKey().stream()
+            .map(o -> t.columns().get(o).name()).toList(), null));
+      }
+      for (io.accel.catalog.IndexDef i : t.indexes()) {
+        if (i.constraint()) {
+          list.add(new Constraint(t, i.name(), "UNIQUE", i.columns().stream()
+              .map(c -> t.columns().get(c.column()).name()).toList(), null));
+        }
+      }
+      for (io.accel.catalog.ForeignKeyDef fk : t.foreignKeys()) {
+        list.add(new Constraint(t, fk.name(), "FOREIGN KEY", fk.columns(), fk));
+      }
+      for (io.accel.catalog.CheckDef c : t.checks()) {
+        java.util.Set<String> used = io.accel.sql.ViewReferences.expressionNames(c.expression());
+        list.add(new Constraint(t, c.name(), "CHECK", t.columns().stream().map(Column::name).filter(used::contains)
+            .toList(), null));
+      }
+      for (int i = 0; i < t.columns().size(); i++) {
+        if (!t.columns().get(i).nullable()) {
+          list.add(new Constraint(t, "2200_" + PgCatalogSchema.tableOid(t) + "_" + (i + 1) + "_not_null", "CHECK",
+              List.of(), null));
+        }
+      }
+    }
+    return list;
+  }
+
+  /** The primary key or UNIQUE constraint a FOREIGN KEY references: its name and columns, or null. */
+  private static Constraint referenced(PgCatalogSchema pg, io.accel.catalog.ForeignKeyDef fk) {
+    java.util.Set<String> wanted = new java.util.HashSet<>(fk.refColumns());
+    for (Constraint c : constraints(pg)) {
+      if (c.table().name().equals(fk.refTable()) && (c.type().equals("PRIMARY KEY") || c.type().equals("UNIQUE"))
+          && c.columns().size() == wanted.size() && wanted.containsAll(c.columns())) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  private static String rule(io.accel.catalog.ForeignKeyDef.Action a) {
+    return a.sql;
+  }
+
+  private void constraintTables(PgCatalogSchema pg) {
+    tables.put("table_constraints", PgCatalogSchema.virtual("constraint_catalog text, constraint_schema text,"
+        + " constraint_name text, table_catalog text, table_schema text, table_name text, constraint_type text,"
+        + " is_deferrable text, initially_deferred text, enforced text, nulls_distinct text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          String db = pg.databaseName();
+          for (Constraint c : constraints(pg)) {
+            rows.add(new Object[] {db, "public", c.name(), db, "public", c.table().name(), c.type(), "NO", "NO",
+                "YES", c.type().equals("UNIQUE") ? "YES" : null});
+          }
+          return rows;
+        }));
+    tables.put("key_column_usage", PgCatalogSchema.virtual("constraint_catalog text, constraint_schema text,"
+        + " constraint_name text, table_catalog text, table_schema text, table_name text, column_name text,"
+        + " ordinal_position int4, position_in_unique_constraint int4", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          String db = pg.databaseName();
+          for (Constraint c : constraints(pg)) {
+            if (c.type().equals("CHECK")) {
+              continue;
+            }
+            Constraint ref = c.fk() == null ? null : referenced(pg, c.fk());
+            for (int i = 0; i < c.columns().size(); i++) {
+              Integer position = ref == null ? null : ref.columns().indexOf(c.fk().refColumns().get(i)) + 1;
+              rows.add(new Object[] {db, "public", c.name(), db, "public", c.table().name(), c.columns().get(i), i + 1,
+                  position});
+            }
+          }
+          return rows;
+        }));
+    tables.put("referential_constraints", PgCatalogSchema.virtual("constraint_catalog text, constraint_schema text,"
+        + " constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,"
+        + " unique_constraint_name text, match_option text, update_rule text, delete_rule text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          String db = pg.databaseName();
+          for (Constraint c : constraints(pg)) {
+            if (c.fk() != null) {
+              Constraint ref = referenced(pg, c.fk());
+              rows.add(new Object[] {db, "public", c.name(), ref == null ? null : db, ref == null ? null : "public",
+                  ref == null ? null : ref.name(), "NONE", rule(c.fk().onUpdate()), rule(c.fk().onDelete())});
+            }
+          }
+          return rows;
+        }));
+    tables.put("constraint_column_usage", PgCatalogSchema.virtual("table_catalog text, table_schema text,"
+        + " table_name text, column_name text, constraint_catalog text, constraint_schema text,"
+        + " constraint_name text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          String db = pg.databaseName();
+          for (Constraint c : constraints(pg)) {
+            if (c.name().endsWith("_not_null") && c.columns().isEmpty()) {
+              continue;
+            }
+            String table = c.fk() == null ? c.table().name() : c.fk().refTable();
+            for (String column : c.fk() == null ? c.columns() : c.fk().refColumns()) {
+              rows.add(new Object[] {db, "public", table, column, db, "public", c.name()});
+            }
           }
           return rows;
         }));

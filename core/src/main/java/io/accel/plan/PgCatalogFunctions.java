@@ -15,6 +15,15 @@ public final class PgCatalogFunctions {
   private PgCatalogFunctions() {
   }
 
+  /** {@code conkey[n]} of a catalog int2[] held as text ({@code {3,4}}): the n-th element, NULL past the end. */
+  public static Short accel_key_at(String array, Integer n) {
+    if (array == null || n == null || n < 1 || array.length() < 3) {
+      return null;
+    }
+    String[] parts = array.substring(1, array.length() - 1).split(",");
+    return n <= parts.length ? Short.valueOf(parts[n - 1].trim()) : null;
+  }
+
   public static String version() {
     return "PostgreSQL " + Settings.SERVER_VERSION + " on x86_64-pc-linux-gnu, compiled by javac, 64-bit";
   }
@@ -261,11 +270,15 @@ public final class PgCatalogFunctions {
     }
     PgCatalogSchema.IndexInfo info = PgCatalogSchema.of(token).constraint(oid);
     if (info == null) {
+      PgCatalogSchema.ForeignKeyInfo fk = PgCatalogSchema.of(token).foreignKey(oid);
+      if (fk != null) {
+        return fk.fk().definition();
+      }
       // a CHECK: its expression as written (PostgreSQL prints its own deparsed, parenthesised form)
       io.accel.catalog.CheckDef check = PgCatalogSchema.of(token).check(oid);
       return check == null ? null : "CHECK ((" + check.expression() + "))";
     }
-    return "PRIMARY KEY (" + keyList(info.table(), info.keys()) + ")";
+    return (info.primary() ? "PRIMARY KEY (" : "UNIQUE (") + keyList(info.table(), info.keys()) + ")";
   }
 
   /** {@code pg_has_role(role, privilege)} for the session's user (see {@link PgCatalogSchema#hasRole}). */

@@ -372,7 +372,11 @@ public final class PgCatalogSchema extends AbstractSchema {
         constraints.put(1_000_000_000 + (int) t.id(), pk);
       }
       for (IndexDef i : t.indexes()) {
-        all.add(new IndexInfo(16384 + 2 * (int) i.id(), i.name(), t, i.columns(), i.unique(), false, i));
+        IndexInfo info = new IndexInfo(16384 + 2 * (int) i.id(), i.name(), t, i.columns(), i.unique(), false, i);
+        all.add(info);
+        if (i.constraint()) {
+          constraints.put(uniqueOid(i), info);
+        }
       }
     }
     for (ViewDef v : userViews()) {
@@ -395,6 +399,68 @@ public final class PgCatalogSchema extends AbstractSchema {
 
   private static int constraintOid(IndexInfo pk) {
     return 1_000_000_000 + (int) pk.table().id();
+  }
+
+  /** The oid of a UNIQUE constraint (from its index's id). */
+  static int uniqueOid(IndexDef index) {
+    return 1_100_000_000 + (int) index.id();
+  }
+
+  /** The oid of a table's FOREIGN KEY constraint (its position among them). */
+  static int foreignKeyOid(TableDef t, int position) {
+    return 1_300_000_000 + (int) t.id() * 100 + position;
+  }
+
+  /** The referencing table, referenced table and constraint of a FOREIGN KEY, with the key's index oid. */
+  record ForeignKeyInfo(int oid, TableDef table, io.accel.catalog.ForeignKeyDef fk, TableDef referenced,
+      int indexOid) {
+  }
+
+  /** Every FOREIGN KEY of the store whose referenced table exists. */
+  List<ForeignKeyInfo> foreignKeys() {
+    List<ForeignKeyInfo> list = new ArrayList<>();
+    for (TableDef t : model().tables()) {
+      for (int c = 0; c < t.foreignKeys().size(); c++) {
+        io.accel.catalog.ForeignKeyDef fk = t.foreignKeys().get(c);
+        TableDef ref = model().tables().stream().filter(x -> x.name().equals(fk.refTable())).findFirst().orElse(null);
+        if (ref == null) {
+          continue;
+        }
+        list.add(new ForeignKeyInfo(foreignKeyOid(t, c), t, fk, ref, referencedIndexOid(ref, fk.refColumns())));
+      }
+    }
+    return list;
+  }
+
+  /** The oid of the primary key's or UNIQUE index whose columns are {@code columns} (any order), or 0. */
+  static int referencedIndexOid(TableDef t, List<String> columns) {
+    java.util.Set<Integer> wanted = new java.util.HashSet<>();
+    columns.forEach(c -> wanted.add(t.columnOrdinal(c).orElse(-1)));
+    if (!t.primaryKey().isEmpty() && wanted.equals(new java.util.HashSet<>(t.primaryKey()))) {
+      return tableOid(t) + 1;
+    }
+    for (IndexDef i : t.indexes()) {
+      java.util.Set<Integer> have = new java.util.HashSet<>();
+      i.columns().forEach(c -> have.add(c.column()));
+      if (i.unique() && have.equals(wanted) && i.columns().size() == columns.size()) {
+        return 16384 + 2 * (int) i.id();
+      }
+    }
+    return 0;
+  }
+
+  /** The FOREIGN KEY with this oid, if there is one. */
+  ForeignKeyInfo foreignKey(int oid) {
+    return foreignKeys().stream().filter(f -> f.oid() == oid).findFirst().orElse(null);
+  }
+
+  /** A column list as pg_constraint's int2[] text: {@code {2,3}} (1-based attnums). */
+  static String attnums(TableDef t, List<String> columns) {
+    StringBuilder b = new StringBuilder("{");
+    for (String c : columns) {
+      b.append(b.length() > 1 ? "," : "").append(t.columnOrdinal(c).orElse(-1) + 1);
+    }
+    return b.append('}').toString();
   }
 
   // ---- the tables
@@ -576,6 +642,14 @@ public final class PgCatalogSchema extends AbstractSchema {
       }
       return rows;
     });
+    // the positions 1 .. max_index_keys, for pgJDBC's generate_series over a constraint's keys
+    table("accel_key_positions", "n int4", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      for (int n = 1; n <= 32; n++) {
+        rows.add(new Object[] {n});
+      }
+      return rows;
+    });
     table("accel_index_keys", "indexrelid oid, n int4, x int2, option int2", () -> {
       List<Object[]> rows = new ArrayList<>();
       for (IndexInfo i : model().allIndexes()) {
@@ -747,6 +821,24 @@ public final class PgCatalogSchema extends AbstractSchema {
       rows.add(new Object[] {constraintOid(i), i.name(), PUBLIC_OID, "p", false, false, true,
           tableOid(i.table()), 0, i.oid(), 0, 0, " ", " ", " ", true, 0, true, key.append('}').toString(), null,
           null, null, null, null, null, null});
+    }
+    for (IndexInfo i : model().allIndexes()) {
+      if (i.def() == null || !i.def().constraint()) {
+        continue;
+      }
+      StringBuilder key = new StringBuilder("{");
+      for (IndexColumn k : i.keys()) {
+        key.append(key.length() > 1 ? "," : "").append(k.column() + 1);
+      }
+      rows.add(new Object[] {uniqueOid(i.def()), i.name(), PUBLIC_OID, "u", false, false, true,
+          tableOid(i.table()), 0, i.oid(), 0, 0, " ", " ", " ", true, 0, true, key.append('}').toString(), null,
+          null, null, null, null, null, null});
+    }
+    for (ForeignKeyInfo f : foreignKeys()) {
+      rows.add(new Object[] {f.oid(), f.fk().name(), PUBLIC_OID, "f", false, false, true, tableOid(f.table()), 0,
+          f.indexOid(), 0, tableOid(f.referenced()), String.valueOf(f.fk().onUpdate().code),
+          String.valueOf(f.fk().onDelete().code), "s", true, 0, true, attnums(f.table(), f.fk().columns()),
+          attnums(f.referenced(), f.fk().refColumns()), null, null, null, null, null, null});
     }
     for (TableDef t : model().tables()) {
       for (int c = 0; c < t.checks().size(); c++) {

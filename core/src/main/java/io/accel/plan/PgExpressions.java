@@ -246,6 +246,16 @@ public final class PgExpressions {
         if (typedComparison != null) {
           return typedComparison;
         }
+        RexNode jsonb = jsonbComparison(visited);
+        if (jsonb != null) {
+          return jsonb;
+        }
+      }
+      if (visited.getOperator() == SqlStdOperatorTable.CONCAT && visited.getOperands().size() == 2
+          && (JsonSqlType.isBinary(visited.getOperands().get(0).getType())
+              || JsonSqlType.isBinary(visited.getOperands().get(1).getType()))) {
+        // jsonb || jsonb merges objects and concatenates arrays; Calcite concatenated the texts
+        return rexBuilder.makeCall(type, JsonFunctions.CONCAT, visited.getOperands());
       }
       if (visited.getOperands().size() == 1 && LENGTHS.contains(visited.getOperator().getName())) {
         RexNode bytes = typedAsText(visited.getOperands().get(0));
@@ -267,6 +277,30 @@ public final class PgExpressions {
         return cast != null ? cast : visited;
       }
       return visited;
+    }
+
+    /**
+     * jsonb compared with text reads the text as jsonb ({@code data = '{"a":1}'} finds {@code {"a": 1}}), as
+     * PostgreSQL types the literal by the other side; Calcite compared the texts.
+     */
+    private @Nullable RexNode jsonbComparison(RexCall call) {
+      for (int side = 0; side < 2; side++) {
+        RexNode json = call.getOperands().get(side);
+        if (json.getKind() == SqlKind.CAST && JsonSqlType.isBinary(((RexCall) json).getOperands().get(0).getType())) {
+          json = ((RexCall) json).getOperands().get(0); // Calcite's coercion of jsonb to the text's type
+        }
+        RexNode other = call.getOperands().get(1 - side);
+        // (a parameter, also a normalised literal, takes the column's type but holds the text as written)
+        if (JsonSqlType.isBinary(json.getType()) && !(json instanceof org.apache.calcite.rex.RexDynamicParam)
+            && (other instanceof org.apache.calcite.rex.RexDynamicParam
+            || !JsonSqlType.is(other.getType()) && SqlTypeName.CHAR_TYPES.contains(other.getType().getSqlTypeName()))) {
+          RexNode parsed = rexBuilder.makeCall(types.createTypeWithNullability(json.getType(),
+              other.getType().isNullable()), JsonFunctions.IN, List.of(other, rexBuilder.makeLiteral(true)));
+          return rexBuilder.makeCall(call.getType(), call.getOperator(),
+              side == 0 ? List.of(json, parsed) : List.of(parsed, json));
+        }
+      }
+      return null;
     }
 
     /**
@@ -347,7 +381,7 @@ public final class PgExpressions {
 
     /** Whether a cast from {@code from} to {@code to} is one that Calcite computes differently. */
     boolean rewritesCast(RelDataType from, RelDataType to) {
-      return roundsToInteger(from.getSqlTypeName(), to.getSqlTypeName())
+      return JsonSqlType.is(to) || roundsToInteger(from.getSqlTypeName(), to.getSqlTypeName())
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
@@ -387,6 +421,15 @@ public final class PgExpressions {
     @Nullable RexNode cast(RelDataType type, RexNode operand) {
       SqlTypeName to = type.getSqlTypeName();
       SqlTypeName from = operand.getType().getSqlTypeName();
+      if (JsonSqlType.is(type)) {
+        // text to json is validated, to jsonb normalized (so is json to jsonb); the same type stays as it is
+        if (JsonSqlType.is(operand.getType()) && JsonSqlType.isBinary(operand.getType()) == JsonSqlType.isBinary(type)
+            || JsonSqlType.is(operand.getType()) && !JsonSqlType.isBinary(type)) {
+          return rexBuilder.makeCall(type, JsonFunctions.RETYPE, List.of(operand));
+        }
+        return rexBuilder.makeCall(type, JsonFunctions.IN, List.of(operand,
+            rexBuilder.makeLiteral(JsonSqlType.isBinary(type))));
+      }
       if (roundsToInteger(from, to)) {
         long[] range = switch (to) {
           case TINYINT -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};

@@ -89,6 +89,33 @@ final class PgSqlValidator extends CalciteSqlValidator {
     }
   }
 
+  /**
+   * {@code date + interval}, {@code interval + date} and {@code date - interval} are timestamps in PostgreSQL (the
+   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours.
+   */
+  @Override
+  public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    // (not again once typed: PgTypeCoercion's date + n * INTERVAL '1' DAY stays a date)
+    if (expr instanceof SqlCall call && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null
+        && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
+      for (int side = 0; side < 2; side++) {
+        if (side == 1 && call.getKind() == SqlKind.MINUS) {
+          break;
+        }
+        SqlNode date = call.operand(side);
+        SqlNode other = call.operand(1 - side);
+        if (super.deriveType(scope, date).getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE
+            && SqlTypeUtil.isInterval(super.deriveType(scope, other))) {
+          SqlNode timestamp = SqlStdOperatorTable.CAST.createCall(date.getParserPosition(), date,
+              SqlTypeUtil.convertTypeToSpec(getTypeFactory().createSqlType(
+                  org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 0)));
+          call.setOperand(side, timestamp);
+        }
+      }
+    }
+    return super.deriveType(scope, expr);
+  }
+
   @Override
   protected void validateValues(SqlCall node, RelDataType targetRowType, SqlValidatorScope scope) {
     if (targetRowType.isStruct() && node.operandCount() > 1) {

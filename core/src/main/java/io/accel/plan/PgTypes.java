@@ -81,6 +81,8 @@ final class PgTypes {
       case TIMESTAMPTZ -> 1184;
       case BYTEA -> 17;
       case UUID -> 2950;
+      case JSON -> 114;
+      case JSONB -> 3802;
     };
   }
 

@@ -36,7 +36,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * execution also carries the statement's transaction, which {@link Session#contextFor} hands to scans.
  */
 public final class StatementPlanner {
-  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE);
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(AccelTypeSystem.INSTANCE) {
+    @Override
+    public org.apache.calcite.rel.type.RelDataType createTypeWithCharsetAndCollation(
+        org.apache.calcite.rel.type.RelDataType type, java.nio.charset.Charset charset,
+        org.apache.calcite.sql.SqlCollation collation) {
+      // json and jsonb have the default character set; Calcite's copy would make them VARCHAR
+      return JsonSqlType.is(type) ? type : super.createTypeWithCharsetAndCollation(type, charset, collation);
+    }
+  };
   /** Immutable; Calcite's connection derived it again for every execution. */
   private final org.apache.calcite.rel.type.TimeFrameSet timeFrames =
       typeFactory.getTypeSystem().deriveTimeFrameSet(org.apache.calcite.rel.type.TimeFrames.CORE);
@@ -137,12 +145,31 @@ public final class StatementPlanner {
    * What the final plan of a statement does that execution needs to know: whether its rows stream in the
    * order its scans deliver them (no sort or window anywhere), and the tables it reads.
    */
-  public record PlanFacts(boolean streaming, java.util.Set<Long> tables) {
-    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of());
+  /**
+   * What a plan shows about itself: whether its rows stream in scan order (no sort), the stored tables it reads,
+   * and why its results cannot be kept exact by invalidation (null when they can): it reads a relation that is not
+   * a stored table (pg_catalog, information_schema) or calls a function whose value changes between executions.
+   */
+  public record PlanFacts(boolean streaming, java.util.Set<Long> tables, String notCacheable) {
+    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of(), "its plan is unknown");
 
     static PlanFacts of(org.apache.calcite.rel.RelNode rel) {
       boolean[] sorts = {false};
       java.util.Set<Long> tables = new java.util.TreeSet<>();
+      String[] why = {null};
+      org.apache.calcite.rex.RexVisitor<Void> calls = new org.apache.calcite.rex.RexVisitorImpl<>(true) {
+        @Override
+        public Void visitCall(org.apache.calcite.rex.RexCall call) {
+          org.apache.calcite.sql.SqlOperator op = call.getOperator();
+          String name = op.getName().toLowerCase(java.util.Locale.ROOT);
+          if (why[0] == null && (!op.isDeterministic() || op.isDynamicFunction())) {
+            why[0] = "it calls " + name + "(), whose value changes between executions";
+          } else if (why[0] == null && name.startsWith("accel_")) {
+            why[0] = "it calls " + name.substring("accel_".length()) + "(), whose value depends on the session";
+          }
+          return super.visitCall(call);
+        }
+      };
       new org.apache.calcite.rel.RelVisitor() {
         @Override
         public void visit(org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
@@ -152,14 +179,36 @@ public final class StatementPlanner {
           }
           if (node instanceof AccelScan scan) {
             tables.add(scan.accelTable().definition().id());
+            if (scan.condition() != null) {
+              scan.condition().accept(calls);
+            }
+          } else if (node instanceof org.apache.calcite.rel.core.TableScan scan && why[0] == null) {
+            why[0] = "it reads " + String.join(".", scan.getTable().getQualifiedName())
+                + ", which is not a stored table";
           }
           if (node instanceof IndexLookupJoin join) {
             tables.add(join.innerScan().accelTable().definition().id());
+            join.expressions().forEach(e -> e.accept(calls));
+            if (join.innerScan().condition() != null) {
+              join.innerScan().condition().accept(calls);
+            }
+          }
+          if (why[0] == null) {
+            node.accept(new org.apache.calcite.rex.RexShuttle() {
+              @Override
+              public org.apache.calcite.rex.RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+                call.accept(calls);
+                return call;
+              }
+            });
           }
           super.visit(node, ordinal, parent);
         }
       }.go(rel);
-      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables));
+      if (why[0] == null && tables.isEmpty()) {
+        why[0] = "it reads no table";
+      }
+      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables), why[0]);
     }
   }
 
@@ -254,8 +303,8 @@ public final class StatementPlanner {
    * literals and {@code ::} precedence): the text a view stores, which the planner expands without rewriting.
    */
   public String calciteText(String sql) {
-    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(
-        io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)));
+    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
+        io.accel.sql.JsonSyntax.rewrite(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)))));
   }
 
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */
@@ -326,12 +375,18 @@ public final class StatementPlanner {
    * and the statement's transaction.
    */
   public final class ExecutionContext implements DataContext {
+    /** The variable holding the statement's start (milliseconds since the epoch), for statement_timestamp(). */
+    public static final String STATEMENT_TIMESTAMP = "accelStatementTimestamp";
+
     private final Map<String, Object> values;
     private final @Nullable TxnContext txn;
 
     ExecutionContext(Map<String, Object> values, @Nullable TxnContext txn) {
-      // the statement's start time: CURRENT_TIMESTAMP is the same throughout a statement, as the standard asks
-      long now = System.currentTimeMillis();
+      // the transaction's start time: CURRENT_TIMESTAMP and now() are the same throughout a transaction, as in
+      // PostgreSQL; statement_timestamp() is this statement's
+      long statementStart = System.currentTimeMillis();
+      long now = txn == null ? statementStart : txn.startedAt();
+      values.put(STATEMENT_TIMESTAMP, statementStart);
       TimeZone timeZone = StatementPlanner.this.timeZone;
       long offset = timeZone.getOffset(now);
       values.put(Variable.UTC_TIMESTAMP.camelName, now);

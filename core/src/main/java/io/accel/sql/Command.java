@@ -18,10 +18,27 @@ public sealed interface Command {
 
   /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
   record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
-      List<List<String>> uniqueKeys, List<CheckSpec> checks) implements Command {
+      List<List<String>> uniqueKeys, List<CheckSpec> checks, List<ForeignKeySpec> foreignKeys) implements Command {
+    public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
+        List<List<String>> uniqueKeys, List<CheckSpec> checks) {
+      this(name, ifNotExists, columns, primaryKey, uniqueKeys, checks, List.of());
+    }
+
     public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
         List<List<String>> uniqueKeys) {
       this(name, ifNotExists, columns, primaryKey, uniqueKeys, List.of());
+    }
+  }
+
+  /**
+   * A FOREIGN KEY constraint as declared (column {@code REFERENCES} or table {@code FOREIGN KEY}): {@code refColumns}
+   * empty means the referenced table's primary key.
+   */
+  record ForeignKeySpec(Optional<String> name, List<String> columns, String refTable, List<String> refColumns,
+      io.accel.catalog.ForeignKeyDef.Action onUpdate, io.accel.catalog.ForeignKeyDef.Action onDelete) {
+    public ForeignKeySpec {
+      columns = List.copyOf(columns);
+      refColumns = List.copyOf(refColumns);
     }
   }
 
@@ -82,6 +99,34 @@ public sealed interface Command {
   record Set(String name, String value, boolean local) implements Command {
   }
 
+  /**
+   * Readyset's {@code CREATE [DEEP | SHALLOW] CACHE [POLICY TTL n SECONDS] [name] FROM query}: {@code query} is the
+   * query's text, or a query id ({@code q_...}) when {@code byId}.
+   */
+  record CreateCache(Optional<String> name, boolean shallow, Optional<java.time.Duration> ttl, String query,
+      boolean byId) implements Command {
+  }
+
+  /** {@code DROP CACHE name} (a cache's name or query id). */
+  record DropCache(String name) implements Command {
+  }
+
+  /** {@code DROP ALL CACHES}. */
+  record DropAllCaches() implements Command {
+  }
+
+  /** {@code SHOW CACHES}: query id, cache name, query text, properties, count. */
+  record ShowCaches() implements Command {
+  }
+
+  /** {@code EXPLAIN LAST STATEMENT} on a standalone store: where the connection's last statement ran, and why. */
+  record ExplainLast() implements Command {
+  }
+
+  /** {@code EXPLAIN CREATE CACHE FROM query}: whether it can be cached, and how its results are invalidated. */
+  record ExplainCreateCache(String query) implements Command {
+  }
+
   /** {@code SHOW name}, {@code SHOW ALL} (name "all"). */
   record Show(String name) implements Command {
   }
@@ -90,10 +135,17 @@ public sealed interface Command {
   record Reset(String name) implements Command {
   }
 
-  /** {@code TRUNCATE [TABLE] [ONLY] name [, ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
-  record Truncate(List<String> tables) implements Command {
+  /**
+   * {@code TRUNCATE [TABLE] [ONLY] name [, ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}: CASCADE truncates
+   * the tables whose FOREIGN KEYs reference them too.
+   */
+  record Truncate(List<String> tables, boolean cascade) implements Command {
     public Truncate {
       tables = List.copyOf(tables);
+    }
+
+    public Truncate(List<String> tables) {
+      this(tables, false);
     }
   }
 
@@ -141,6 +193,10 @@ public sealed interface Command {
 
   /** {@code ADD [CONSTRAINT name] CHECK (expression)}. */
   record AddCheck(CheckSpec check) implements AlterAction {
+  }
+
+  /** {@code ADD [CONSTRAINT name] FOREIGN KEY (columns) REFERENCES table [(columns)] [actions]}. */
+  record AddForeignKey(ForeignKeySpec foreignKey) implements AlterAction {
   }
 
   /** {@code DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */

@@ -23,6 +23,8 @@ public final class CommandParser {
   private int pos;
   /** CHECK constraints declared so far in the statement (column and table constraints). */
   private final List<Command.CheckSpec> checks = new ArrayList<>();
+  /** FOREIGN KEY constraints declared so far in the statement (column and table constraints). */
+  private final List<Command.ForeignKeySpec> foreignKeys = new ArrayList<>();
   /** The name of a {@code CONSTRAINT name} just read, for the constraint that follows. */
   private Optional<String> constraintName = Optional.empty();
 
@@ -33,6 +35,10 @@ public final class CommandParser {
 
   /** The command, or empty when the statement is one for Calcite (queries and DML). */
   public static Optional<Command> parse(String sql) {
+    Optional<Command> cache = CacheCommands.parse(sql);
+    if (cache.isPresent()) {
+      return cache;
+    }
     CommandParser p = new CommandParser(sql);
     Token first = p.peek();
     if (first.kind() != Kind.WORD) {
@@ -324,11 +330,12 @@ public final class CommandParser {
     if (optionalWord("restart", "continue")) {
       expectWord("identity");
     }
-    if (!optionalWord("cascade")) {
+    boolean cascade = optionalWord("cascade");
+    if (!cascade) {
       optionalWord("restrict");
     }
     finish();
-    return new Command.Truncate(names);
+    return new Command.Truncate(names, cascade);
   }
 
   /**
@@ -423,6 +430,9 @@ public final class CommandParser {
     }
     do {
       actions.add(alterAction(table, ifExists));
+      // a column's REFERENCES: the constraint is added once the column is there
+      foreignKeys.forEach(fk -> actions.add(new Command.AddForeignKey(fk)));
+      foreignKeys.clear();
     } while (optionalSymbol(","));
     finish();
     if (actions.size() == 1 && actions.get(0) instanceof Command.AddKeyAction k) {
@@ -449,6 +459,15 @@ public final class CommandParser {
                 + " Accel");
           }
           return new Command.AddCheck(check);
+        }
+        if (optionalWord("foreign")) {
+          expectWord("key");
+          Command.ForeignKeySpec fk = references(nameList());
+          if (peek().is("not")) {
+            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
+                + " Accel");
+          }
+          return new Command.AddForeignKey(fk);
         }
         pos = at;
         return new Command.AddKeyAction(addKey(table, ifExists));
@@ -883,7 +902,11 @@ public final class CommandParser {
       } else if (peek().is("unique")) {
         next();
         uniques.add(nameList());
-      } else if (peek().is("foreign") || peek().is("exclude")) {
+      } else if (peek().is("foreign")) {
+        next();
+        expectWord("key");
+        foreignKeys.add(references(nameList()));
+      } else if (peek().is("exclude")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, peek().text().toUpperCase()
             + " constraints are not supported by Accel");
       } else {
@@ -900,7 +923,8 @@ public final class CommandParser {
     if (columns.isEmpty()) {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
-    Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks);
+    Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks,
+        foreignKeys);
     return columnSequences.isEmpty() ? created : new Command.CreateTableWithSequences(created, columnSequences);
   }
 
@@ -1190,7 +1214,9 @@ public final class CommandParser {
       } else if (t.is("default")) {
         next();
         defaultSql = Optional.of(defaultExpression());
-      } else if (t.is("references") || t.is("generated") || t.is("collate")) {
+      } else if (t.is("references")) {
+        foreignKeys.add(references(List.of(name)));
+      } else if (t.is("generated") || t.is("collate")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
             + " in a column definition is not supported by Accel");
       } else {
@@ -1199,6 +1225,69 @@ public final class CommandParser {
       constraintName = Optional.empty();
     }
     return new ColumnSpec(name, type, notNull, defaultSql);
+  }
+
+  /**
+   * {@code REFERENCES table [(columns)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE action] [NOT DEFERRABLE]
+   * [INITIALLY IMMEDIATE]} for the referencing {@code columns}, named by the {@code CONSTRAINT name} before it if any.
+   */
+  private Command.ForeignKeySpec references(List<String> columns) {
+    Optional<String> name = constraintName;
+    expectWord("references");
+    String refTable = name();
+    List<String> refColumns = peek().isSymbol("(") ? nameList() : List.of();
+    io.accel.catalog.ForeignKeyDef.Action onUpdate = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    io.accel.catalog.ForeignKeyDef.Action onDelete = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    while (true) {
+      if (optionalWord("match")) {
+        if (!optionalWord("simple")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "MATCH " + peek().text().toUpperCase(
+              java.util.Locale.ROOT) + " is not supported by Accel");
+        }
+      } else if (optionalWord("on")) {
+        boolean delete = optionalWord("delete");
+        if (!delete) {
+          expectWord("update");
+        }
+        io.accel.catalog.ForeignKeyDef.Action action = referentialAction();
+        if (delete) {
+          onDelete = action;
+        } else {
+          onUpdate = action;
+        }
+      } else if (peek().is("not") && tokens.get(pos + 1).is("deferrable")) {
+        next();
+        next();
+      } else if (peek().is("initially") && tokens.get(pos + 1).is("immediate")) {
+        next();
+        next();
+      } else if (peek().is("deferrable") || peek().is("initially")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "deferrable constraints are not supported by Accel");
+      } else {
+        break;
+      }
+    }
+    constraintName = Optional.empty();
+    return new Command.ForeignKeySpec(name, columns, refTable, refColumns, onUpdate, onDelete);
+  }
+
+  private io.accel.catalog.ForeignKeyDef.Action referentialAction() {
+    if (optionalWord("cascade")) {
+      return io.accel.catalog.ForeignKeyDef.Action.CASCADE;
+    }
+    if (optionalWord("restrict")) {
+      return io.accel.catalog.ForeignKeyDef.Action.RESTRICT;
+    }
+    if (optionalWord("no")) {
+      expectWord("action");
+      return io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    }
+    expectWord("set");
+    if (optionalWord("null")) {
+      return io.accel.catalog.ForeignKeyDef.Action.SET_NULL;
+    }
+    expectWord("default");
+    return io.accel.catalog.ForeignKeyDef.Action.SET_DEFAULT;
   }
 
   /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
@@ -1319,6 +1408,10 @@ public final class CommandParser {
         return DataType.of(ColumnType.VARCHAR, optionalLength());
       case "text":
         return DataType.of(ColumnType.TEXT);
+      case "json":
+        return DataType.of(ColumnType.JSON);
+      case "jsonb":
+        return DataType.of(ColumnType.JSONB);
       case "date":
         return DataType.of(ColumnType.DATE);
       case "time":

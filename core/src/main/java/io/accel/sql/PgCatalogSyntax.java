@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  *       functions with the session's token as first argument (see {@code PgCatalogSchema}), as do
  *       {@code current_setting}, {@code set_config}, {@code pg_has_role} and the size functions
  *       ({@code pg_table_size}, ...); {@code now()} becomes {@code CURRENT_TIMESTAMP};</li>
+ *   <li>calls of {@code io.accel.plan.PgFunctions}' functions that Calcite would misread: {@code date_trunc} quoted
+ *       (Calcite's parser has a DATE_TRUNC of its own), the volatile {@code gen_random_uuid()}, {@code random()} and
+ *       {@code clock_timestamp()} numbered by call site, {@code round(x, n)} as {@code accel_round};</li>
  *   <li>a few exact fragments of client queries that use set-returning functions and arrays Calcite lacks
  *       ({@code information_schema._pg_expandarray}, {@code generate_series} over {@code current_schemas})
  *       are replaced by joins with pg_catalog's {@code accel_*_keys} and {@code accel_search_path} tables, psql's
@@ -42,7 +45,8 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval|_advisory_|select\\s+exists");
+          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random|round\\s*\\("
+          + "|_advisory_|select\\s+exists");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -75,12 +79,17 @@ public final class PgCatalogSyntax {
       Map.entry("pg_advisory_unlock", "accel_advisory_unlock"),
       Map.entry("pg_advisory_unlock_all", "accel_advisory_unlock_all"));
 
-  /** Numbers the nextval calls rewritten, so no two are the same expression to Calcite. */
+  /** Numbers the volatile calls rewritten (nextval, gen_random_uuid), so no two are the same expression to Calcite. */
   private static final java.util.concurrent.atomic.AtomicInteger NEXTVAL_SITES =
       new java.util.concurrent.atomic.AtomicInteger();
 
   /** The functions whose first argument names a sequence: {@code 's'::regclass} is read as the name. */
   private static final Set<String> SEQUENCE_FUNCTIONS = Set.of("nextval", "currval", "setval");
+
+  /** Words after a FROM item that are no alias. */
+  private static final Set<String> COLUMN_ALIAS_STOPS = Set.of("where", "join", "inner", "left", "right", "full",
+      "cross", "natural", "on", "using", "group", "order", "limit", "offset", "fetch", "union", "intersect", "except",
+      "window", "having", "for", "qualify");
 
   private static final Set<String> REG_TYPES = Set.of("regclass", "regtype", "regnamespace", "regproc");
 
@@ -174,6 +183,34 @@ public final class PgCatalogSyntax {
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
+      } else if (t.is("generate_series") && symbol(tokens, i + 1, "(") && i > 0
+          && (tokens.get(i - 1).is("from") || tokens.get(i - 1).is("join") || tokens.get(i - 1).is("lateral"))) {
+        // FROM generate_series(...) AS g: PostgreSQL names the one column g too
+        int close = closing(tokens, i + 1);
+        int alias = close < 0 ? -1 : close + 1 < n && tokens.get(close + 1).is("as") ? close + 2 : close + 1;
+        if (alias > 0 && alias < n && tokens.get(alias).kind() == SqlLexer.Kind.WORD
+            && !COLUMN_ALIAS_STOPS.contains(tokens.get(alias).text()) && !symbol(tokens, alias + 1, "(")) {
+          pieces[alias] = pieces[alias] + "(" + pieces[alias] + ")";
+        }
+      } else if (t.is("round") && symbol(tokens, i + 1, "(") && arguments(tokens, i + 1) == 2
+          && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
+        // round(numeric, n) with PostgreSQL's result scale (io.accel.plan.PgFunctions)
+        pieces[i] = "accel_round";
+      } else if ((t.is("date_trunc") || t.is("gen_random_uuid") || t.is("clock_timestamp") || t.is("random"))
+          && symbol(tokens, i + 1, "(") && !(i > 0 && tokens.get(i - 1).isSymbol(".")
+              && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
+        // functions of io.accel.plan.PgFunctions: date_trunc quoted (Calcite's parser reads the key word as its
+        // own DATE_TRUNC), the volatile ones given a call-site number (Calcite would take two equal calls for one)
+        if (i > 1 && tokens.get(i - 1).isSymbol(".")) {
+          pieces[i - 2] = "";
+          pieces[i - 1] = "";
+        }
+        if (t.is("date_trunc")) {
+          pieces[i] = "\"date_trunc\"";
+        } else if (symbol(tokens, i + 2, ")")) {
+          pieces[i + 1] = "(" + NEXTVAL_SITES.incrementAndGet();
+        }
+        i++;
       } else if (t.kind() == SqlLexer.Kind.WORD && (SESSION_FUNCTIONS.containsKey(t.text())
           || t.is("current_catalog")) && !(i > 0 && tokens.get(i - 1).isSymbol(".")
               && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
@@ -298,6 +335,22 @@ public final class PgCatalogSyntax {
     pieces[i - 1] = pieces[i - 1] + (type.equals("regtype") ? ", NULL))" : "))");
   }
 
+  /** The number of arguments of the call whose parenthesis is at {@code open} (0 for none). */
+  private static int arguments(List<SqlLexer.Token> tokens, int open) {
+    int depth = 0;
+    int commas = 0;
+    for (int k = open; k < tokens.size(); k++) {
+      if (tokens.get(k).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(k).isSymbol(")") && --depth == 0) {
+        return k == open + 1 ? 0 : commas + 1;
+      } else if (depth == 1 && tokens.get(k).isSymbol(",")) {
+        commas++;
+      }
+    }
+    return -1;
+  }
+
   /** The index of the parenthesis closing the one at {@code open}, or -1. */
   private static int closing(List<SqlLexer.Token> tokens, int open) {
     int depth = 0;
@@ -415,7 +468,18 @@ public final class PgCatalogSyntax {
   private static final Pattern PUBLICATIONS = Pattern.compile(
       "(?is)^\\s*SELECT\\s+pubname\\s*,\\s*NULL\\s*,\\s*NULL\\s+FROM\\s+pg_catalog\\.pg_publication\\s+p.*");
 
+  /** pgJDBC's getImportedKeys / getExportedKeys: positions 1 .. max_index_keys, and a key array's element there. */
+  private static final Pattern KEY_POSITIONS = Pattern.compile(
+      "pg_catalog\\.generate_series\\(\\s*1\\s*,\\s*\\d+\\s*\\)\\s+pos\\s*\\(\\s*n\\s*\\)",
+      Pattern.CASE_INSENSITIVE);
+  private static final Pattern KEY_AT = Pattern.compile(
+      "\\b(\\w+)\\.(conkey|confkey)\\s*\\[\\s*(\\w+)\\.(\\w+)\\s*\\]", Pattern.CASE_INSENSITIVE);
+
   private static String shapes(String sql) {
+    if (KEY_POSITIONS.matcher(sql).find()) {
+      sql = KEY_POSITIONS.matcher(sql).replaceAll("pg_catalog.accel_key_positions AS pos");
+      sql = KEY_AT.matcher(sql).replaceAll("pg_catalog.accel_key_at($1.$2, $3.$4)");
+    }
     if (PUBLICATIONS.matcher(sql).matches()) {
       return "SELECT CAST(NULL AS VARCHAR) AS pubname, CAST(NULL AS VARCHAR) AS \"?column?\","
           + " CAST(NULL AS VARCHAR) AS \"?column?\" FROM pg_catalog.pg_publication WHERE FALSE";

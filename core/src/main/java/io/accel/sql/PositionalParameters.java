@@ -12,7 +12,8 @@ import java.util.List;
 public record PositionalParameters(String sql, int[] order, int count) {
 
   public static PositionalParameters of(String sql) {
-    if (sql.indexOf('$') < 0) {
+    if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql)) {
+      // CREATE CACHE FROM ... $1: the cached query's placeholders, not parameters of the statement
       return new PositionalParameters(sql, new int[0], 0);
     }
     List<SqlLexer.Token> tokens;

@@ -94,7 +94,7 @@ public final class KeyCodec {
         }
         writeString(out, s, end, mask);
       }
-      case VARCHAR, TEXT -> {
+      case VARCHAR, TEXT, JSON, JSONB -> {
         String s = string(type, v);
         writeString(out, s, s.length(), mask);
       }
@@ -145,7 +145,7 @@ public final class KeyCodec {
         int missing = width - s.codePointCount(0, s.length());
         yield missing > 0 ? s + " ".repeat(missing) : s;
       }
-      case VARCHAR, TEXT -> readString(in, mask);
+      case VARCHAR, TEXT, JSON, JSONB -> readString(in, mask);
       case BYTEA -> {
         int start = in.pos;
         int n = scanEscaped(in, mask);
@@ -172,7 +172,7 @@ public final class KeyCodec {
       case INTEGER, DATE, TIME, REAL -> in.skipBytes(4);
       case BIGINT, TIMESTAMP, TIMESTAMPTZ, DOUBLE -> in.skipBytes(8);
       case UUID -> in.skipBytes(16);
-      case CHAR, VARCHAR, TEXT, BYTEA -> scanEscaped(in, mask);
+      case CHAR, VARCHAR, TEXT, JSON, JSONB, BYTEA -> scanEscaped(in, mask);
       case NUMERIC -> skipNumeric(in, mask);
       default -> throw new IllegalArgumentException("no key encoding for " + type.sqlName());
     }

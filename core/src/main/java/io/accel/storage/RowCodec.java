@@ -105,7 +105,7 @@ public final class RowCodec {
       case REAL -> out.putInt(Float.floatToRawIntBits(KeyCodec.number(type, v).floatValue()));
       case DOUBLE -> out.putLong(Double.doubleToRawLongBits(KeyCodec.number(type, v).doubleValue()));
       case BOOLEAN -> out.put((byte) (KeyCodec.bool(type, v) ? 1 : 0));
-      case CHAR, VARCHAR, TEXT -> putBytes(out, KeyCodec.encodeUtf8(KeyCodec.string(type, v)));
+      case CHAR, VARCHAR, TEXT, JSON, JSONB -> putBytes(out, KeyCodec.encodeUtf8(KeyCodec.string(type, v)));
       case BYTEA -> {
         if (v instanceof ByteString bs) {
           putBytes(out, bs.getBytes());
@@ -143,7 +143,7 @@ public final class RowCodec {
         }
         yield in.buf[b] == 1;
       }
-      case CHAR, VARCHAR, TEXT -> {
+      case CHAR, VARCHAR, TEXT, JSON, JSONB -> {
         int len = in.length();
         yield KeyCodec.decodeUtf8(in.buf, in.bytes(len), len);
       }
@@ -171,7 +171,7 @@ public final class RowCodec {
       case REAL -> in.bytes(4);
       case DOUBLE -> in.bytes(8);
       case BOOLEAN -> in.bytes(1);
-      case CHAR, VARCHAR, TEXT, BYTEA -> in.bytes(in.length());
+      case CHAR, VARCHAR, TEXT, JSON, JSONB, BYTEA -> in.bytes(in.length());
       case NUMERIC -> {
         in.varint64();
         in.bytes(in.length());

@@ -13,10 +13,18 @@ import java.util.Locale;
  *     off, a commit survives a crash of the process but not of the machine
  * @param rowCacheBytes bound of the MVCC row cache above the block cache, in estimated heap bytes of
  *     decoded rows (default {@link #DEFAULT_ROW_CACHE_BYTES}); 0 turns it off
+ * @param resultCacheBytes bound of the result cache (CREATE CACHE, autoCache) in estimated heap bytes of the
+ *     cached rows (default {@link #DEFAULT_RESULT_CACHE_BYTES}); 0 turns it off
+ * @param autoCache whether every query the result cache can keep exact is cached on its second execution
+ *     (default false: only queries named by CREATE CACHE)
  */
-public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCacheBytes) {
+public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCacheBytes, long resultCacheBytes,
+    boolean autoCache) {
   /** 256 MB, but at most a quarter of the JVM's maximum heap. */
   public static final long DEFAULT_ROW_CACHE_BYTES = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4);
+
+  /** 64 MB, but at most an eighth of the JVM's maximum heap. */
+  public static final long DEFAULT_RESULT_CACHE_BYTES = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8);
 
   public static final StoreOptions DEFAULTS = new StoreOptions(128L << 20, true, DEFAULT_ROW_CACHE_BYTES);
 
@@ -27,6 +35,19 @@ public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCa
     if (rowCacheBytes < 0) {
       throw new IllegalArgumentException("row cache size must not be negative: " + rowCacheBytes);
     }
+    if (resultCacheBytes < 0) {
+      throw new IllegalArgumentException("result cache size must not be negative: " + resultCacheBytes);
+    }
+  }
+
+  /** The default result cache (no autoCache) with these settings. */
+  public StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCacheBytes) {
+    this(blockCacheBytes, syncCommits, rowCacheBytes, DEFAULT_RESULT_CACHE_BYTES, false);
+  }
+
+  /** These options with the result cache's bound and autoCache replaced. */
+  public StoreOptions withResultCache(long bytes, boolean auto) {
+    return new StoreOptions(blockCacheBytes, syncCommits, rowCacheBytes, bytes, auto);
   }
 
   /**
@@ -44,6 +65,12 @@ public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCa
     }
     if (given.contains("rowCacheSize") && asked.rowCacheBytes != rowCacheBytes) {
       messages.add(conflict("rowCacheSize", asked.rowCacheBytes, rowCacheBytes));
+    }
+    if (given.contains("resultCacheSize") && asked.resultCacheBytes != resultCacheBytes) {
+      messages.add(conflict("resultCacheSize", asked.resultCacheBytes, resultCacheBytes));
+    }
+    if (given.contains("autoCache") && asked.autoCache != autoCache) {
+      messages.add(conflict("autoCache", asked.autoCache, autoCache));
     }
     if (given.contains("syncCommits") && asked.syncCommits != syncCommits) {
       messages.add(conflict("syncCommits", asked.syncCommits, syncCommits));

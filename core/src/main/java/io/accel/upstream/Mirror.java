@@ -131,7 +131,8 @@ public final class Mirror implements AutoCloseable {
       // commits are not synced one by one: the stream syncs the log once per batch, before Debezium may confirm
       // the batch to the slot, and the snapshot's files are synced when ingested
       database = StoreRegistry.acquire("file:" + config.mirrorDir(),
-          new StoreOptions(options.blockCacheBytes(), false, options.rowCacheBytes()));
+          new StoreOptions(options.blockCacheBytes(), false, options.rowCacheBytes())
+              .withResultCache(options.resultCacheBytes(), options.autoCache()));
     } catch (AccelException e) {
       if (e.getMessage().contains("in use by another process")) {
         throw new AccelException(SqlState.CONNECTION_FAILURE, "the mirror directory " + config.mirrorDir()
@@ -925,6 +926,13 @@ public final class Mirror implements AutoCloseable {
     m.put("statements run locally", Long.toString(routedLocal.get()));
     m.put("statements sent upstream", Long.toString(routedUpstream.get()));
     m.put("tables online", Long.toString(tables.values().stream().filter(t -> t.state() == TableState.ONLINE).count()));
+    io.accel.cache.ResultCache cache = database.resultCache();
+    if (cache != null) {
+      m.put("result caches", Integer.toString(cache.definitions().size()));
+      m.put("cached results", Long.toString(cache.entryCount()));
+      m.put("result cache memory (bytes)", Long.toString(cache.weightedBytes()));
+      m.put("result cache hits", Long.toString(cache.hitCount()));
+    }
     m.put("uptime (s)", Long.toString((System.currentTimeMillis() - startedAt) / 1000));
     return m;
   }

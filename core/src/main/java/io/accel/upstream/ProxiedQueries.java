@@ -35,11 +35,8 @@ public final class ProxiedQueries {
         .sorted(Comparator.comparing(Entry::count).reversed().thenComparing(Entry::text)).toList();
   }
 
+  /** The id CREATE CACHE FROM takes: the same for every text of one shape. */
   static String id(String text) {
-    long h = 1125899906842597L;
-    for (int i = 0; i < text.length(); i++) {
-      h = 31 * h + text.charAt(i);
-    }
-    return "q_" + Long.toHexString(h);
+    return io.accel.cache.ResultCache.queryId(io.accel.cache.ResultCache.shapeOf(text));
   }
 }

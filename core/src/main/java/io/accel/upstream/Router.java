@@ -49,6 +49,9 @@ public final class Router {
   private static final Pattern MIRROR_INDEX = Pattern.compile(
       "(?is)^\\s*(CREATE|DROP)\\s+MIRROR\\s+INDEX\\b(.*?);?\\s*$");
   private static final Pattern DROP_MIRROR = Pattern.compile("(?is)^\\s*DROP\\s+ACCEL\\s+MIRROR\\s*;?\\s*$");
+  private static final Pattern CACHE_COMMAND = Pattern.compile(
+      "(?is)^\\s*(CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE|DROP\\s+CACHE|DROP\\s+ALL\\s+CACHES|SHOW\\s+CACHES"
+          + "|EXPLAIN\\s+CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE)\\b.*");
   private static final Pattern ACCEL_COMMAND = Pattern.compile(
       "(?is)^\\s*(EXPLAIN\\s+LAST\\s+STATEMENT|SHOW\\s+PROXIED\\s+QUERIES|SHOW\\s+ACCEL\\s+STATUS|SHOW\\s+ACCEL\\s+TABLES)"
           + "\\s*;?\\s*$");
@@ -62,6 +65,7 @@ public final class Router {
   /** Why this connection's reads must go upstream for good (a setting or role Accel cannot follow), or null. */
   private String divergedBy;
   private volatile Route last;
+  private volatile Session lastSession;
 
   public Router(Mirror mirror, String user) {
     this.mirror = mirror;
@@ -86,9 +90,14 @@ public final class Router {
     Route r = decide(local, sql, inTransaction);
     if (r.destination() != Destination.ACCEL) {
       last = r;
+      lastSession = local;
     }
     if (r.destination() == Destination.UPSTREAM) {
       mirror.proxied().record(sql, r.reason());
+      io.accel.cache.ResultCache cache = mirror.database().resultCache();
+      if (cache != null && isQuery(sql)) {
+        cache.noteQuery(io.accel.cache.ResultCache.shapeOf(sql), sql); // CREATE CACHE FROM its query id
+      }
       mirror.countRoute(false);
     } else if (r.destination() == Destination.LOCAL) {
       mirror.countRoute(true);
@@ -100,6 +109,10 @@ public final class Router {
     Matcher command = ACCEL_COMMAND.matcher(sql);
     if (command.matches()) {
       return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
+    }
+    if (CACHE_COMMAND.matcher(sql).matches()) {
+      // the result cache is the mirror's: its statements run on the local session
+      return new Route(Destination.ACCEL, "an Accel cache command", null, sql);
     }
     if (DROP_MIRROR.matcher(sql).matches()) {
       mirror.dropByCommand();
@@ -269,9 +282,13 @@ public final class Router {
     return s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ') + (s.reason() == null ? "" : ": " + s.reason());
   }
 
-  /** Whether {@code sql} is one of Accel's own statements that change the mirror (mirror-only indexes). */
-  public static boolean isMirrorDdl(String sql) {
-    return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches();
+  /**
+   * Whether {@code sql} is one of Accel's own statements that are not queries: they change the mirror (mirror-only
+   * indexes, DROP ACCEL MIRROR) or its result cache, and never go upstream.
+   */
+  public static boolean isLocalCommand(String sql) {
+    return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches()
+        || CACHE_COMMAND.matcher(sql).matches();
   }
 
   /** What running {@code word}'s statement upstream means for later local reads. */
@@ -398,6 +415,10 @@ public final class Router {
       Route r = last;
       String destination = r == null ? "none" : r.destination() == Destination.LOCAL ? "accel" : "upstream";
       String reason = r == null ? "no statement has run on this connection" : r.reason();
+      Session s = lastSession;
+      if (r != null && r.destination() == Destination.LOCAL && s != null && s.cacheNote() != null) {
+        reason += "; " + s.cacheNote();
+      }
       return "SELECT * FROM (VALUES (" + literal(destination) + ", " + literal(reason)
           + ")) AS t(\"Query_destination\", \"Reason\")";
     }

@@ -30,7 +30,7 @@ public record UpstreamConfig(String host, int port, String database, Properties 
   /** Accel's own properties: never sent to pgJDBC. */
   public static final Set<String> ACCEL_PROPERTIES = Set.of("tables", "consistency", "maxStaleness",
       "readYourWritesTimeout", "mirrorDir", "slotName", "publicationName", "blockCacheSize", "rowCacheSize",
-      "syncCommits", "planCacheSize", "cursorCacheSize", "indexScans", "icp", "lookupJoins");
+      "resultCacheSize", "autoCache", "syncCommits", "planCacheSize", "cursorCacheSize", "indexScans", "icp", "lookupJoins");
 
   /** The JDBC URL of the upstream for pgJDBC. */
   public String jdbcUrl() {

@@ -35,7 +35,7 @@ final class UpstreamValues {
       case REAL -> Float.parseFloat(text);
       case DOUBLE -> Double.parseDouble(text);
       case BOOLEAN -> text.equals("t");
-      case CHAR, VARCHAR, TEXT -> text;
+      case CHAR, VARCHAR, TEXT, JSON, JSONB -> text;
       case DATE -> Math.toIntExact(date(text).toEpochDay());
       case TIME -> (int) (LocalTime.parse(text).toNanoOfDay() / 1_000_000);
       case TIMESTAMP -> millis(LocalDateTime.parse(text.replace(' ', 'T')));

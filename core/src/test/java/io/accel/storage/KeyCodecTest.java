@@ -301,7 +301,7 @@ class KeyCodecTest {
       case REAL, DOUBLE -> postgresFloatCompare(((Number) a).doubleValue(), ((Number) b).doubleValue());
       case BOOLEAN -> Boolean.compare((Boolean) a, (Boolean) b);
       case CHAR -> codePointCompare(stripTrailingSpaces((String) a), stripTrailingSpaces((String) b));
-      case VARCHAR, TEXT -> codePointCompare((String) a, (String) b);
+      case VARCHAR, TEXT, JSON, JSONB -> codePointCompare((String) a, (String) b);
       case BYTEA -> Arrays.compareUnsigned(((ByteString) a).getBytes(), ((ByteString) b).getBytes());
       case UUID -> Arrays.compareUnsigned(uuidBytes((UUID) a), uuidBytes((UUID) b));
     };
@@ -439,7 +439,7 @@ class KeyCodecTest {
                 "a\u0000", "\uFFFF", "        ", "abcdefgh", "abcdefg ")
             .filter(s -> s.codePointCount(0, s.length()) <= width).map(s -> (Object) s).toList();
       }
-      case VARCHAR, TEXT -> List.of("", " ", "\u0000", "\u0000\u0000", "a", "a\u0000", "a\u0000b", "a\u0001", "ab",
+      case VARCHAR, TEXT, JSON, JSONB -> List.of("", " ", "\u0000", "\u0000\u0000", "a", "a\u0000", "a\u0000b", "a\u0001", "ab",
           "abc", "a ", "b", "\u007F", "\u0080", "\u00E9", "\u07FF", "\u0800", "\uD7FF", "\uE000", "\uFFFF",
           "\uD83D\uDE00", "\uDBFF\uDFFF", "\uFFFF\uFFFF", "\uD800", "\uDFFF", "\uD800a", "x\uDBFF");
       case BYTEA -> Stream.of(new byte[0], new byte[] {0}, new byte[] {0, 0}, new byte[] {0, 1}, new byte[] {0, (byte) 0xFF},
@@ -485,7 +485,7 @@ class KeyCodecTest {
         }
         yield b.toString();
       }
-      case VARCHAR, TEXT -> randomString(r);
+      case VARCHAR, TEXT, JSON, JSONB -> randomString(r);
       case BYTEA -> new ByteString(randomBytes(r, BYTE_PIECES, r.nextInt(9)));
       case UUID -> small ? new UUID(r.nextInt(3) - 1, r.nextInt(3) - 1) : new UUID(r.nextLong(), r.nextLong());
     };
@@ -508,7 +508,7 @@ class KeyCodecTest {
         int room = width - s.codePointCount(0, s.length());
         yield room <= 0 ? s : s + (r.nextBoolean() ? " ".repeat(r.nextInt(room + 1)) : "\u0000");
       }
-      case VARCHAR, TEXT -> {
+      case VARCHAR, TEXT, JSON, JSONB -> {
         String s = (String) v;
         yield r.nextBoolean() ? s + STRING_PIECES[r.nextInt(STRING_PIECES.length)] : s.substring(0, r.nextInt(s.length() + 1));
       }

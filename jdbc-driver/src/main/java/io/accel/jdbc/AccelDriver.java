@@ -125,7 +125,9 @@ public final class AccelDriver extends UnregisteredDriver {
     return new StoreOptions(
         StoreOptions.parseBytes("blockCacheSize", props.getProperty("blockCacheSize"), StoreOptions.DEFAULTS.blockCacheBytes(), false),
         Boolean.parseBoolean(props.getProperty("syncCommits", String.valueOf(StoreOptions.DEFAULTS.syncCommits()))),
-        StoreOptions.parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true));
+        StoreOptions.parseBytes("rowCacheSize", props.getProperty("rowCacheSize"), StoreOptions.DEFAULTS.rowCacheBytes(), true))
+        .withResultCache(StoreOptions.parseBytes("resultCacheSize", props.getProperty("resultCacheSize"),
+            StoreOptions.DEFAULTS.resultCacheBytes(), true), booleanProperty(props, "autoCache", false));
   }
 
   /** Opens a connection to the store at {@code location} ({@code mem:NAME} or {@code file:PATH}). */

@@ -447,6 +447,8 @@ final class AccelMeta extends MetaImpl {
         name = "UUID";
       } else if (kind == ColumnType.TIMESTAMPTZ) {
         name = "TIMESTAMP WITH TIME ZONE";
+      } else if (kind == ColumnType.JSON || kind == ColumnType.JSONB) {
+        name = kind.name(); // values are their text (a String), as VARCHAR's
       }
       types.add(new MetaTypeInfo(name, jdbc, kind == ColumnType.NUMERIC ? 1000 : null, text ? "'" : null,
           text ? "'" : null, (short) DatabaseMetaData.typeNullable, text, (short) DatabaseMetaData.typeSearchable,
@@ -503,6 +505,80 @@ final class AccelMeta extends MetaImpl {
     rows.sort(Comparator.comparing((PrimaryKeyRow r) -> r.tableName).thenComparing(r -> r.columnName));
     return rows(PrimaryKeyRow.class, rows, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ",
         "PK_NAME");
+  }
+
+  /** DatabaseMetaData.getImportedKeys: the FOREIGN KEY columns of {@code table}, by referenced table and position. */
+  @Override
+  public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+    return foreignKeys(schema, null, table, Comparator.comparing((ForeignKeyRow r) -> r.pktableName)
+        .thenComparing(r -> r.fkName).thenComparing(r -> r.keySeq));
+  }
+
+  /** DatabaseMetaData.getExportedKeys: the FOREIGN KEY columns referencing {@code table}. */
+  @Override
+  public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+    return foreignKeys(schema, table, null, Comparator.comparing((ForeignKeyRow r) -> r.fktableName)
+        .thenComparing(r -> r.fkName).thenComparing(r -> r.keySeq));
+  }
+
+  /** DatabaseMetaData.getCrossReference: the FOREIGN KEY columns from {@code foreignTable} to {@code parentTable}. */
+  @Override
+  public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog, String parentSchema,
+      String parentTable, String foreignCatalog, String foreignSchema, String foreignTable) {
+    if (parentSchema != null && !parentSchema.equals(AccelSchema.NAME)) {
+      return foreignKeys(parentSchema, parentTable, foreignTable, Comparator.comparing((ForeignKeyRow r) -> 0));
+    }
+    return foreignKeys(foreignSchema, parentTable, foreignTable, Comparator.comparing((ForeignKeyRow r) ->
+        r.fktableName).thenComparing(r -> r.fkName).thenComparing(r -> r.keySeq));
+  }
+
+  /** The FOREIGN KEY columns from {@code referencing} (any when null) to {@code referenced} (any when null). */
+  private MetaResultSet foreignKeys(String schema, String referenced, String referencing,
+      Comparator<ForeignKeyRow> order) {
+    List<ForeignKeyRow> rows = new ArrayList<>();
+    for (TableDef t : tables(schema, referencing)) {
+      for (io.accel.catalog.ForeignKeyDef fk : t.foreignKeys()) {
+        if (referenced != null && !fk.refTable().equals(referenced)) {
+          continue;
+        }
+        TableDef parent = session.database().catalog().table(fk.refTable()).orElse(null);
+        String pkName = parent == null ? null : keyName(parent, fk.refColumns());
+        for (int i = 0; i < fk.columns().size(); i++) {
+          rows.add(new ForeignKeyRow(fk.refTable(), fk.refColumns().get(i), t.name(), fk.columns().get(i),
+              (short) (i + 1), rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(), pkName));
+        }
+      }
+    }
+    rows.sort(order);
+    return rows(ForeignKeyRow.class, rows, "PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME", "PKCOLUMN_NAME",
+        "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ", "UPDATE_RULE", "DELETE_RULE",
+        "FK_NAME", "PK_NAME", "DEFERRABILITY");
+  }
+
+  /** The name of the primary key or UNIQUE constraint whose columns are {@code columns}. */
+  private static String keyName(TableDef t, List<String> columns) {
+    java.util.Set<String> wanted = new java.util.HashSet<>(columns);
+    if (t.primaryKey().size() == wanted.size()
+        && t.primaryKey().stream().allMatch(o -> wanted.contains(t.columns().get(o).name()))) {
+      return t.name() + "_pkey";
+    }
+    for (IndexDef index : t.indexes()) {
+      if (index.unique() && index.columns().size() == wanted.size()
+          && index.columns().stream().allMatch(c -> wanted.contains(t.columns().get(c.column()).name()))) {
+        return index.name();
+      }
+    }
+    return null;
+  }
+
+  private static short rule(io.accel.catalog.ForeignKeyDef.Action action) {
+    return (short) switch (action) {
+      case CASCADE -> DatabaseMetaData.importedKeyCascade;
+      case RESTRICT -> DatabaseMetaData.importedKeyRestrict;
+      case SET_NULL -> DatabaseMetaData.importedKeySetNull;
+      case SET_DEFAULT -> DatabaseMetaData.importedKeySetDefault;
+      case NO_ACTION -> DatabaseMetaData.importedKeyNoAction;
+    };
   }
 
   @Override
@@ -696,6 +772,37 @@ final class AccelMeta extends MetaImpl {
       this.tableName = tableName;
       this.columnName = columnName;
       this.keySeq = keySeq;
+      this.pkName = pkName;
+    }
+  }
+
+  /** A row of {@link java.sql.DatabaseMetaData#getImportedKeys} and {@code getExportedKeys}. */
+  public static final class ForeignKeyRow {
+    public final String pktableCat = null;
+    public final String pktableSchem = AccelSchema.NAME;
+    public final String pktableName;
+    public final String pkcolumnName;
+    public final String fktableCat = null;
+    public final String fktableSchem = AccelSchema.NAME;
+    public final String fktableName;
+    public final String fkcolumnName;
+    public final short keySeq;
+    public final short updateRule;
+    public final short deleteRule;
+    public final String fkName;
+    public final String pkName;
+    public final short deferrability = DatabaseMetaData.importedKeyNotDeferrable;
+
+    ForeignKeyRow(String pktableName, String pkcolumnName, String fktableName, String fkcolumnName, short keySeq,
+        short updateRule, short deleteRule, String fkName, String pkName) {
+      this.pktableName = pktableName;
+      this.pkcolumnName = pkcolumnName;
+      this.fktableName = fktableName;
+      this.fkcolumnName = fkcolumnName;
+      this.keySeq = keySeq;
+      this.updateRule = updateRule;
+      this.deleteRule = deleteRule;
+      this.fkName = fkName;
       this.pkName = pkName;
     }
   }

@@ -235,8 +235,13 @@ final class FrontingConnection implements InvocationHandler {
         }
         case "executeUpdate", "executeLargeUpdate" -> {
           String sql = args != null && args.length > 0 && args[0] instanceof String s ? s : preparedSql;
-          if (sql != null && Router.isMirrorDdl(sql)) {
-            route(sql);
+          if (sql != null && Router.isLocalCommand(sql)) {
+            Router.Route r = route(sql);
+            if (r.localSql() != null) {
+              try (Statement st = local.connection().createStatement()) {
+                st.execute(r.localSql());
+              }
+            }
             current = upstreamStatement;
             return name.equals("executeUpdate") ? (Object) 0 : (Object) 0L;
           }
@@ -376,8 +381,14 @@ final class FrontingConnection implements InvocationHandler {
         localTimer.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
         return result;
       } catch (InvocationTargetException e) {
+        if (command) {
+          throw e.getCause(); // Accel's own statement: PostgreSQL has nothing to say about it
+        }
         return retryUpstream(method, args, sql, e.getCause());
       } catch (SQLException e) {
+        if (command) {
+          throw e;
+        }
         return retryUpstream(method, args, sql, e);
       }
     }

@@ -309,6 +309,44 @@ class MetaDataTest extends JdbcTestSupport {
     }
   }
 
+  @Test
+  void importedAndExportedKeysListForeignKeyColumnsWithTheirRules() throws SQLException {
+    update(c, "CREATE TABLE items (id INTEGER PRIMARY KEY, order_id BIGINT, order_line INTEGER, other_k INTEGER"
+        + " REFERENCES other ON DELETE CASCADE, CONSTRAINT items_order FOREIGN KEY (order_id, order_line)"
+        + " REFERENCES orders (id, line) ON UPDATE SET NULL)");
+    DatabaseMetaData md = c.getMetaData();
+    List<String> imported = new ArrayList<>();
+    try (ResultSet rs = md.getImportedKeys(null, "public", "items")) {
+      while (rs.next()) {
+        imported.add(rs.getString("PKTABLE_NAME") + "." + rs.getString("PKCOLUMN_NAME") + " <- "
+            + rs.getString("FKTABLE_NAME") + "." + rs.getString("FKCOLUMN_NAME") + " " + rs.getShort("KEY_SEQ") + " "
+            + rs.getString("FK_NAME") + " " + rs.getString("PK_NAME") + " u" + rs.getShort("UPDATE_RULE") + " d"
+            + rs.getShort("DELETE_RULE") + " " + rs.getShort("DEFERRABILITY"));
+      }
+    }
+    assertThat(imported).containsExactly(
+        "orders.id <- items.order_id 1 items_order orders_pkey u" + DatabaseMetaData.importedKeySetNull + " d"
+            + DatabaseMetaData.importedKeyNoAction + " " + DatabaseMetaData.importedKeyNotDeferrable,
+        "orders.line <- items.order_line 2 items_order orders_pkey u" + DatabaseMetaData.importedKeySetNull + " d"
+            + DatabaseMetaData.importedKeyNoAction + " " + DatabaseMetaData.importedKeyNotDeferrable,
+        "other.k <- items.other_k 1 items_other_k_fkey other_pkey u" + DatabaseMetaData.importedKeyNoAction + " d"
+            + DatabaseMetaData.importedKeyCascade + " " + DatabaseMetaData.importedKeyNotDeferrable);
+    List<String> exported = new ArrayList<>();
+    try (ResultSet rs = md.getExportedKeys(null, null, "other")) {
+      while (rs.next()) {
+        exported.add(rs.getString("FKTABLE_NAME") + "." + rs.getString("FKCOLUMN_NAME"));
+      }
+    }
+    assertThat(exported).containsExactly("items.other_k");
+    try (ResultSet rs = md.getCrossReference(null, null, "orders", null, null, "items")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString("FK_NAME")).isEqualTo("items_order");
+    }
+    try (ResultSet rs = md.getExportedKeys(null, null, "items")) {
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
   private record IndexRow(String name, boolean nonUnique, short position, String column, String ascOrDesc) {
   }
 

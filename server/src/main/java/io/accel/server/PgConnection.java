@@ -903,7 +903,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     statements.remove(name);
     List<String> texts = Statements.split(sql);
     boolean mayRunLocally = router != null && texts.size() == 1
-        && (Router.isQuery(texts.get(0)) || Router.isMirrorDdl(texts.get(0)));
+        && (Router.isQuery(texts.get(0)) || Router.isLocalCommand(texts.get(0)));
     Front front = new Front(sql, types, router != null && texts.size() == 1 ? PositionalParameters.of(texts.get(0))
         : null, !mayRunLocally);
     fronts.put(name, front);

@@ -67,6 +67,12 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--row-cache-size", defaultValue = "${env:ACCEL_ROW_CACHE_SIZE}", description = "the cache of decoded rows, 0 for none (ACCEL_ROW_CACHE_SIZE; default 256MB but at most a quarter of the heap)")
   String rowCacheSize;
 
+  @Option(names = "--result-cache-size", defaultValue = "${env:ACCEL_RESULT_CACHE_SIZE}", description = "the result cache of CREATE CACHE and --auto-cache, 0 for none (ACCEL_RESULT_CACHE_SIZE; default 64MB but at most an eighth of the heap)")
+  String resultCacheSize;
+
+  @Option(names = "--auto-cache", defaultValue = "${env:ACCEL_AUTO_CACHE:-false}", description = "cache every query Accel can keep exact on its second execution (ACCEL_AUTO_CACHE; default ${DEFAULT-VALUE})")
+  boolean autoCache;
+
   @Option(names = "--upstream", defaultValue = "${env:ACCEL_UPSTREAM}", description = "front this PostgreSQL: postgresql://user[:password]@host:port/db[?tables=a,b&consistency=...]; the user (with REPLICATION) runs the mirror, clients authenticate against the upstream; the mirror lives in --store's directory (ACCEL_UPSTREAM)")
   String upstream;
 
@@ -122,7 +128,9 @@ public final class ServerCommand implements Callable<Integer> {
       storeOptions = new StoreOptions(
           StoreOptions.parseBytes("--block-cache-size", blockCacheSize, StoreOptions.DEFAULTS.blockCacheBytes(), false),
           syncCommits,
-          StoreOptions.parseBytes("--row-cache-size", rowCacheSize, StoreOptions.DEFAULTS.rowCacheBytes(), true));
+          StoreOptions.parseBytes("--row-cache-size", rowCacheSize, StoreOptions.DEFAULTS.rowCacheBytes(), true))
+          .withResultCache(StoreOptions.parseBytes("--result-cache-size", resultCacheSize,
+              StoreOptions.DEFAULTS.resultCacheBytes(), true), autoCache);
     } catch (io.accel.sql.AccelException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

@@ -392,6 +392,55 @@ class FrontingServerTest {
     }
   }
 
+  /**
+   * A cache made through the server answers repeated reads from the mirror, shows the connection its own write, and
+   * drops the result once the mirror applies a write made straight to PostgreSQL.
+   */
+  @Test
+  void cachedQueriesStayExactThroughTheMirror() throws Exception {
+    try (Connection accel = connect(new Properties()); Statement s = accel.createStatement();
+        Connection pg = upstream(); Statement direct = pg.createStatement();
+        PreparedStatement q = accel.prepareStatement("SELECT city FROM users WHERE id = ?")) {
+      s.execute("CREATE CACHE user_city FROM SELECT city FROM users WHERE id = $1");
+      q.setInt(1, 1999);
+      for (int i = 0; i < 3; i++) {
+        assertThat(single(q)).isEqualTo("city19");
+      }
+      assertThat(destination(s)).isEqualTo("accel: mirrored tables users; answered from cache user_city");
+      s.execute("UPDATE users SET city = 'moved here' WHERE id = 1999");
+      assertThat(single(q)).isEqualTo("moved here");
+      direct.execute("UPDATE users SET city = 'moved there' WHERE id = 1999");
+      String seen = single(q);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!seen.equals("moved there") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+        seen = single(q);
+      }
+      assertThat(seen).isEqualTo("moved there");
+      try (ResultSet rs = s.executeQuery("SHOW CACHES")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("cache name")).isEqualTo("user_city");
+        assertThat(rs.getString("query text")).isEqualTo("SELECT city FROM users WHERE id = $1");
+        assertThat(rs.getLong("count")).isGreaterThanOrEqualTo(2);
+      }
+      try (ResultSet rs = s.executeQuery("EXPLAIN CREATE CACHE FROM SELECT name FROM users WHERE city = 'x'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("supported")).isEqualTo("yes");
+      }
+      s.execute("DROP CACHE user_city");
+      try (ResultSet rs = s.executeQuery("SHOW CACHES")) {
+        assertThat(rs.next()).isFalse();
+      }
+    }
+  }
+
+  private static String single(PreparedStatement q) throws SQLException {
+    try (ResultSet rs = q.executeQuery()) {
+      assertThat(rs.next()).isTrue();
+      return rs.getString(1);
+    }
+  }
+
   private static List<List<String>> rows(ResultSet rs) throws SQLException {
     List<List<String>> rows = new ArrayList<>();
     try (rs) {

@@ -386,6 +386,38 @@ class PgJdbcTest {
   }
 
   @Test
+  void importedAndExportedKeysComeFromPgConstraint() throws SQLException {
+    try (Connection c = server.connect(); var s = c.createStatement()) {
+      s.execute("CREATE TABLE fk_parent (a INTEGER, b TEXT, PRIMARY KEY (a), UNIQUE (b))");
+      s.execute("CREATE TABLE fk_child (id INTEGER PRIMARY KEY, pa INTEGER REFERENCES fk_parent ON DELETE CASCADE,"
+          + " pb TEXT, CONSTRAINT fk_child_b FOREIGN KEY (pb) REFERENCES fk_parent (b) ON UPDATE SET NULL)");
+      var md = c.getMetaData();
+      List<String> imported = new ArrayList<>();
+      try (ResultSet rs = md.getImportedKeys(null, "public", "fk_child")) {
+        while (rs.next()) {
+          imported.add(rs.getString("PKTABLE_NAME") + "." + rs.getString("PKCOLUMN_NAME") + " <- "
+              + rs.getString("FKCOLUMN_NAME") + " " + rs.getInt("KEY_SEQ") + " " + rs.getString("FK_NAME") + " "
+              + rs.getString("PK_NAME") + " " + rs.getInt("UPDATE_RULE") + " " + rs.getInt("DELETE_RULE"));
+        }
+      }
+      assertThat(imported).containsExactly(
+          "fk_parent.b <- pb 1 fk_child_b fk_parent_b_key " + java.sql.DatabaseMetaData.importedKeySetNull + " "
+              + java.sql.DatabaseMetaData.importedKeyNoAction,
+          "fk_parent.a <- pa 1 fk_child_pa_fkey fk_parent_pkey " + java.sql.DatabaseMetaData.importedKeyNoAction + " "
+              + java.sql.DatabaseMetaData.importedKeyCascade);
+      List<String> exported = new ArrayList<>();
+      try (ResultSet rs = md.getExportedKeys(null, "public", "fk_parent")) {
+        while (rs.next()) {
+          exported.add(rs.getString("FKTABLE_NAME") + "." + rs.getString("FKCOLUMN_NAME"));
+        }
+      }
+      assertThat(exported).containsExactly("fk_child.pb", "fk_child.pa");
+      s.execute("DROP TABLE fk_child");
+      s.execute("DROP TABLE fk_parent");
+    }
+  }
+
+  @Test
   void isolationAndReadOnlySettersAndServerPreparedStatementsAcrossDiscard() throws SQLException {
     Properties p = new Properties();
     p.setProperty("prepareThreshold", "1");

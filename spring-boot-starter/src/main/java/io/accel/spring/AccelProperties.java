@@ -52,6 +52,12 @@ public class AccelProperties implements Validator {
   /** Cache of decoded rows above the block cache (default 256MB, at most a quarter of the heap; 0 for none). */
   private DataSize rowCacheSize;
 
+  /** Bound of the result caches (CREATE CACHE, auto-cache) in heap bytes (default 64MB, at most an eighth of the heap; 0 turns them off). Store-wide. */
+  private DataSize resultCacheSize;
+
+  /** Whether every query Accel can keep exact is cached on its second execution (default false). Store-wide. */
+  private Boolean autoCache;
+
   /** Plans kept per connection (default 1000; 0 plans every statement afresh). */
   private Integer planCacheSize;
 
@@ -85,6 +91,8 @@ public class AccelProperties implements Validator {
     put(p, "syncCommits", syncCommits);
     put(p, "blockCacheSize", blockCacheSize == null ? null : blockCacheSize.toBytes());
     put(p, "rowCacheSize", rowCacheSize == null ? null : rowCacheSize.toBytes());
+    put(p, "resultCacheSize", resultCacheSize == null ? null : resultCacheSize.toBytes());
+    put(p, "autoCache", autoCache);
     put(p, "planCacheSize", planCacheSize);
     put(p, "cursorCacheSize", cursorCacheSize);
     put(p, "timeZone", timeZone == null ? null : timeZone.getId());
@@ -123,6 +131,9 @@ public class AccelProperties implements Validator {
     }
     if (p.rowCacheSize != null && p.rowCacheSize.isNegative()) {
       errors.rejectValue("rowCacheSize", "accel.range", "accel.row-cache-size must be 0 (none) or more");
+    }
+    if (p.resultCacheSize != null && p.resultCacheSize.isNegative()) {
+      errors.rejectValue("resultCacheSize", "accel.range", "accel.result-cache-size must be 0 (none) or more");
     }
     if (p.planCacheSize != null && p.planCacheSize < 0) {
       errors.rejectValue("planCacheSize", "accel.range", "accel.plan-cache-size must be 0 or more");
@@ -215,6 +226,22 @@ public class AccelProperties implements Validator {
 
   public void setBlockCacheSize(DataSize blockCacheSize) {
     this.blockCacheSize = blockCacheSize;
+  }
+
+  public DataSize getResultCacheSize() {
+    return resultCacheSize;
+  }
+
+  public void setResultCacheSize(DataSize resultCacheSize) {
+    this.resultCacheSize = resultCacheSize;
+  }
+
+  public Boolean getAutoCache() {
+    return autoCache;
+  }
+
+  public void setAutoCache(Boolean autoCache) {
+    this.autoCache = autoCache;
   }
 
   public DataSize getRowCacheSize() {

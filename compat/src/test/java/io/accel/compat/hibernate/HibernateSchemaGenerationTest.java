@@ -25,9 +25,8 @@ class HibernateSchemaGenerationTest {
           .addAnnotatedClass(Review.class);
       cfg.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, ds);
       cfg.setProperty(AvailableSettings.JAKARTA_HBM2DDL_DATABASE_ACTION, "drop-and-create");
-      // Hibernate's default, as users run it: a DDL statement that fails is logged. Until FOREIGN KEY lands (branch
-      // issue17-fk) its "alter table if exists ... add constraint ... foreign key" statements are the ones that fail;
-      // the sequences, identity columns, tables and drops all run
+      // every statement must run: sequences, identity columns, tables, foreign keys and the drops before them
+      cfg.setProperty(AvailableSettings.HBM2DDL_HALT_ON_ERROR, "true");
       try (SessionFactory sf = cfg.buildSessionFactory()) {
         Long id = sf.fromTransaction(s -> {
           Author a = new Author("Generated", LocalDate.of(1990, 1, 1));
@@ -38,7 +37,20 @@ class HibernateSchemaGenerationTest {
           return b.getId();
         });
         sf.inSession(s -> assertThat(s.find(Book.class, id).getAuthor().getName()).isEqualTo("Generated"));
+        // the foreign keys Hibernate declared hold
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sf.inTransaction(s -> s.createNativeMutationQuery(
+            "insert into reviews (stars, book_id, created_at) values (1, 999999, now())").executeUpdate()))
+            .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23503"));
       }
     }
+  }
+
+  private static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql) {
+        return sql.getSQLState();
+      }
+    }
+    return null;
   }
 }

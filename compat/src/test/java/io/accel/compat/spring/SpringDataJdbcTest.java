@@ -170,9 +170,8 @@ class SpringDataJdbcTest {
     assertThat(updated.lines()).containsExactly(new OrderLine(keyboard, 2));
   }
 
+  /** Spring Data JDBC locks the aggregate root with SELECT ... FOR UPDATE OF before deleting it. */
   @Test
-  @org.junit.jupiter.api.Disabled("Spring Data JDBC locks an aggregate with SELECT ... FOR UPDATE OF before deleting it;"
-      + " FOR UPDATE is built on branch issue17-fn")
   void anAggregateIsDeletedWithItsLines() {
     Long mouse = jdbc.queryForObject("SELECT id FROM products WHERE sku = 'MS-01'", Long.class);
     Order placed = service.placeOrder("ada@example.com", List.of(new OrderLine(mouse, 1), new OrderLine(mouse, 2)));

@@ -1,0 +1,60 @@
+package io.accel.catalog;
+
+import java.util.List;
+
+/**
+ * A FOREIGN KEY constraint of the table that holds it: its {@code columns} must match a row of {@code refTable}
+ * in {@code refColumns} (a primary key or UNIQUE index of that table) unless one of them is NULL (MATCH SIMPLE).
+ * Columns and the referenced table are held by name, so rewrites under a new table id keep them.
+ */
+public record ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns,
+    Action onUpdate, Action onDelete) {
+
+  public ForeignKeyDef {
+    columns = List.copyOf(columns);
+    refColumns = List.copyOf(refColumns);
+  }
+
+  /** A referential action, with the letter PostgreSQL stores in {@code pg_constraint.confupdtype / confdeltype}. */
+  public enum Action {
+    NO_ACTION('a', "NO ACTION"), RESTRICT('r', "RESTRICT"), CASCADE('c', "CASCADE"), SET_NULL('n', "SET NULL"),
+    SET_DEFAULT('d', "SET DEFAULT");
+
+    public final char code;
+    public final String sql;
+
+    Action(char code, String sql) {
+      this.code = code;
+      this.sql = sql;
+    }
+  }
+
+  public ForeignKeyDef withName(String newName) {
+    return new ForeignKeyDef(newName, columns, refTable, refColumns, onUpdate, onDelete);
+  }
+
+  /** This constraint with a referenced or referencing column renamed, or the referenced table renamed. */
+  public ForeignKeyDef renamed(String table, String self, String from, String to) {
+    List<String> cols = table.equals(self) ? columns.stream().map(c -> c.equals(from) ? to : c).toList() : columns;
+    List<String> refs = table.equals(refTable) ? refColumns.stream().map(c -> c.equals(from) ? to : c).toList()
+        : refColumns;
+    return new ForeignKeyDef(name, cols, refTable, refs, onUpdate, onDelete);
+  }
+
+  public ForeignKeyDef withRefTable(String newRefTable) {
+    return new ForeignKeyDef(name, columns, newRefTable, refColumns, onUpdate, onDelete);
+  }
+
+  /** The SQL PostgreSQL's {@code pg_get_constraintdef} prints. */
+  public String definition() {
+    StringBuilder b = new StringBuilder("FOREIGN KEY (").append(String.join(", ", columns)).append(") REFERENCES ")
+        .append(refTable).append('(').append(String.join(", ", refColumns)).append(')');
+    if (onUpdate != Action.NO_ACTION) {
+      b.append(" ON UPDATE ").append(onUpdate.sql);
+    }
+    if (onDelete != Action.NO_ACTION) {
+      b.append(" ON DELETE ").append(onDelete.sql);
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,100 @@
+package io.accel.plan;
+
+import io.accel.sql.AccelException;
+import io.accel.sql.SqlState;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import org.apache.calcite.DataContext;
+
+/**
+ * PostgreSQL's {@code date_trunc(field, source)} over Calcite's internal values: TIMESTAMP as milliseconds of the
+ * wall-clock time, TIMESTAMPTZ as milliseconds since the epoch (truncated in the session's zone, as PostgreSQL does),
+ * a DATE as that day's midnight in the session's zone (PostgreSQL casts it to timestamptz).
+ */
+public final class PgTimeFunctions {
+  private PgTimeFunctions() {
+  }
+
+  /** PostgreSQL's spellings of the fields, and their canonical names. */
+  private static final Map<String, String> FIELDS = Map.ofEntries(
+      Map.entry("microsecond", "microseconds"), Map.entry("microseconds", "microseconds"),
+      Map.entry("us", "microseconds"), Map.entry("usec", "microseconds"), Map.entry("usecs", "microseconds"),
+      Map.entry("millisecond", "milliseconds"), Map.entry("milliseconds", "milliseconds"),
+      Map.entry("ms", "milliseconds"), Map.entry("msec", "milliseconds"), Map.entry("msecs", "milliseconds"),
+      Map.entry("second", "second"), Map.entry("seconds", "second"), Map.entry("s", "second"),
+      Map.entry("sec", "second"), Map.entry("secs", "second"),
+      Map.entry("minute", "minute"), Map.entry("minutes", "minute"), Map.entry("m", "minute"),
+      Map.entry("min", "minute"), Map.entry("mins", "minute"),
+      Map.entry("hour", "hour"), Map.entry("hours", "hour"), Map.entry("h", "hour"), Map.entry("hr", "hour"),
+      Map.entry("hrs", "hour"),
+      Map.entry("day", "day"), Map.entry("days", "day"), Map.entry("d", "day"),
+      Map.entry("week", "week"), Map.entry("weeks", "week"), Map.entry("w", "week"),
+      Map.entry("month", "month"), Map.entry("months", "month"), Map.entry("mon", "month"),
+      Map.entry("mons", "month"),
+      Map.entry("quarter", "quarter"), Map.entry("qtr", "quarter"),
+      Map.entry("year", "year"), Map.entry("years", "year"), Map.entry("y", "year"), Map.entry("yr", "year"),
+      Map.entry("yrs", "year"),
+      Map.entry("decade", "decade"), Map.entry("decades", "decade"), Map.entry("dec", "decade"),
+      Map.entry("century", "century"), Map.entry("centuries", "century"), Map.entry("c", "century"),
+      Map.entry("cent", "century"),
+      Map.entry("millennium", "millennium"), Map.entry("millennia", "millennium"), Map.entry("mil", "millennium"),
+      Map.entry("mils", "millennium"));
+
+  public static long truncTimestamp(DataContext context, String field, long millis) {
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+    return truncate(field, t, "timestamp without time zone").toInstant(ZoneOffset.UTC).toEpochMilli();
+  }
+
+  public static long truncTimestampTz(DataContext context, String field, long millis) {
+    ZoneId zone = zone(context);
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone);
+    return truncate(field, t, "timestamp with time zone").atZone(zone).toInstant().toEpochMilli();
+  }
+
+  public static long truncDate(DataContext context, String field, int days) {
+    ZoneId zone = zone(context);
+    LocalDateTime t = LocalDate.ofEpochDay(days).atStartOfDay();
+    return truncate(field, t, "timestamp with time zone").atZone(zone).toInstant().toEpochMilli();
+  }
+
+  static ZoneId zone(DataContext context) {
+    Object zone = context.get(DataContext.Variable.TIME_ZONE.camelName);
+    return zone instanceof TimeZone z ? z.toZoneId() : ZoneOffset.UTC;
+  }
+
+  private static LocalDateTime truncate(String field, LocalDateTime t, String typeName) {
+    String canonical = FIELDS.get(field.toLowerCase(Locale.ROOT));
+    if (canonical == null) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+          "unit \"" + field.toLowerCase(Locale.ROOT) + "\" not recognized for type " + typeName);
+    }
+    int year = t.getYear();
+    return switch (canonical) {
+      case "microseconds", "milliseconds" -> t;
+      case "second" -> t.truncatedTo(ChronoUnit.SECONDS);
+      case "minute" -> t.truncatedTo(ChronoUnit.MINUTES);
+      case "hour" -> t.truncatedTo(ChronoUnit.HOURS);
+      case "day" -> t.truncatedTo(ChronoUnit.DAYS);
+      case "week" -> t.truncatedTo(ChronoUnit.DAYS).with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+      case "month" -> t.toLocalDate().withDayOfMonth(1).atStartOfDay();
+      case "quarter" -> LocalDate.of(year, (t.getMonthValue() - 1) / 3 * 3 + 1, 1).atStartOfDay();
+      case "year" -> LocalDate.of(year, 1, 1).atStartOfDay();
+      // PostgreSQL's: decades, centuries and millennia of positive years; years before 1 as it computes them
+      case "decade" -> LocalDate.of(year > 0 ? year / 10 * 10 : -((8 - (year - 1)) / 10) * 10, 1, 1)
+          .atStartOfDay();
+      case "century" -> LocalDate.of(year > 0 ? (year + 99) / 100 * 100 - 99 : -((99 - (year - 1)) / 100) * 100 + 1,
+          1, 1).atStartOfDay();
+      default -> LocalDate.of(year > 0 ? (year + 999) / 1000 * 1000 - 999
+          : -((999 - (year - 1)) / 1000) * 1000 + 1, 1, 1).atStartOfDay();
+    };
+  }
+}
