@@ -194,14 +194,14 @@ final class CachedQueries {
     Map<ResultCache.Invalidation, Integer> modes = cache.entryModes(d);
     int total = modes.values().stream().mapToInt(Integer::intValue).sum();
     p.append(", ").append(total).append(total == 1 ? " result" : " results");
-    if (total > 0) {
+    if (total > 0 && d.mode() == ResultCache.Mode.DEEP) {
       List<String> parts = new ArrayList<>();
-      modes.forEach((m, n) -> parts.add(n + " invalidated by " + switch (m) {
-        case KEY -> "key";
-        case TABLE -> "table";
-        case TTL -> "ttl";
+      modes.forEach((m, n) -> parts.add(n + switch (m) {
+        case KEY -> " by key";
+        case TABLE -> " by table";
+        case TTL -> " by time";
       }));
-      p.append(" (").append(String.join(", ", parts)).append(')');
+      p.append(" (tracked ").append(String.join(", ", parts)).append(')');
     }
     return p.toString();
   }

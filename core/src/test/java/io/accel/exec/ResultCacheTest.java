@@ -119,7 +119,7 @@ class ResultCacheTest extends EngineTestBase {
     String q = "SELECT count(*) FROM big b JOIN ref r ON r.id = b.id WHERE r.v = 1";
     run("CREATE CACHE wide FROM " + q);
     assertThat(rows(q)).containsExactly(1667L);
-    assertThat(rows("SHOW CACHES").toString()).contains("wide").contains("1 result");
+    assertThat(rows("SHOW CACHES").toString()).contains("wide").contains("1 result (tracked 1 by table)");
     long coarse = cache.tableInvalidations();
     run("UPDATE ref SET v = 1 WHERE id = 0");
     assertThat(rows(q)).containsExactly(1668L);
