@@ -48,6 +48,8 @@ final class CharComparisons {
           RexNode condition = filter.getCondition().accept(new Trimmer(filter.getCluster().getRexBuilder(),
               filter.getInput()));
           if (condition != filter.getCondition()) {
+            // a rewritten NOT IN is an AND inside the condition's AND: filters must stay flat
+            condition = org.apache.calcite.rex.RexUtil.flatten(filter.getCluster().getRexBuilder(), condition);
             return filter.copy(filter.getTraitSet(), filter.getInput(), condition);
           }
         }

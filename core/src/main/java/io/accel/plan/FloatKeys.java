@@ -50,12 +50,13 @@ public final class FloatKeys {
           f -> List.of(f.createSqlType(SqlTypeName.REAL)), i -> "x", i -> false),
       ScalarFunctionImpl.create(FloatKeys.class, "realKey"));
 
-  public static double doubleKey(double x) {
-    return x == 0 ? 0.0d : x;
+  // boxed: a nullable field's NULL reaches the function (a primitive parameter made it a NullPointerException)
+  public static Double doubleKey(Double x) {
+    return x != null && x == 0 ? Double.valueOf(0.0d) : x;
   }
 
-  public static float realKey(float x) {
-    return x == 0 ? 0.0f : x;
+  public static Float realKey(Float x) {
+    return x != null && x == 0 ? Float.valueOf(0.0f) : x;
   }
 
   static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,

@@ -54,7 +54,7 @@ public final class DistinctOn {
   /** One SELECT DISTINCT ON, whose SELECT is token {@code select}. */
   private static String rewriteOne(String sql, List<SqlLexer.Token> tokens, int select) {
     int open = select + 3;
-    int close = closing(tokens, open);
+    int close = PgCatalogSyntax.closing(tokens, open);
     if (close < 0) {
       return sql;
     }
@@ -250,17 +250,5 @@ public final class DistinctOn {
       parts.add(sql.substring(tokens.get(start).start(), tokens.get(to - 1).end()));
     }
     return parts;
-  }
-
-  private static int closing(List<SqlLexer.Token> tokens, int open) {
-    int depth = 0;
-    for (int k = open; k < tokens.size(); k++) {
-      if (tokens.get(k).isSymbol("(")) {
-        depth++;
-      } else if (tokens.get(k).isSymbol(")") && --depth == 0) {
-        return k;
-      }
-    }
-    return -1;
   }
 }

@@ -352,7 +352,7 @@ public final class PgCatalogSyntax {
   }
 
   /** The index of the parenthesis closing the one at {@code open}, or -1. */
-  private static int closing(List<SqlLexer.Token> tokens, int open) {
+  static int closing(List<SqlLexer.Token> tokens, int open) {
     int depth = 0;
     for (int k = open; k < tokens.size(); k++) {
       if (tokens.get(k).isSymbol("(")) {

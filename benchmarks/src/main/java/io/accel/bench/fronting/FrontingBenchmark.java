@@ -152,7 +152,8 @@ public class FrontingBenchmark {
     return copy;
   }
 
-  private static List<String> rows(PreparedStatement ps, Object[] values) throws SQLException {
+  /** Every row of an execution, each value in one comparable form (numbers as plain decimals). */
+  static List<String> rows(PreparedStatement ps, Object[] values) throws SQLException {
     for (int i = 0; i < values.length; i++) {
       ps.setObject(i + 1, values[i]);
     }

@@ -97,8 +97,8 @@ public class ResultCacheBenchmark {
     statement = connection.prepareStatement(sql);
     try (Connection pg = Upstream.postgres(schema); PreparedStatement direct = pg.prepareStatement(sql)) {
       for (Object[] p : params) {
-        List<String> expected = rows(direct, p);
-        List<String> actual = rows(statement, p);
+        List<String> expected = new ArrayList<>(FrontingBenchmark.rows(direct, p));
+        List<String> actual = new ArrayList<>(FrontingBenchmark.rows(statement, p));
         expected.sort(null);
         actual.sort(null);
         if (!expected.equals(actual)) {
@@ -109,7 +109,7 @@ public class ResultCacheBenchmark {
     }
     if (target.equals("accel")) {
       long before = hits();
-      rows(statement, params.get(0));
+      FrontingBenchmark.rows(statement, params.get(0));
       if (hits() != before + 1 || !Upstream.lastRoute(connection).equals("accel")) {
         throw new IllegalStateException(query + " was not answered from the cache; not measured");
       }
@@ -120,24 +120,6 @@ public class ResultCacheBenchmark {
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SHOW CACHES")) {
       return rs.next() ? rs.getLong("count") : -1;
     }
-  }
-
-  private static List<String> rows(PreparedStatement ps, Object[] values) throws SQLException {
-    for (int i = 0; i < values.length; i++) {
-      ps.setObject(i + 1, values[i]);
-    }
-    List<String> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder b = new StringBuilder();
-        for (int c = 1; c <= n; c++) {
-          b.append(rs.getString(c)).append('|');
-        }
-        out.add(b.toString());
-      }
-    }
-    return out;
   }
 
   @Benchmark
