@@ -108,22 +108,15 @@ public final class ResultCache {
       values = comparable(values);
     }
 
+    /** Values as keys compare: byte[] by content, numbers regardless of scale, NULL as a marker (List.copyOf refuses null). */
     private static List<Object> comparable(List<Object> values) {
-      List<Object> out = null;
-      for (int i = 0; i < values.size(); i++) {
+      Object[] out = new Object[values.size()];
+      for (int i = 0; i < out.length; i++) {
         Object v = values.get(i);
-        // byte[] compares by identity and BigDecimal by scale: neither would ever find its entry again
-        Object c = v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b)
+        out[i] = v == null ? NULL : v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b)
             : v instanceof BigDecimal d ? d.stripTrailingZeros().toPlainString() + "::numeric" : v;
-        if (c != v) {
-          if (out == null) {
-            out = new ArrayList<>(values);
-          }
-          out.set(i, c);
-        }
       }
-      return out == null ? List.copyOf(values.stream().map(v -> v == null ? NULL : v).toList())
-          : List.copyOf(out.stream().map(v -> v == null ? NULL : v).toList());
+      return List.of(out);
     }
 
     private static final Object NULL = new Object() {
@@ -157,10 +150,6 @@ public final class ResultCache {
 
     public List<Object> rows() {
       return rows;
-    }
-
-    public Invalidation invalidation() {
-      return invalidation;
     }
   }
 

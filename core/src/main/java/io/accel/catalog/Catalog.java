@@ -54,7 +54,7 @@ public final class Catalog {
     Map<String, TableDef> tables = new LinkedHashMap<>();
     byte[] prefix = TABLE_PREFIX.getBytes(StandardCharsets.UTF_8);
     try (RocksIterator it = store.db().newIterator(store.meta())) {
-      for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+      for (it.seek(prefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), prefix); it.next()) {
         TableDef t = CatalogCodec.decode(it.value());
         tables.put(t.name(), t);
       }
@@ -80,7 +80,7 @@ public final class Catalog {
     Map<String, ViewDef> views = new LinkedHashMap<>();
     byte[] viewPrefix = VIEW_PREFIX.getBytes(StandardCharsets.UTF_8);
     try (RocksIterator it = store.db().newIterator(store.meta())) {
-      for (it.seek(viewPrefix); it.isValid() && startsWith(it.key(), viewPrefix); it.next()) {
+      for (it.seek(viewPrefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), viewPrefix); it.next()) {
         ViewDef v = CatalogCodec.decodeView(it.value());
         views.put(v.name(), v);
       }
@@ -199,15 +199,4 @@ public final class Catalog {
     return (TABLE_PREFIX + String.format("%019d", tableId)).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static boolean startsWith(byte[] a, byte[] prefix) {
-    if (a.length < prefix.length) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length; i++) {
-      if (a[i] != prefix[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
 }

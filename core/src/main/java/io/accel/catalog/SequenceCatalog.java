@@ -39,7 +39,7 @@ public final class SequenceCatalog {
     Map<String, SequenceDef> found = new LinkedHashMap<>();
     byte[] prefix = PREFIX.getBytes(StandardCharsets.UTF_8);
     try (RocksIterator it = store.db().newIterator(store.meta())) {
-      for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+      for (it.seek(prefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), prefix); it.next()) {
         SequenceDef s = decode(it.value());
         found.put(s.name(), s);
       }
@@ -146,15 +146,4 @@ public final class SequenceCatalog {
     }
   }
 
-  private static boolean startsWith(byte[] a, byte[] prefix) {
-    if (a.length < prefix.length) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length; i++) {
-      if (a[i] != prefix[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
 }

@@ -621,7 +621,7 @@ public final class IndexScan {
           it.seek(seekTo);
         }
         stats.seeks++;
-        if (!it.isValid() || !startsWith(it.key(), prefix)) {
+        if (!it.isValid() || !KeyCodec.startsWith(it.key(), prefix)) {
           continue;
         }
         byte[] key = it.key();
@@ -634,9 +634,6 @@ public final class IndexScan {
       }
     }
 
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-      return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
-    }
 
     private void seek(byte[][] r) {
       if (!plan.reverse()) {

@@ -231,7 +231,7 @@ final class ReferentialChecks {
     RocksIterator it = ctx.iterator(database.indexFamily(index.id()));
     ctx.enter();
     try {
-      for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+      for (it.seek(prefix); it.isValid() && KeyCodec.startsWith(it.key(), prefix); it.next()) {
         byte[] entry = it.key();
         KeyReader r = new KeyReader(entry);
         for (IndexColumn ic : index.columns()) {
@@ -306,7 +306,4 @@ final class ReferentialChecks {
         .collect(Collectors.joining(", "));
   }
 
-  private static boolean startsWith(byte[] a, byte[] prefix) {
-    return a.length >= prefix.length && Arrays.equals(a, 0, prefix.length, prefix, 0, prefix.length);
-  }
 }

@@ -453,7 +453,7 @@ public final class Statistics {
     }
     List<byte[]> orphans = new ArrayList<>();
     try (RocksIterator it = store.db().newIterator(store.meta())) {
-      for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+      for (it.seek(prefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), prefix); it.next()) {
         long id = StatisticsCodec.tableId(it.key());
         TableDef table = tables.get(id);
         if (table == null) {
@@ -492,17 +492,6 @@ public final class Statistics {
     }
   }
 
-  private static boolean startsWith(byte[] a, byte[] prefix) {
-    if (a.length < prefix.length) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length; i++) {
-      if (a[i] != prefix[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
 
   /** Stops the background thread and writes the counts not yet stored; before the store closes. */
   void close() {

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Readyset's cache statements, in its spelling: CREATE CACHE, DROP CACHE, DROP ALL CACHES, SHOW CACHES, EXPLAIN. */
-final class CacheCommands {
+public final class CacheCommands {
   private static final Pattern CREATE = Pattern.compile(
       "(?is)^\\s*CREATE\\s+(?:(DEEP|SHALLOW)\\s+)?CACHE\\b(.*)$");
   private static final Pattern POLICY = Pattern.compile("(?is)^\\s*POLICY\\s+TTL\\s+(\\d+)\\s+SECONDS?\\b(.*)$");
@@ -22,6 +22,12 @@ final class CacheCommands {
       "(?is)^\\s*EXPLAIN\\s+CREATE\\s+(?:(?:DEEP|SHALLOW)\\s+)?CACHE\\s+FROM\\s+(.+?)\\s*;?\\s*$");
 
   private CacheCommands() {
+  }
+
+  /** Whether {@code sql} is one of the cache statements (not EXPLAIN LAST STATEMENT): the fronting router's test. */
+  public static boolean isCacheCommand(String sql) {
+    return isCacheStatement(sql) || DROP.matcher(sql).matches() || DROP_ALL.matcher(sql).matches()
+        || SHOW.matcher(sql).matches();
   }
 
   /** Whether {@code sql} is CREATE CACHE or EXPLAIN CREATE CACHE (whose query may hold {@code $n} placeholders). */

@@ -188,6 +188,11 @@ public final class KeyCodec {
     return (byte) (NULL ^ (descending ? 0xFF : 0));
   }
 
+  /** Whether {@code key} begins with {@code prefix} (a key of a prefix range, a meta key of a kind). */
+  public static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
   /**
    * The smallest byte string greater than every byte string that starts with {@code prefix}, i.e. the
    * exclusive upper bound of a prefix scan; null when there is none (the prefix is empty or all 0xFF).

@@ -49,9 +49,6 @@ public final class Router {
   private static final Pattern MIRROR_INDEX = Pattern.compile(
       "(?is)^\\s*(CREATE|DROP)\\s+MIRROR\\s+INDEX\\b(.*?);?\\s*$");
   private static final Pattern DROP_MIRROR = Pattern.compile("(?is)^\\s*DROP\\s+ACCEL\\s+MIRROR\\s*;?\\s*$");
-  private static final Pattern CACHE_COMMAND = Pattern.compile(
-      "(?is)^\\s*(CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE|DROP\\s+CACHE|DROP\\s+ALL\\s+CACHES|SHOW\\s+CACHES"
-          + "|EXPLAIN\\s+CREATE\\s+((DEEP|SHALLOW)\\s+)?CACHE)\\b.*");
   private static final Pattern ACCEL_COMMAND = Pattern.compile(
       "(?is)^\\s*(EXPLAIN\\s+LAST\\s+STATEMENT|SHOW\\s+PROXIED\\s+QUERIES|SHOW\\s+ACCEL\\s+STATUS|SHOW\\s+ACCEL\\s+TABLES)"
           + "\\s*;?\\s*$");
@@ -110,7 +107,7 @@ public final class Router {
     if (command.matches()) {
       return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
     }
-    if (CACHE_COMMAND.matcher(sql).matches()) {
+    if (io.accel.sql.CacheCommands.isCacheCommand(sql)) {
       // the result cache is the mirror's: its statements run on the local session
       return new Route(Destination.ACCEL, "an Accel cache command", null, sql);
     }
@@ -288,7 +285,7 @@ public final class Router {
    */
   public static boolean isLocalCommand(String sql) {
     return MIRROR_INDEX.matcher(sql).matches() || DROP_MIRROR.matcher(sql).matches()
-        || CACHE_COMMAND.matcher(sql).matches();
+        || io.accel.sql.CacheCommands.isCacheCommand(sql);
   }
 
   /** What running {@code word}'s statement upstream means for later local reads. */

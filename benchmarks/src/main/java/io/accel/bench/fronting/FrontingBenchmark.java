@@ -152,6 +152,13 @@ public class FrontingBenchmark {
     return copy;
   }
 
+  /** Drops the connection's mirror: a stopped mirror's slot makes PostgreSQL keep WAL, so each trial takes its own. */
+  static void dropMirror(Connection accel) throws SQLException {
+    try (java.sql.Statement s = accel.createStatement()) {
+      s.execute("DROP ACCEL MIRROR");
+    }
+  }
+
   /** Every row of an execution, each value in one comparable form (numbers as plain decimals). */
   static List<String> rows(PreparedStatement ps, Object[] values) throws SQLException {
     for (int i = 0; i < values.length; i++) {
@@ -182,6 +189,11 @@ public class FrontingBenchmark {
       update.setLong(2, (Long) values[0]);
       bh.consume(update.executeUpdate());
     }
+    readAll(statement, values, bh);
+  }
+
+  /** Runs {@code statement} with {@code values} and reads every value of every row. */
+  static void readAll(PreparedStatement statement, Object[] values, Blackhole bh) throws SQLException {
     for (int i = 0; i < values.length; i++) {
       statement.setObject(i + 1, values[i]);
     }
@@ -207,10 +219,7 @@ public class FrontingBenchmark {
             }
           }
         }
-        try (java.sql.Statement s = connection.createStatement()) {
-          // a stopped mirror's slot makes PostgreSQL keep WAL: each trial takes its own mirror
-          s.execute("DROP ACCEL MIRROR");
-        }
+        dropMirror(connection);
       }
       connection.close();
     }

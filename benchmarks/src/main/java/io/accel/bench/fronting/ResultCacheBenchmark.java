@@ -126,26 +126,14 @@ public class ResultCacheBenchmark {
   public void run(Blackhole bh) throws SQLException {
     Object[] values = params.get(next);
     next = (next + 1) % params.size();
-    for (int i = 0; i < values.length; i++) {
-      statement.setObject(i + 1, values[i]);
-    }
-    try (ResultSet rs = statement.executeQuery()) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        for (int c = 1; c <= n; c++) {
-          bh.consume(rs.getObject(c));
-        }
-      }
-    }
+    FrontingBenchmark.readAll(statement, values, bh);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws SQLException {
     if (connection != null) {
       if (target.equals("accel")) {
-        try (Statement s = connection.createStatement()) {
-          s.execute("DROP ACCEL MIRROR"); // a stopped mirror's slot makes PostgreSQL keep WAL
-        }
+        FrontingBenchmark.dropMirror(connection);
       }
       connection.close();
     }
