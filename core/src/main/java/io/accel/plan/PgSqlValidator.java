@@ -7,7 +7,14 @@ import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -18,6 +25,9 @@ import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlOperandMetadata;
+import org.apache.calcite.sql.type.SqlOperandTypeInference;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SelectScope;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
@@ -114,6 +124,90 @@ final class PgSqlValidator extends CalciteSqlValidator {
       }
     }
     return super.deriveType(scope, expr);
+  }
+
+  /**
+   * A parameter that is an argument of a function (or of {@code ||}) whose operand inference gives it no type:
+   * the type the function's overloads of that arity agree on ({@code setval(name, $2)} is bigint), else text, as
+   * PostgreSQL types an unknown ({@code upper($1)}, {@code $1 || 'x'}). Calcite rejected these (illegal use of
+   * dynamic parameter): it resolves an overloaded user-defined function only after its operands are typed.
+   */
+  @Override
+  protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+    if (node instanceof SqlDynamicParam && inferredType.equals(getUnknownType())
+        && getValidatedNodeTypeIfKnown(node) != null) {
+      return; // typed below, as an argument
+    }
+    if (node instanceof SqlCall call && (call.getOperator() instanceof SqlFunction
+        || call.getOperator() == SqlStdOperatorTable.CONCAT)) {
+      typeUntypedArguments(call, scope, inferredType);
+    }
+    super.inferUnknownTypes(inferredType, scope, node);
+  }
+
+  private void typeUntypedArguments(SqlCall call, SqlValidatorScope scope, RelDataType returnType) {
+    int n = call.operandCount();
+    boolean anyParameter = false;
+    for (SqlNode operand : call.getOperandList()) {
+      anyParameter |= operand instanceof SqlDynamicParam && getValidatedNodeTypeIfKnown(operand) == null;
+    }
+    if (!anyParameter) {
+      return;
+    }
+    RelDataType unknown = getUnknownType();
+    RelDataType[] inferred = new RelDataType[n];
+    java.util.Arrays.fill(inferred, unknown);
+    SqlOperandTypeInference inference = call.getOperator().getOperandTypeInference();
+    if (inference != null && !(call.getOperator() instanceof SqlUnresolvedFunction)) {
+      inference.inferOperandTypes(new SqlCallBinding(this, scope, call), returnType, inferred);
+    }
+    List<SqlFunction> overloads = call.getOperator() instanceof SqlFunction function ? overloads(function, n)
+        : List.of();
+    for (int i = 0; i < n; i++) {
+      if (!(call.operand(i) instanceof SqlDynamicParam parameter) || getValidatedNodeTypeIfKnown(parameter) != null
+          || !inferred[i].equals(unknown)) {
+        continue;
+      }
+      RelDataType type = agreedParameterType(overloads, i);
+      if (type == null) {
+        type = getTypeFactory().createSqlType(SqlTypeName.VARCHAR);
+      }
+      setValidatedNodeType(parameter, getTypeFactory().createTypeWithNullability(type, true));
+    }
+  }
+
+  /** The user-defined functions named as {@code function} that take {@code arity} arguments. */
+  private List<SqlFunction> overloads(SqlFunction function, int arity) {
+    SqlIdentifier name = function.getSqlIdentifier() != null ? function.getSqlIdentifier()
+        : new SqlIdentifier(function.getName(), SqlParserPos.ZERO);
+    List<SqlOperator> found = new java.util.ArrayList<>();
+    getOperatorTable().lookupOperatorOverloads(name, SqlFunctionCategory.USER_DEFINED_FUNCTION, SqlSyntax.FUNCTION,
+        found, getCatalogReader().nameMatcher());
+    List<SqlFunction> overloads = new java.util.ArrayList<>();
+    for (SqlOperator op : found) {
+      if (op instanceof SqlFunction f && f.getOperandCountRange().isValidCount(arity)) {
+        overloads.add(f);
+      }
+    }
+    return overloads;
+  }
+
+  /** The type every overload gives argument {@code i}, or null when they differ or do not say. */
+  private @Nullable RelDataType agreedParameterType(List<SqlFunction> overloads, int i) {
+    RelDataType agreed = null;
+    for (SqlFunction f : overloads) {
+      List<RelDataType> types = f.getOperandTypeChecker() instanceof SqlOperandMetadata metadata
+          ? metadata.paramTypes(getTypeFactory()) : null;
+      if (types == null || i >= types.size()) {
+        return null;
+      }
+      RelDataType type = types.get(i);
+      if (agreed != null && !agreed.getSqlTypeName().equals(type.getSqlTypeName())) {
+        return null;
+      }
+      agreed = type;
+    }
+    return agreed;
   }
 
   @Override

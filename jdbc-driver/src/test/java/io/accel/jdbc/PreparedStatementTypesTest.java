@@ -465,6 +465,41 @@ class PreparedStatementTypesTest extends JdbcTestSupport {
     }
   }
 
+  /** Parameters as function arguments take the function's type, else text, as in PostgreSQL. */
+  @Test
+  void parametersAsFunctionArgumentsAreTypedByTheFunction() throws SQLException {
+    try (var s = c.createStatement()) {
+      s.execute("CREATE TABLE serial_ids (id BIGSERIAL PRIMARY KEY, v TEXT)");
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT setval(pg_get_serial_sequence('serial_ids', 'id'), ?)")) {
+      assertThat(ps.getParameterMetaData().getParameterType(1)).isEqualTo(Types.BIGINT);
+      ps.setLong(1, 41);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(41);
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO serial_ids (v) VALUES (upper(?) || ?) RETURNING id, v")) {
+      ps.setString(1, "ab");
+      ps.setString(2, "c");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(42);
+        assertThat(rs.getString(2)).isEqualTo("ABc");
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT length(?), lower(?)")) {
+      assertThat(ps.getParameterMetaData().getParameterType(1)).isEqualTo(Types.VARCHAR);
+      ps.setString(1, "four");
+      ps.setString(2, "LoW");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(4);
+        assertThat(rs.getString(2)).isEqualTo("low");
+      }
+    }
+  }
+
   @Test
   void timeKeepsMilliseconds() throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO all_types (id, c_time, c_ts) VALUES (?, ?, ?)")) {

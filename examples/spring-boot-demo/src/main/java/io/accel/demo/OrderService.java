@@ -10,12 +10,12 @@ import org.springframework.transaction.annotation.Transactional;
 /** Places orders. */
 @Service
 public class OrderService {
-  private final ShopRepository repository;
-  private final IdAllocator ids;
+  private final UserRepository users;
+  private final OrderRepository orders;
 
-  public OrderService(ShopRepository repository, IdAllocator ids) {
-    this.repository = repository;
-    this.ids = ids;
+  public OrderService(UserRepository users, OrderRepository orders) {
+    this.users = users;
+    this.orders = orders;
   }
 
   /**
@@ -25,10 +25,9 @@ public class OrderService {
    */
   @Transactional
   public List<UserOrder> place(String email, BigDecimal total) {
-    User user = repository.userByEmail(email).orElseThrow(() -> new UnknownUserException(email));
-    repository.insert(new Order(ids.nextOrderId(), user.id(), "PENDING", total,
-        LocalDateTime.now().truncatedTo(ChronoUnit.MILLIS)));
-    return repository.ordersOf(email, "PENDING");
+    User user = users.findByEmail(email).orElseThrow(() -> new UnknownUserException(email));
+    orders.save(Order.of(user.id(), "PENDING", total, LocalDateTime.now().truncatedTo(ChronoUnit.MILLIS)));
+    return orders.ordersOf(email, "PENDING");
   }
 
   /** No user has this email. */

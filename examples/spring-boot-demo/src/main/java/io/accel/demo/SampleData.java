@@ -13,17 +13,18 @@ import org.springframework.stereotype.Component;
 
 /**
  * Fills empty tables with the straddle workload's shape (DATASETS.md) at a small size: {@code demo.users} users
- * ({@code user<id>@example.com}), ten orders each, statuses in the workload's proportions, seed 42.
+ * ({@code user<id>@example.com}), ten orders each, statuses in the workload's proportions, seed 42. Batched
+ * through JdbcTemplate, as a loader of many rows would be.
  */
 @Component
 public class SampleData implements ApplicationRunner {
   private static final String[] COUNTRIES = {"US", "GB", "DE", "FR", "JP", "BR", "IN", "CN", "CA", "AU", "ES", "IT",
       "NL", "SE", "PL", "MX", "KR", "ZA", "AR", "NG"};
-  private final ShopRepository repository;
+  private final UserRepository repository;
   private final JdbcTemplate jdbc;
   private final int users;
 
-  public SampleData(ShopRepository repository, JdbcTemplate jdbc, @Value("${demo.users:2000}") int users) {
+  public SampleData(UserRepository repository, JdbcTemplate jdbc, @Value("${demo.users:2000}") int users) {
     this.repository = repository;
     this.jdbc = jdbc;
     this.users = users;
@@ -31,7 +32,7 @@ public class SampleData implements ApplicationRunner {
 
   @Override
   public void run(ApplicationArguments args) {
-    if (users == 0 || repository.countUsers() > 0) {
+    if (users == 0 || repository.count() > 0) {
       return;
     }
     Random random = new Random(42);
@@ -52,5 +53,9 @@ public class SampleData implements ApplicationRunner {
     jdbc.batchUpdate("INSERT INTO users (id, email, name, country, created_at) VALUES (?, ?, ?, ?, ?)", userRows);
     jdbc.batchUpdate("INSERT INTO orders (order_id, user_id, status, total, created_at) VALUES (?, ?, ?, ?, ?)",
         orderRows);
+    // the rows carry their ids (the emails name them), so the sequences continue after them
+    jdbc.queryForObject("SELECT setval(pg_get_serial_sequence('users', 'id'), ?)", Long.class, (long) users);
+    jdbc.queryForObject("SELECT setval(pg_get_serial_sequence('orders', 'order_id'), ?)", Long.class,
+        users * 10L);
   }
 }

@@ -15,10 +15,10 @@ import org.springframework.web.bind.annotation.RestController;
 /** {@code GET /users/{email}/orders?status=SHIPPED} (query S1) and {@code POST /users/{email}/orders}. */
 @RestController
 public class ShopController {
-  private final ShopRepository repository;
+  private final OrderRepository repository;
   private final OrderService orders;
 
-  public ShopController(ShopRepository repository, OrderService orders) {
+  public ShopController(OrderRepository repository, OrderService orders) {
     this.repository = repository;
     this.orders = orders;
   }

@@ -1,6 +1,7 @@
 package io.accel.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.net.URI;
@@ -21,7 +22,9 @@ import tools.jackson.databind.ObjectMapper;
 /** What the demo does in either mode, through its HTTP endpoints and its repository. */
 abstract class DemoBehaviour {
   @Autowired
-  ShopRepository repository;
+  UserRepository users;
+  @Autowired
+  OrderRepository orders;
   @Autowired
   JdbcTemplate jdbc;
   @Autowired
@@ -41,29 +44,52 @@ abstract class DemoBehaviour {
   }
 
   @Test
-  void repositoryWritesAndReadsBack() {
-    User ada = new User(9001, "ada@example.com", "Ada", "GB", LocalDateTime.of(2025, 3, 1, 12, 0));
+  void flywayRecordedItsMigration() {
+    assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL",
+        String.class)).containsExactly("1");
+  }
+
+  @Test
+  void repositoriesWriteAndReadBack() {
     // in one transaction the read shares the write's connection: it sees the write at once
+    User[] saved = new User[1];
     java.util.Optional<User> readInTheWritesTransaction = transactions.execute(t -> {
-      repository.insert(ada);
-      return repository.userByEmail("ada@example.com");
+      saved[0] = users.save(User.of("ada@example.com", "Ada", "GB", LocalDateTime.of(2025, 3, 1, 12, 0)));
+      return users.findByEmail("ada@example.com");
     });
+    User ada = saved[0];
+    // the sequence continues after the sample data's ids
+    assertThat(ada.id()).isGreaterThan(50L);
     assertThat(readInTheWritesTransaction).contains(ada);
-    eventually(() -> assertThat(repository.userByEmail("ada@example.com")).contains(ada));
-    assertThat(repository.userByEmail("nobody@example.com")).isEmpty();
+    eventually(() -> assertThat(users.findById(ada.id())).contains(ada));
+    assertThat(users.findByEmail("nobody@example.com")).isEmpty();
+
+    User renamed = users.save(new User(ada.id(), ada.email(), "Ada L.", ada.country(), ada.createdAt()));
+    eventually(() -> assertThat(users.findByEmail("ada@example.com")).contains(renamed));
+    users.deleteById(ada.id());
+    eventually(() -> assertThat(users.findByEmail("ada@example.com")).isEmpty());
+  }
+
+  @Test
+  void anOrderOfAnUnknownUserIsRefusedByTheForeignKey() {
+    long before = orders.count();
+    assertThatThrownBy(() -> orders.save(Order.of(999_999, "PENDING", BigDecimal.ONE, LocalDateTime.now())))
+        .isInstanceOf(org.springframework.dao.DataIntegrityViolationException.class)
+        .hasMessageContaining("orders_user_id_fkey");
+    assertThat(orders.count()).isEqualTo(before);
   }
 
   @Test
   void ordersEndpointAnswersTheStraddledJoin() throws Exception {
-    User grace = new User(9002, "grace@example.com", "Grace", "US", LocalDateTime.of(2025, 4, 1, 9, 30));
-    repository.insert(grace);
+    User grace = users.save(User.of("grace@example.com", "Grace", "US", LocalDateTime.of(2025, 4, 1, 9, 30)));
     LocalDateTime at = LocalDateTime.of(2025, 5, 1, 10, 0);
-    repository.insert(new Order(90_001, 9002, "SHIPPED", new BigDecimal("12.50"), at));
-    repository.insert(new Order(90_002, 9002, "PENDING", new BigDecimal("3.00"), at));
-    repository.insert(new Order(90_003, 9002, "SHIPPED", new BigDecimal("7.25"), at));
+    Order first = orders.save(Order.of(grace.id(), "SHIPPED", new BigDecimal("12.50"), at));
+    orders.save(Order.of(grace.id(), "PENDING", new BigDecimal("3.00"), at));
+    Order third = orders.save(Order.of(grace.id(), "SHIPPED", new BigDecimal("7.25"), at));
+    assertThat(first.orderId()).isGreaterThan(500L);
 
     eventually(() -> assertThat(orderIds(get("/users/grace@example.com/orders?status=SHIPPED")))
-        .containsExactly(90_001L, 90_003L));
+        .containsExactly(first.orderId(), third.orderId()));
     JsonNode shipped = get("/users/grace@example.com/orders?status=SHIPPED");
     assertThat(shipped.get(0).get("name").asString()).isEqualTo("Grace");
     assertThat(shipped.get(1).get("total").decimalValue()).isEqualByComparingTo("7.25");
@@ -71,8 +97,7 @@ abstract class DemoBehaviour {
 
   @Test
   void aPlacedOrderIsInTheSameRequestsRead() throws Exception {
-    User alan = new User(9003, "alan@example.com", "Alan", "GB", LocalDateTime.of(2025, 4, 2, 8, 0));
-    repository.insert(alan);
+    users.save(User.of("alan@example.com", "Alan", "GB", LocalDateTime.of(2025, 4, 2, 8, 0)));
     for (int i = 1; i <= 3; i++) {
       HttpResponse<String> placed = http.send(HttpRequest.newBuilder(uri("/users/alan@example.com/orders"))
           .header("Content-Type", "application/json")
