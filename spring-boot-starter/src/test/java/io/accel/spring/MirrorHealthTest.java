@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-/** The fronting health verdicts from SHOW ACCEL STATUS values that a live mirror cannot be made to show on cue. */
+/** The fronting health verdicts from SHOW ACCEL STATUS values; {@link MirrorOutageTest} drives a live mirror through them. */
 class MirrorHealthTest {
   private static Map<String, String> status(String replication, String lagMillis) {
     return Map.of("upstream", "db:5432/shop", "replication", replication, "lag (ms)", lagMillis);
