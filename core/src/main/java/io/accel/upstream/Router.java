@@ -427,22 +427,7 @@ public final class Router {
       }
       return values(rows, "query id", "proxied query", "accel supported", "reason", "count");
     }
-    if (c.equals("SHOW ACCEL STATUS")) {
-      List<String[]> rows = new ArrayList<>();
-      for (Map.Entry<String, String> e : mirror.statusValues().entrySet()) {
-        rows.add(new String[] {e.getKey(), e.getValue()});
-      }
-      return values(rows, "name", "value");
-    }
-    List<String[]> rows = new ArrayList<>();
-    for (Mirror.TableStatus s : mirror.tableStatuses()) {
-      String state = s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-      if (s.state() == Mirror.TableState.SNAPSHOTTING) {
-        state += " (" + s.rowsDone() + " of about " + s.rowsEstimated() + " rows)";
-      }
-      rows.add(new String[] {s.name(), state, s.reason() == null ? "" : s.reason()});
-    }
-    return values(rows, "table", "status", "description");
+    return c; // SHOW ACCEL STATUS and TABLES: the local session answers them from the mirror (AccelStatus.Source)
   }
 
   private static String values(List<String[]> rows, String... columns) {
