@@ -39,6 +39,18 @@ public final class CacheCommands {
     return CREATE.matcher(sql).matches() || EXPLAIN.matcher(sql).matches();
   }
 
+  /** {@code sql} as CREATE CACHE, if it is one (the fronting router defines caches of upstream results itself). */
+  public static Optional<Command.CreateCache> createCache(String sql) {
+    Matcher m = CREATE.matcher(sql);
+    return m.matches() ? Optional.of((Command.CreateCache) create(m.group(1), m.group(2))) : Optional.empty();
+  }
+
+  /** The query of EXPLAIN CREATE CACHE FROM query, if {@code sql} is one. */
+  public static Optional<String> explainCreateCache(String sql) {
+    Matcher m = EXPLAIN.matcher(sql);
+    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+  }
+
   static Optional<Command> parse(String sql) {
     Matcher m = CREATE.matcher(sql);
     if (m.matches()) {
