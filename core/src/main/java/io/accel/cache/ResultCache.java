@@ -232,7 +232,8 @@ public final class ResultCache {
   private final Map<String, Definition> byShape = new ConcurrentHashMap<>();
   private final Map<String, Definition> byName = new ConcurrentHashMap<>();
   /** How many definitions keep upstream results. */
-  private final java.util.concurrent.atomic.AtomicInteger upstreamDefinitions = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger upstreamDefinitions =
+      new java.util.concurrent.atomic.AtomicInteger();
   /** Executions seen per shape, for autoCache (bounded). */
   private final Cache<String, AtomicLong> seen = Caffeine.newBuilder().maximumSize(10_000).build();
   private final Persistence persistence;
@@ -314,7 +315,10 @@ public final class ResultCache {
     return define(name, query, shape, mode, ttl, persistent, false);
   }
 
-  /** As {@link #define(String, String, String, Mode, Duration, boolean)}; {@code upstream}: see {@link Definition#upstream}. */
+  /**
+   * As {@link #define(String, String, String, Mode, Duration, boolean)}; {@code upstream}: a shallow cache of upstream
+   * results ({@link Definition#upstream}).
+   */
   public synchronized Definition define(String name, String query, String shape, Mode mode, Duration ttl,
       boolean persistent, boolean upstream) {
     if (upstream && mode != Mode.SHALLOW) {
@@ -335,8 +339,8 @@ public final class ResultCache {
     }
     register(d);
     if (persistent && persistence != null) {
-      persistence.save(META_PREFIX + d.name(), ((upstream ? UPSTREAM : mode.name()) + "\t" + (ttl == null ? "" : ttl.toMillis()) + "\t" + d.name()
-          + "\t" + query).getBytes(StandardCharsets.UTF_8));
+      persistence.save(META_PREFIX + d.name(), ((upstream ? UPSTREAM : mode.name()) + "\t"
+          + (ttl == null ? "" : ttl.toMillis()) + "\t" + d.name() + "\t" + query).getBytes(StandardCharsets.UTF_8));
     }
     return d;
   }

@@ -6,7 +6,6 @@ import io.accel.cursor.Cursor;
 import io.accel.sql.AccelException;
 import io.accel.sql.Command;
 import io.accel.sql.SqlState;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -239,7 +239,8 @@ final class FrontingConnection implements InvocationHandler {
             return answerFromCache(method, route);
           }
           if (!route.local()) {
-            return route.cache() != null ? runUpstreamAndKeep(method, args, sql, route) : runUpstream(method, args, sql);
+            return route.cache() != null ? runUpstreamAndKeep(method, args, sql, route)
+                : runUpstream(method, args, sql);
           }
           return runLocal(method, args, route, sql, prepared);
         }
@@ -364,7 +365,8 @@ final class FrontingConnection implements InvocationHandler {
      * when its result must not come from a cache: a row limit, an updatable result, a stream or LOB parameter.
      */
     private List<Object> cacheValues(boolean prepared) throws SQLException {
-      if (upstreamStatement.getMaxRows() != 0 || upstreamStatement.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY) {
+      if (upstreamStatement.getMaxRows() != 0
+          || upstreamStatement.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY) {
         return null;
       }
       List<Object> values = new java.util.ArrayList<>();
