@@ -468,6 +468,14 @@ class FrontingServerTest {
           assertThat(rs.getString("properties")).startsWith("shallow, ttl 3 s, upstream results");
           assertThat(rs.getLong("count")).isPositive();
         }
+        Map<String, String> status = new java.util.HashMap<>();
+        try (ResultSet rs = s.executeQuery("SHOW ACCEL STATUS")) {
+          while (rs.next()) {
+            status.put(rs.getString("name"), rs.getString("value"));
+          }
+        }
+        assertThat(status).containsEntry("mode", "fronting").containsKey("store size on disk (bytes)");
+        assertThat(Long.parseLong(status.get("result cache hits"))).isPositive();
       } finally {
         s.execute("DROP CACHE name_size");
         direct.execute("UPDATE users SET name = 'user1234' WHERE id = 1234");

@@ -174,15 +174,18 @@ class UpstreamShallowCacheTest {
         assertThat(one(ps, 2)).isEqualTo("zwei");
         assertThat(FrontingTest.lastRoute(c)[0]).isEqualTo("accel");
       }
+      java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
       try (ResultSet rs = s.executeQuery("SHOW ACCEL STATUS")) {
-        long hits = -1;
         while (rs.next()) {
-          if (rs.getString(1).equals("result cache hits")) {
-            hits = Long.parseLong(rs.getString(2));
-          }
+          status.put(rs.getString("name"), rs.getString("value"));
         }
-        assertThat(hits).isGreaterThanOrEqualTo(4);
       }
+      // the mirror's rows, then the store's figures as a standalone store reports them
+      assertThat(status.keySet().iterator().next()).isEqualTo("mode");
+      assertThat(status).containsEntry("mode", "fronting").containsEntry("replication", "streaming")
+          .containsKeys("store size on disk (bytes)", "store memtables (bytes)", "uptime (s)");
+      assertThat(Long.parseLong(status.get("result cache hits"))).isGreaterThanOrEqualTo(4);
+      assertThat(status.get("result caches")).isEqualTo("1");
     }
     // the definition survives the mirror's restart (it closed with its last connection)
     try (Connection c = accel(); PreparedStatement ps = c.prepareStatement("SELECT v FROM notes WHERE id = ?")) {
