@@ -38,7 +38,8 @@ public final class Router {
    * ({@link Destination#ACCEL}) the local query that produces their result; for a query a shallow cache of upstream
    * results covers, that cache ({@code cache}: its result for CACHE, where to keep the upstream's for UPSTREAM).
    */
-  public record Route(Destination destination, String reason, Prepared prepared, String localSql, UpstreamCache cache) {
+  public record Route(Destination destination, String reason, Prepared prepared, String localSql,
+      UpstreamCache cache) {
     public Route(Destination destination, String reason, Prepared prepared, String localSql) {
       this(destination, reason, prepared, localSql, null);
     }
@@ -150,7 +151,7 @@ public final class Router {
    */
   private Route upstreamCache(Session local, String sql, List<Object> values, Route upstream) {
     ResultCache cache = mirror.database().resultCache();
-    if (cache == null || !cache.tracking() || divergedBy != null || upstreamOnly(sql) == null) {
+    if (cache == null || !cache.tracking() || divergedBy != null || !isPlainRead(sql)) {
       return upstream;
     }
     ResultCache.Definition d = cache.definition(ResultCache.shapeOf(sql));
@@ -189,7 +190,8 @@ public final class Router {
     boolean kept = result != null && cache.putUpstream(c.key(), c.definition(), result, bytes, c.readFromNanos());
     Route noted = new Route(r.destination(), r.reason() + (kept ? "; its result is kept in shallow cache "
         + c.definition().name() + " for " + c.definition().ttl().toSeconds() + " s"
-        : "; its result was not kept in shallow cache " + c.definition().name() + " (too large)"), null, null, c);
+        : "; its result was not kept in shallow cache " + c.definition().name()
+            + " (too large, or not a plain result)"), null, null, c);
     if (last == r) {
       last = noted;
     }
@@ -268,7 +270,7 @@ public final class Router {
     String query = create.isPresent()
         ? create.get().byId() ? cache.knownQuery(create.get().query()).orElse(null) : create.get().query()
         : CacheCommands.explainCreateCache(sql).orElse(null);
-    String why = query == null || upstreamOnly(query) == null ? null : whyUpstreamOnly(local, query);
+    String why = query == null || !isPlainRead(query) ? null : whyUpstreamOnly(local, query);
     if (why == null) {
       return null;
     }
@@ -290,12 +292,11 @@ public final class Router {
     return new Route(Destination.ACCEL, "a shallow cache of a query only the upstream answers", null, null);
   }
 
-  /** {@code sql} if it is a plain read (SELECT, WITH, VALUES or TABLE that neither locks nor writes), else null. */
-  private static String upstreamOnly(String sql) {
+  /** Whether {@code sql} is a plain read: SELECT, WITH, VALUES or TABLE that neither locks nor writes. */
+  private static boolean isPlainRead(String sql) {
     String word = firstWord(sql);
-    boolean read = (word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))
+    return (word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))
         && isQuery(sql) && !LOCKING.matcher(sql).find();
-    return read ? sql : null;
   }
 
   /** Why Accel cannot run the read {@code query} (its planning error), or null when it can. */
