@@ -55,9 +55,11 @@ public final class ResultCache {
     private final Mode mode;
     private final Duration ttl;
     private final boolean persistent;
+    private final boolean upstream;
     private final AtomicLong hits = new AtomicLong();
 
-    Definition(String name, String query, String shape, Mode mode, Duration ttl, boolean persistent) {
+    Definition(String name, String query, String shape, Mode mode, Duration ttl, boolean persistent,
+        boolean upstream) {
       this.id = queryId(shape);
       this.name = name == null ? id : name;
       this.query = query;
@@ -65,6 +67,12 @@ public final class ResultCache {
       this.mode = mode;
       this.ttl = ttl;
       this.persistent = persistent;
+      this.upstream = upstream;
+    }
+
+    /** A shallow cache of results only a fronted upstream can produce (the frontend fills it with theirs). */
+    public boolean upstream() {
+      return upstream;
     }
 
     public String id() {
@@ -136,9 +144,10 @@ public final class ResultCache {
     private final Invalidation invalidation;
     private final long catalogVersion;
     private final long expiresAtNanos;
+    private final long readFromNanos;
 
     private Entry(List<Object> rows, long bytes, ReadSet.Frozen reads, Set<Long> tables, Invalidation invalidation,
-        long catalogVersion, long expiresAtNanos) {
+        long catalogVersion, long expiresAtNanos, long readFromNanos) {
       this.rows = rows;
       this.bytes = bytes;
       this.reads = reads;
@@ -146,10 +155,16 @@ public final class ResultCache {
       this.invalidation = invalidation;
       this.catalogVersion = catalogVersion;
       this.expiresAtNanos = expiresAtNanos;
+      this.readFromNanos = readFromNanos;
     }
 
     public List<Object> rows() {
       return rows;
+    }
+
+    /** When ({@link System#nanoTime}) the execution that produced it began: it holds what was committed before. */
+    public long readFromNanos() {
+      return readFromNanos;
     }
   }
 
@@ -199,17 +214,26 @@ public final class ResultCache {
   private record Indexed(Key key, Entry entry) {
   }
 
+  /** A shallow cache's time to live when CREATE SHALLOW CACHE names none. */
+  public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
   /** How many committed write sets are kept for entries being filled; a fill older than them is not inserted. */
   private static final int RECENT_COMMITS = 4096;
   /** A result with more rows is not cached (it is returned as usual); nor one above a quarter of the bound. */
   public static final int MAX_ROWS = 100_000;
   private static final String META_PREFIX = "resultcache/";
+  /** The persisted mode of a shallow cache of upstream results. */
+  private static final String UPSTREAM = "UPSTREAM";
+  /** The catalog version upstream results are kept under: the mirror's catalog does not describe them. */
+  public static final long UPSTREAM_VERSION = Long.MIN_VALUE;
 
   private final boolean autoCache;
   private final long maxBytes;
   private final Cache<Key, Entry> entries;
   private final Map<String, Definition> byShape = new ConcurrentHashMap<>();
   private final Map<String, Definition> byName = new ConcurrentHashMap<>();
+  /** How many definitions keep upstream results. */
+  private final java.util.concurrent.atomic.AtomicInteger upstreamDefinitions =
+      new java.util.concurrent.atomic.AtomicInteger();
   /** Executions seen per shape, for autoCache (bounded). */
   private final Cache<String, AtomicLong> seen = Caffeine.newBuilder().maximumSize(10_000).build();
   private final Persistence persistence;
@@ -252,11 +276,12 @@ public final class ResultCache {
     if (persistence != null) {
       for (byte[] value : persistence.load(META_PREFIX).values()) {
         String[] parts = new String(value, StandardCharsets.UTF_8).split("\t", 4);
-        Mode mode = Mode.valueOf(parts[0]);
+        boolean upstream = parts[0].equals(UPSTREAM);
+        Mode mode = upstream ? Mode.SHALLOW : Mode.valueOf(parts[0]);
         Duration ttl = parts[1].isEmpty() ? null : Duration.ofMillis(Long.parseLong(parts[1]));
         String name = parts[2];
         String query = parts[3];
-        register(new Definition(name, query, shapeOf(query), mode, ttl, true));
+        register(new Definition(name, query, shapeOf(query), mode, ttl, true, upstream));
       }
     }
   }
@@ -285,9 +310,21 @@ public final class ResultCache {
    * Defines a cache; {@code persistent} ones (CREATE CACHE) are saved. A second definition of the same query or
    * name fails (42710), as Readyset's does.
    */
-  public synchronized Definition define(String name, String query, String shape, Mode mode, Duration ttl,
+  public Definition define(String name, String query, String shape, Mode mode, Duration ttl,
       boolean persistent) {
-    Definition d = new Definition(name, query, shape, mode, ttl, persistent);
+    return define(name, query, shape, mode, ttl, persistent, false);
+  }
+
+  /**
+   * As {@link #define(String, String, String, Mode, Duration, boolean)}; {@code upstream}: a shallow cache of upstream
+   * results ({@link Definition#upstream}).
+   */
+  public synchronized Definition define(String name, String query, String shape, Mode mode, Duration ttl,
+      boolean persistent, boolean upstream) {
+    if (upstream && mode != Mode.SHALLOW) {
+      throw new IllegalArgumentException("an upstream result cache is shallow");
+    }
+    Definition d = new Definition(name, query, shape, mode, ttl, persistent, upstream);
     Definition same = byShape.get(shape);
     if (same != null) {
       if (!persistent) {
@@ -302,8 +339,8 @@ public final class ResultCache {
     }
     register(d);
     if (persistent && persistence != null) {
-      persistence.save(META_PREFIX + d.name(), (mode + "\t" + (ttl == null ? "" : ttl.toMillis()) + "\t" + d.name()
-          + "\t" + query).getBytes(StandardCharsets.UTF_8));
+      persistence.save(META_PREFIX + d.name(), ((upstream ? UPSTREAM : mode.name()) + "\t"
+          + (ttl == null ? "" : ttl.toMillis()) + "\t" + d.name() + "\t" + query).getBytes(StandardCharsets.UTF_8));
     }
     return d;
   }
@@ -311,6 +348,14 @@ public final class ResultCache {
   private void register(Definition d) {
     byShape.put(d.shape(), d);
     byName.put(d.name(), d);
+    if (d.upstream()) {
+      upstreamDefinitions.incrementAndGet();
+    }
+  }
+
+  /** Whether some definition keeps upstream results (a fronting frontend then passes parameter values to look up). */
+  public boolean keepsUpstreamResults() {
+    return upstreamDefinitions.get() > 0;
   }
 
   /** Drops a cache by name or query id; false when there is none. */
@@ -336,6 +381,9 @@ public final class ResultCache {
   private void remove(Definition d) {
     byShape.remove(d.shape());
     byName.remove(d.name());
+    if (d.upstream()) {
+      upstreamDefinitions.decrementAndGet();
+    }
     if (d.persistent() && persistence != null) {
       persistence.delete(META_PREFIX + d.name());
     }
@@ -389,7 +437,15 @@ public final class ResultCache {
 
   /** The entry of an execution, if cached and still valid under catalog version {@code catalogVersion}. */
   public Entry get(Key key, Definition d, long catalogVersion) {
+    return get(key, d, catalogVersion, Long.MIN_VALUE);
+  }
+
+  private Entry get(Key key, Definition d, long catalogVersion, long notReadBeforeNanos) {
     Entry e = entries.getIfPresent(key);
+    if (e != null && notReadBeforeNanos != Long.MIN_VALUE && e.readFromNanos - notReadBeforeNanos <= 0) {
+      misses.incrementAndGet();
+      return null; // kept, but too old for this reader: the upstream answers, and the new result replaces it
+    }
     if (e != null && (e.catalogVersion != catalogVersion
         || e.expiresAtNanos != 0 && System.nanoTime() - e.expiresAtNanos > 0)) {
       if (entries.asMap().remove(key, e)) {
@@ -406,6 +462,15 @@ public final class ResultCache {
     hits.incrementAndGet();
     d.hits.incrementAndGet();
     return e;
+  }
+
+  /**
+   * The upstream result of an execution ({@link Definition#upstream}), if one is kept and its execution began after
+   * {@code notReadBeforeNanos} (the connection's last write: a result read before it may not hold it;
+   * {@link Long#MIN_VALUE} for none).
+   */
+  public Entry getUpstream(Key key, Definition d, long notReadBeforeNanos) {
+    return get(key, d, UPSTREAM_VERSION, notReadBeforeNanos);
   }
 
   /**
@@ -438,7 +503,8 @@ public final class ResultCache {
     if (bytes > maxBytes / 4) {
       return false;
     }
-    Entry e = new Entry(java.util.Collections.unmodifiableList(rows), bytes, frozen, Set.copyOf(tables), how, catalogVersion, expires);
+    Entry e = new Entry(java.util.Collections.unmodifiableList(rows), bytes, frozen, Set.copyOf(tables), how,
+        catalogVersion, expires, 0);
     synchronized (this) {
       if (!byName.containsKey(d.name())) {
         return false; // dropped meanwhile
@@ -470,6 +536,30 @@ public final class ResultCache {
         unindex(new Indexed(key, old));
       }
       index(new Indexed(key, e));
+    }
+    return true;
+  }
+
+  /**
+   * Keeps a result an upstream returned for a definition of {@link Definition#upstream} for its TTL: {@code result} is
+   * the frontend's own form of it, {@code bytes} its estimated size, {@code readFromNanos} when its execution began.
+   * False when it is too large or the definition was dropped.
+   */
+  public boolean putUpstream(Key key, Definition d, Object result, long bytes, long readFromNanos) {
+    if (!d.upstream() || bytes > maxBytes / 4) {
+      return false;
+    }
+    long expires = System.nanoTime() + d.ttl().toNanos();
+    Entry e = new Entry(List.of(result), 64 + bytes, null, Set.of(), Invalidation.TTL, UPSTREAM_VERSION,
+        expires == 0 ? 1 : expires, readFromNanos);
+    synchronized (this) {
+      if (byName.get(d.name()) != d) {
+        return false; // dropped meanwhile
+      }
+      Entry old = entries.asMap().put(key, e);
+      if (old != null) {
+        unindex(new Indexed(key, old));
+      }
     }
     return true;
   }

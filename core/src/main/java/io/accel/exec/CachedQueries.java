@@ -6,7 +6,6 @@ import io.accel.cursor.Cursor;
 import io.accel.sql.AccelException;
 import io.accel.sql.Command;
 import io.accel.sql.SqlState;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +23,6 @@ import org.apache.calcite.linq4j.Linq4j;
  * (CREATE CACHE, DROP CACHE, DROP ALL CACHES, SHOW CACHES, EXPLAIN CREATE CACHE).
  */
 final class CachedQueries {
-  /** A shallow cache's time to live when CREATE SHALLOW CACHE names none. */
-  static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
-
   private final Session session;
   private final ResultCache cache;
 
@@ -51,6 +47,9 @@ final class CachedQueries {
         return null;
       }
       d = cache.define(null, prepared.sql(), shape, ResultCache.Mode.DEEP, null, false);
+    }
+    if (d.upstream()) {
+      return null; // it keeps upstream results only (the fronting router's); a local execution is not one
     }
     if (d.mode() == ResultCache.Mode.DEEP && prepared.plan().facts().notCacheable() != null) {
       return null; // the definition's text planned differently here (another search_path): not kept exact
@@ -160,7 +159,7 @@ final class CachedQueries {
           .withHint("CREATE SHALLOW CACHE [POLICY TTL n SECONDS] caches its results for a time instead.");
     }
     cache.define(create.name().orElse(null), text, ResultCache.shapeOf(text), mode,
-        mode == ResultCache.Mode.SHALLOW ? create.ttl().orElse(DEFAULT_TTL) : null, true);
+        mode == ResultCache.Mode.SHALLOW ? create.ttl().orElse(ResultCache.DEFAULT_TTL) : null, true);
   }
 
   /** {@code text} prepared as a query, or the reason it cannot be cached at all (0A000, or its own error). */
@@ -190,6 +189,7 @@ final class CachedQueries {
   private String properties(ResultCache.Definition d) {
     StringBuilder p = new StringBuilder(d.mode() == ResultCache.Mode.DEEP ? "deep" : "shallow, ttl "
         + d.ttl().toSeconds() + " s");
+    p.append(d.upstream() ? ", upstream results" : "");
     p.append(d.persistent() ? "" : ", auto");
     Map<ResultCache.Invalidation, Integer> modes = cache.entryModes(d);
     int total = modes.values().stream().mapToInt(Integer::intValue).sum();

@@ -105,6 +105,23 @@ public final class Database implements AutoCloseable {
   }
 
   private final io.accel.cache.ScanCache scanCache;
+  private final long openedAt = System.currentTimeMillis();
+  private volatile AccelStatus.Source frontedBy;
+
+  /** Seconds since the store was opened in this process. */
+  public long uptimeSeconds() {
+    return (System.currentTimeMillis() - openedAt) / 1000;
+  }
+
+  /** The fronting mirror that describes this store in SHOW ACCEL STATUS and TABLES, or null (standalone). */
+  public AccelStatus.Source frontedBy() {
+    return frontedBy;
+  }
+
+  /** Set by a mirror while it holds the store; null when it closes. */
+  public void frontedBy(AccelStatus.Source source) {
+    this.frontedBy = source;
+  }
 
   /** The decoded rows of small tables for full scans; null when the row cache is off (it shares its budget). */
   public io.accel.cache.ScanCache scanCache() {

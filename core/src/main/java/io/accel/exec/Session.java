@@ -520,6 +520,9 @@ public final class Session implements AutoCloseable {
       if (command.get() instanceof Command.Show show) {
         return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
       }
+      if (command.get() instanceof Command.ShowAccel show) {
+        return new Prepared(sql, Prepared.Kind.QUERY, AccelStatus.signature(sql, show.tables()), null, command.get());
+      }
       if (command.get() instanceof Command.ExplainLast) {
         return new Prepared(sql, Prepared.Kind.QUERY, CachedQueries.signature(sql, command.get()), null,
             command.get());
@@ -644,6 +647,12 @@ public final class Session implements AutoCloseable {
             "the result cache is off in this store (resultCacheSize=0)");
       }
       return cachedQueries.command(prepared, prepared.command());
+    }
+    if (prepared.command() instanceof Command.ShowAccel show) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      return Result.rows(prepared.signature(), new Cursor(
+          org.apache.calcite.linq4j.Linq4j.enumerator(AccelStatus.rows(database, show.tables())), null, null));
     }
     if (prepared.command() instanceof Command.Show show) {
       releaseStatement(statementKey);

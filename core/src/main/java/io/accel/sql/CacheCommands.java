@@ -5,7 +5,10 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Readyset's cache statements, in its spelling: CREATE CACHE, DROP CACHE, DROP ALL CACHES, SHOW CACHES, EXPLAIN. */
+/**
+ * Readyset's cache statements, in its spelling: CREATE CACHE, DROP CACHE, DROP ALL CACHES, SHOW CACHES, EXPLAIN; and
+ * Accel's SHOW ACCEL STATUS and SHOW ACCEL TABLES.
+ */
 public final class CacheCommands {
   private static final Pattern CREATE = Pattern.compile(
       "(?is)^\\s*CREATE\\s+(?:(DEEP|SHALLOW)\\s+)?CACHE\\b(.*)$");
@@ -17,6 +20,7 @@ public final class CacheCommands {
       "(?is)^\\s*DROP\\s+CACHE\\s+(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\s*;?\\s*$");
   private static final Pattern DROP_ALL = Pattern.compile("(?is)^\\s*DROP\\s+ALL\\s+CACHES\\s*;?\\s*$");
   private static final Pattern SHOW = Pattern.compile("(?is)^\\s*SHOW\\s+CACHES\\s*;?\\s*$");
+  private static final Pattern SHOW_ACCEL = Pattern.compile("(?is)^\\s*SHOW\\s+ACCEL\\s+(STATUS|TABLES)\\s*;?\\s*$");
   private static final Pattern EXPLAIN_LAST = Pattern.compile("(?is)^\\s*EXPLAIN\\s+LAST\\s+STATEMENT\\s*;?\\s*$");
   private static final Pattern EXPLAIN = Pattern.compile(
       "(?is)^\\s*EXPLAIN\\s+CREATE\\s+(?:(?:DEEP|SHALLOW)\\s+)?CACHE\\s+FROM\\s+(.+?)\\s*;?\\s*$");
@@ -35,6 +39,18 @@ public final class CacheCommands {
     return CREATE.matcher(sql).matches() || EXPLAIN.matcher(sql).matches();
   }
 
+  /** {@code sql} as CREATE CACHE, if it is one (the fronting router defines caches of upstream results itself). */
+  public static Optional<Command.CreateCache> createCache(String sql) {
+    Matcher m = CREATE.matcher(sql);
+    return m.matches() ? Optional.of((Command.CreateCache) create(m.group(1), m.group(2))) : Optional.empty();
+  }
+
+  /** The query of EXPLAIN CREATE CACHE FROM query, if {@code sql} is one. */
+  public static Optional<String> explainCreateCache(String sql) {
+    Matcher m = EXPLAIN.matcher(sql);
+    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+  }
+
   static Optional<Command> parse(String sql) {
     Matcher m = CREATE.matcher(sql);
     if (m.matches()) {
@@ -48,6 +64,9 @@ public final class CacheCommands {
     }
     if (SHOW.matcher(sql).matches()) {
       return Optional.of(new Command.ShowCaches());
+    }
+    if ((m = SHOW_ACCEL.matcher(sql)).matches()) {
+      return Optional.of(new Command.ShowAccel(m.group(1).equalsIgnoreCase("tables")));
     }
     if (EXPLAIN_LAST.matcher(sql).matches()) {
       return Optional.of(new Command.ExplainLast());

@@ -119,6 +119,10 @@ public sealed interface Command {
   record ShowCaches() implements Command {
   }
 
+  /** {@code SHOW ACCEL STATUS} ({@code tables} false) or {@code SHOW ACCEL TABLES}. */
+  record ShowAccel(boolean tables) implements Command {
+  }
+
   /** {@code EXPLAIN LAST STATEMENT} on a standalone store: where the connection's last statement ran, and why. */
   record ExplainLast() implements Command {
   }

@@ -91,6 +91,18 @@ public final class Mirror implements AutoCloseable {
     this.config = config;
     this.database = database;
     this.session = new Session(database);
+    // the store's sessions answer SHOW ACCEL STATUS and TABLES with the mirror's view of it
+    database.frontedBy(new io.accel.exec.AccelStatus.Source() {
+      @Override
+      public Map<String, String> status() {
+        return statusValues();
+      }
+
+      @Override
+      public List<String[]> tables() {
+        return tableRows();
+      }
+    });
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "accel-mirror-" + config.describe());
       t.setDaemon(true);
@@ -913,6 +925,7 @@ public final class Mirror implements AutoCloseable {
   /** Status in rows of (name, value), as SHOW ACCEL STATUS shows it. */
   public Map<String, String> statusValues() {
     Map<String, String> m = new LinkedHashMap<>();
+    m.put("mode", "fronting");
     m.put("upstream", config.describe());
     m.put("mirror", config.mirrorDir().toString());
     m.put("replication slot", config.slotName());
@@ -926,15 +939,22 @@ public final class Mirror implements AutoCloseable {
     m.put("statements run locally", Long.toString(routedLocal.get()));
     m.put("statements sent upstream", Long.toString(routedUpstream.get()));
     m.put("tables online", Long.toString(tables.values().stream().filter(t -> t.state() == TableState.ONLINE).count()));
-    io.accel.cache.ResultCache cache = database.resultCache();
-    if (cache != null) {
-      m.put("result caches", Integer.toString(cache.definitions().size()));
-      m.put("cached results", Long.toString(cache.entryCount()));
-      m.put("result cache memory (bytes)", Long.toString(cache.weightedBytes()));
-      m.put("result cache hits", Long.toString(cache.hitCount()));
-    }
+    m.putAll(io.accel.exec.AccelStatus.storeValues(database));
     m.put("uptime (s)", Long.toString((System.currentTimeMillis() - startedAt) / 1000));
     return m;
+  }
+
+  /** SHOW ACCEL TABLES: every upstream table the mirror knows, with its state (snapshot progress) and why. */
+  public List<String[]> tableRows() {
+    List<String[]> rows = new ArrayList<>();
+    for (TableStatus s : tableStatuses()) {
+      String state = s.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+      if (s.state() == TableState.SNAPSHOTTING) {
+        state += " (" + s.rowsDone() + " of about " + s.rowsEstimated() + " rows)";
+      }
+      rows.add(io.accel.exec.AccelStatus.tableRow(s.name(), state, s.reason()));
+    }
+    return rows;
   }
 
   public ProxiedQueries proxied() {
@@ -1189,6 +1209,7 @@ public final class Mirror implements AutoCloseable {
       dropSync();
     }
     session.close();
+    database.frontedBy(null);
     StoreRegistry.release(database);
   }
 

@@ -1,9 +1,12 @@
 package io.accel.upstream;
 
+import io.accel.cache.ResultCache;
 import io.accel.catalog.TableDef;
 import io.accel.exec.Prepared;
 import io.accel.exec.Session;
 import io.accel.sql.AccelException;
+import io.accel.sql.CacheCommands;
+import io.accel.sql.Command;
 import io.accel.sql.SqlState;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,17 +27,34 @@ import java.util.regex.Pattern;
  * {@code maxStaleness}, reads go upstream while the mirror lags more. Everything else goes upstream.
  */
 public final class Router {
-  /** Where a statement ran. */
-  public enum Destination { LOCAL, UPSTREAM, ACCEL }
+  /**
+   * Where a statement ran. CACHE: answered from a result the upstream returned earlier, kept by a shallow cache
+   * (only for frontends that pass the execution's parameter values to {@link #route(Session, String, boolean, List)}).
+   */
+  public enum Destination { LOCAL, UPSTREAM, ACCEL, CACHE }
 
   /**
    * A decision: where, why, and for a local statement its prepared form; for Accel's own commands
-   * ({@link Destination#ACCEL}) the local query that produces their result.
+   * ({@link Destination#ACCEL}) the local query that produces their result; for a query a shallow cache of upstream
+   * results covers, that cache ({@code cache}: its result for CACHE, where to keep the upstream's for UPSTREAM).
    */
-  public record Route(Destination destination, String reason, Prepared prepared, String localSql) {
+  public record Route(Destination destination, String reason, Prepared prepared, String localSql,
+      UpstreamCache cache) {
+    public Route(Destination destination, String reason, Prepared prepared, String localSql) {
+      this(destination, reason, prepared, localSql, null);
+    }
+
     public boolean local() {
       return destination != Destination.UPSTREAM;
     }
+  }
+
+  /**
+   * One execution's place in a shallow cache of upstream results: the definition, the entry's key, when the
+   * execution began, and the kept result (the frontend's own form of it) when there is one.
+   */
+  public record UpstreamCache(ResultCache.Definition definition, ResultCache.Key key, long readFromNanos,
+      Object result) {
   }
 
   private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
@@ -63,6 +83,10 @@ public final class Router {
   private String divergedBy;
   private volatile Route last;
   private volatile Session lastSession;
+  /** A statement that may write was sent upstream and has not been followed by another routing yet. */
+  private boolean writeUnderway;
+  /** When ({@link System#nanoTime}) the connection's last upstream write had ended; MIN_VALUE before any. */
+  private long wroteBeforeNanos = Long.MIN_VALUE;
 
   public Router(Mirror mirror, String user) {
     this.mirror = mirror;
@@ -84,7 +108,24 @@ public final class Router {
    * transaction block upstream.
    */
   public Route route(Session local, String sql, boolean inTransaction) {
+    return route(local, sql, inTransaction, null);
+  }
+
+  /**
+   * As {@link #route(Session, String, boolean)}, for a frontend that can answer a query from a kept upstream result
+   * ({@link Destination#CACHE}) and keep the upstream's result ({@link #keepUpstream}): {@code values} are the
+   * execution's parameter values (null when its result must not be cached).
+   */
+  public Route route(Session local, String sql, boolean inTransaction, List<Object> values) {
+    if (writeUnderway) {
+      // routing the next statement: the write sent before it has ended
+      writeUnderway = false;
+      wroteBeforeNanos = System.nanoTime();
+    }
     Route r = decide(local, sql, inTransaction);
+    if (r.destination() == Destination.UPSTREAM && values != null && !inTransaction) {
+      r = upstreamCache(local, sql, values, r);
+    }
     if (r.destination() != Destination.ACCEL) {
       last = r;
       lastSession = local;
@@ -96,10 +137,64 @@ public final class Router {
         cache.noteQuery(io.accel.cache.ResultCache.shapeOf(sql), sql); // CREATE CACHE FROM its query id
       }
       mirror.countRoute(false);
-    } else if (r.destination() == Destination.LOCAL) {
+    } else if (r.destination() == Destination.LOCAL || r.destination() == Destination.CACHE) {
       mirror.countRoute(true);
     }
     return r;
+  }
+
+  /**
+   * A read routed upstream whose shape a shallow cache of upstream results covers: its kept result when there is one
+   * the connection may see (read after its last write), else the upstream route with where to keep the result. Outside
+   * transaction blocks only (the caller checks), for plain reads, and per user, time zone and search_path, since the
+   * upstream's answer depends on them.
+   */
+  private Route upstreamCache(Session local, String sql, List<Object> values, Route upstream) {
+    ResultCache cache = mirror.database().resultCache();
+    if (cache == null || !cache.tracking() || divergedBy != null || !isPlainRead(sql)) {
+      return upstream;
+    }
+    ResultCache.Definition d = cache.definition(ResultCache.shapeOf(sql));
+    if (d == null || !d.upstream()) {
+      return upstream;
+    }
+    ResultCache.Key key = new ResultCache.Key(d.id(), sql, values, local.timeZone().getID() + " search_path="
+        + local.settings().get("search_path") + " user=" + user);
+    ResultCache.Entry e = cache.getUpstream(key, d, wroteBeforeNanos);
+    if (e != null) {
+      return new Route(Destination.CACHE, "answered from shallow cache " + d.name() + ": a result the upstream returned"
+          + " less than " + d.ttl().toSeconds() + " s ago (" + upstream.reason() + ")", null, null,
+          new UpstreamCache(d, key, e.readFromNanos(), e.rows().get(0)));
+    }
+    return new Route(Destination.UPSTREAM, upstream.reason(), null, null,
+        new UpstreamCache(d, key, System.nanoTime(), null));
+  }
+
+  /** Whether some shallow cache keeps upstream results: only then need a frontend gather parameter values. */
+  public boolean cachesUpstreamResults() {
+    ResultCache cache = mirror.database().resultCache();
+    return cache != null && cache.keepsUpstreamResults();
+  }
+
+  /**
+   * After an execution routed UPSTREAM with a cache ran there: keeps its result ({@code result}, in the frontend's
+   * own form, about {@code bytes}) for the cache's TTL; null {@code result}: it could not be kept (too large, not a
+   * plain result). EXPLAIN LAST STATEMENT says which.
+   */
+  public void keepUpstream(Route r, Object result, long bytes) {
+    ResultCache cache = mirror.database().resultCache();
+    UpstreamCache c = r.cache();
+    if (c == null || cache == null) {
+      return;
+    }
+    boolean kept = result != null && cache.putUpstream(c.key(), c.definition(), result, bytes, c.readFromNanos());
+    Route noted = new Route(r.destination(), r.reason() + (kept ? "; its result is kept in shallow cache "
+        + c.definition().name() + " for " + c.definition().ttl().toSeconds() + " s"
+        : "; its result was not kept in shallow cache " + c.definition().name()
+            + " (too large, or not a plain result)"), null, null, c);
+    if (last == r) {
+      last = noted;
+    }
   }
 
   private Route decide(Session local, String sql, boolean inTransaction) {
@@ -108,8 +203,9 @@ public final class Router {
       return new Route(Destination.ACCEL, "an Accel command", null, commandQuery(command.group(1)));
     }
     if (io.accel.sql.CacheCommands.isCacheCommand(sql)) {
+      Route upstreamOnly = upstreamOnlyCacheCommand(local, sql);
       // the result cache is the mirror's: its statements run on the local session
-      return new Route(Destination.ACCEL, "an Accel cache command", null, sql);
+      return upstreamOnly != null ? upstreamOnly : new Route(Destination.ACCEL, "an Accel cache command", null, sql);
     }
     if (DROP_MIRROR.matcher(sql).matches()) {
       mirror.dropByCommand();
@@ -157,6 +253,60 @@ public final class Router {
       }
     }
     return st.local() != null ? st.local() : upstream("reads a table the mirror does not hold yet");
+  }
+
+  /**
+   * CREATE CACHE and EXPLAIN CREATE CACHE of a plain read Accel cannot run (it reads a table the mirror does not
+   * hold, or calls a function Accel lacks): only the upstream can answer it, so its results can be kept for a TTL (a
+   * shallow cache the frontend fills with the upstream's results) but never exactly, since no change Accel sees tells
+   * it when they change. Null for every other cache statement: the local session runs those.
+   */
+  private Route upstreamOnlyCacheCommand(Session local, String sql) {
+    ResultCache cache = mirror.database().resultCache();
+    if (cache == null) {
+      return null; // the local session says the cache is off
+    }
+    java.util.Optional<Command.CreateCache> create = CacheCommands.createCache(sql);
+    String query = create.isPresent()
+        ? create.get().byId() ? cache.knownQuery(create.get().query()).orElse(null) : create.get().query()
+        : CacheCommands.explainCreateCache(sql).orElse(null);
+    String why = query == null || !isPlainRead(query) ? null : whyUpstreamOnly(local, query);
+    if (why == null) {
+      return null;
+    }
+    String shape = ResultCache.shapeOf(query);
+    if (create.isEmpty()) {
+      return new Route(Destination.ACCEL, "an Accel cache command", null, values(List.<String[]>of(new String[] {
+          ResultCache.queryId(shape), shape, "shallow only", "not kept exact, because " + why
+          + ": CREATE SHALLOW CACHE keeps the upstream's results for a TTL"}),
+          "query id", "query text", "supported", "invalidation"));
+    }
+    Command.CreateCache c = create.get();
+    if (!c.shallow()) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "the query cannot be cached exactly, because " + why
+          + ": only the upstream can answer it, and no change the mirror applies tells when its result changes")
+          .withHint("CREATE SHALLOW CACHE [POLICY TTL n SECONDS] keeps the upstream's results for a time instead.");
+    }
+    cache.define(c.name().orElse(null), query, shape, ResultCache.Mode.SHALLOW,
+        c.ttl().orElse(ResultCache.DEFAULT_TTL), true, true);
+    return new Route(Destination.ACCEL, "a shallow cache of a query only the upstream answers", null, null);
+  }
+
+  /** Whether {@code sql} is a plain read: SELECT, WITH, VALUES or TABLE that neither locks nor writes. */
+  private static boolean isPlainRead(String sql) {
+    String word = firstWord(sql);
+    return (word.equals("select") || word.equals("with") || word.equals("values") || word.equals("table"))
+        && isQuery(sql) && !LOCKING.matcher(sql).find();
+  }
+
+  /** Why Accel cannot run the read {@code query} (its planning error), or null when it can. */
+  private static String whyUpstreamOnly(Session local, String query) {
+    try {
+      local.prepare(io.accel.sql.PositionalParameters.of(query).sql());
+      return null;
+    } catch (AccelException e) {
+      return "Accel cannot run it (" + e.getMessage() + ")";
+    }
   }
 
   /**
@@ -301,7 +451,10 @@ public final class Router {
       case "set", "reset" -> {
         // handled after it ran (afterUpstream): the local session follows where it can
       }
-      default -> wroteSinceSync = true;
+      default -> {
+        wroteSinceSync = true;
+        writeUnderway = true;
+      }
     }
   }
 
@@ -311,6 +464,8 @@ public final class Router {
    */
   public void upstreamWrote() {
     wroteSinceSync = true;
+    writeUnderway = false;
+    wroteBeforeNanos = System.nanoTime();
     requestSync();
   }
 
@@ -410,7 +565,7 @@ public final class Router {
     String c = command.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
     if (c.equals("EXPLAIN LAST STATEMENT")) {
       Route r = last;
-      String destination = r == null ? "none" : r.destination() == Destination.LOCAL ? "accel" : "upstream";
+      String destination = r == null ? "none" : r.destination() == Destination.UPSTREAM ? "upstream" : "accel";
       String reason = r == null ? "no statement has run on this connection" : r.reason();
       Session s = lastSession;
       if (r != null && r.destination() == Destination.LOCAL && s != null && s.cacheNote() != null) {
@@ -427,22 +582,7 @@ public final class Router {
       }
       return values(rows, "query id", "proxied query", "accel supported", "reason", "count");
     }
-    if (c.equals("SHOW ACCEL STATUS")) {
-      List<String[]> rows = new ArrayList<>();
-      for (Map.Entry<String, String> e : mirror.statusValues().entrySet()) {
-        rows.add(new String[] {e.getKey(), e.getValue()});
-      }
-      return values(rows, "name", "value");
-    }
-    List<String[]> rows = new ArrayList<>();
-    for (Mirror.TableStatus s : mirror.tableStatuses()) {
-      String state = s.state().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-      if (s.state() == Mirror.TableState.SNAPSHOTTING) {
-        state += " (" + s.rowsDone() + " of about " + s.rowsEstimated() + " rows)";
-      }
-      rows.add(new String[] {s.name(), state, s.reason() == null ? "" : s.reason()});
-    }
-    return values(rows, "table", "status", "description");
+    return c; // SHOW ACCEL STATUS and TABLES: the local session answers them from the mirror (AccelStatus.Source)
   }
 
   private static String values(List<String[]> rows, String... columns) {

@@ -105,8 +105,13 @@ final class FrontingConnection implements InvocationHandler {
   }
 
   private Router.Route route(String sql) throws SQLException {
+    return route(sql, null);
+  }
+
+  /** {@code values}: the execution's parameter values when its result may come from a cache, else null. */
+  private Router.Route route(String sql, List<Object> values) throws SQLException {
     try {
-      return router.route(local.session(), sql, inTransaction());
+      return router.route(local.session(), sql, inTransaction(), values);
     } catch (AccelException e) {
       throw JdbcErrors.toSqlException(e);
     }
@@ -204,6 +209,8 @@ final class FrontingConnection implements InvocationHandler {
     private Statement localStatement;
     /** The statement whose results the getters return: the one that ran last. */
     private Statement current;
+    /** The result of the last execution when a kept upstream result answered it (then {@code current} is null). */
+    private ResultSet answered;
     /** Settings replayed on the local statement: method name to arguments. */
     private final Map<Method, Object[]> settings = new HashMap<>();
     /** The prepared statement's parameter setters, per index, replayed on the local one. */
@@ -227,9 +234,13 @@ final class FrontingConnection implements InvocationHandler {
           if (sql == null || prepared && preparedSql == null) {
             return runUpstream(method, args);
           }
-          Router.Route route = route(sql);
+          Router.Route route = route(sql, router.cachesUpstreamResults() ? cacheValues(prepared) : null);
+          if (route.destination() == Router.Destination.CACHE) {
+            return answerFromCache(method, route);
+          }
           if (!route.local()) {
-            return runUpstream(method, args, sql);
+            return route.cache() != null ? runUpstreamAndKeep(method, args, sql, route)
+                : runUpstream(method, args, sql);
           }
           return runLocal(method, args, route, sql, prepared);
         }
@@ -252,6 +263,9 @@ final class FrontingConnection implements InvocationHandler {
         }
         case "getResultSet", "getUpdateCount", "getLargeUpdateCount", "getMoreResults", "getWarnings",
             "clearWarnings" -> {
+          if (current == null) {
+            return answeredGetter(name);
+          }
           return call(current, method, args);
         }
         case "getConnection" -> {
@@ -265,6 +279,7 @@ final class FrontingConnection implements InvocationHandler {
         }
         case "close" -> {
           try {
+            closeAnswered();
             if (localStatement != null) {
               localStatement.close();
             }
@@ -325,6 +340,7 @@ final class FrontingConnection implements InvocationHandler {
     }
 
     private Object runUpstream(Method method, Object[] args, String sql) throws Throwable {
+      closeAnswered();
       current = upstreamStatement;
       long t0 = System.nanoTime();
       try {
@@ -341,6 +357,81 @@ final class FrontingConnection implements InvocationHandler {
             router.upstreamWrote();
           }
         }
+      }
+    }
+
+    /**
+     * The execution's parameter values as a cache key (each the setter's name and arguments, bytes as hex), or null
+     * when its result must not come from a cache: a row limit, an updatable result, a stream or LOB parameter.
+     */
+    private List<Object> cacheValues(boolean prepared) throws SQLException {
+      if (upstreamStatement.getMaxRows() != 0
+          || upstreamStatement.getResultSetConcurrency() != ResultSet.CONCUR_READ_ONLY) {
+        return null;
+      }
+      List<Object> values = new java.util.ArrayList<>();
+      if (!prepared) {
+        return values;
+      }
+      for (Map.Entry<Integer, Object[]> p : new java.util.TreeMap<>(parameters).entrySet()) {
+        Object[] args = p.getValue();
+        List<Object> value = new java.util.ArrayList<>();
+        value.add(p.getKey());
+        value.add(parameterSetters.get(p.getKey()).getName());
+        for (int i = 1; i < args.length; i++) {
+          Object v = args[i];
+          if (v instanceof java.io.InputStream || v instanceof java.io.Reader || v instanceof java.sql.Blob
+              || v instanceof java.sql.Clob || v instanceof java.sql.SQLXML || v instanceof java.sql.Array) {
+            return null;
+          }
+          value.add(v instanceof byte[] b ? java.util.HexFormat.of().formatHex(b)
+              : v instanceof java.util.Date d ? d.getClass().getName() + ":" + d.getTime()
+                  + (d instanceof java.sql.Timestamp t ? "." + t.getNanos() : "") : v);
+        }
+        values.add(value);
+      }
+      return values;
+    }
+
+    /** A kept upstream result answers the execution: a new pgJDBC result set of its rows; the upstream is not asked. */
+    private Object answerFromCache(Method method, Router.Route route) throws SQLException {
+      closeAnswered();
+      long t0 = System.nanoTime();
+      answered = ((UpstreamResult) route.cache().result()).open(upstreamStatement);
+      current = null;
+      localTimer.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+      return method.getName().equals("executeQuery") ? answered : (Object) Boolean.TRUE;
+    }
+
+    /** Runs upstream a read a shallow cache covers, and keeps its result for the cache's TTL. */
+    private Object runUpstreamAndKeep(Method method, Object[] args, String sql, Router.Route route) throws Throwable {
+      Object result = runUpstream(method, args, sql);
+      ResultSet rs = result instanceof ResultSet r ? r : Boolean.TRUE.equals(result) ? upstreamStatement.getResultSet()
+          : null;
+      UpstreamResult kept = rs == null ? null : UpstreamResult.of(rs);
+      router.keepUpstream(route, kept, kept == null ? 0 : kept.bytes());
+      return result;
+    }
+
+    /** getResultSet and the other result getters after a cached answer: one result set, no update count. */
+    private Object answeredGetter(String name) throws SQLException {
+      return switch (name) {
+        case "getResultSet" -> answered;
+        case "getUpdateCount" -> -1;
+        case "getLargeUpdateCount" -> -1L;
+        case "getMoreResults" -> {
+          closeAnswered();
+          yield false;
+        }
+        default -> null; // getWarnings: none; clearWarnings
+      };
+    }
+
+    private void closeAnswered() throws SQLException {
+      if (answered != null) {
+        ResultSet rs = answered;
+        answered = null;
+        rs.close();
       }
     }
 
@@ -377,6 +468,7 @@ final class FrontingConnection implements InvocationHandler {
         } else {
           result = call(target, method, args);
         }
+        closeAnswered();
         current = target;
         localTimer.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
         return result;

@@ -99,6 +99,20 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private Router router;
   /** The upstream's transaction status from its last ReadyForQuery. */
   private char upstreamStatus = 'I';
+  /**
+   * The replies of a simple query a shallow cache of upstream results covers, as relayed (RowDescription, DataRows,
+   * CommandComplete in wire form), while it runs upstream; null otherwise.
+   */
+  private java.io.ByteArrayOutputStream capture;
+  /** A reply that a kept result cannot replay (an error, a notice, COPY, ...) came while capturing. */
+  private boolean captureSpoiled;
+  /**
+   * The cache key's values of a simple query: it has no parameters, and its results are the wire's text form (the
+   * JDBC driver's keys are lists of its setters; the two never share an entry).
+   */
+  private static final List<Object> SIMPLE_QUERY = List.of("simple query protocol");
+  /** Replies past this size are not captured for a shallow cache. */
+  private static final int CAPTURE_LIMIT = 64 << 20;
   /** What each message forwarded since then still owes the client, oldest first. */
   private final java.util.ArrayDeque<Owed> owed = new java.util.ArrayDeque<>();
   /** Something went upstream since its last ReadyForQuery: a Sync must go there too. */
@@ -797,7 +811,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (router != null && texts.size() == 1 && !forwardedSinceReady) {
       Router.Route r;
       try {
-        r = router.route(session, texts.get(0), upstreamStatus != 'I');
+        r = router.route(session, texts.get(0), upstreamStatus != 'I',
+            router.cachesUpstreamResults() ? SIMPLE_QUERY : null);
       } catch (AccelException e) {
         sendError(e);
         readyForQuery();
@@ -807,7 +822,27 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         accelCommand(texts.get(0), r);
         return;
       }
+      if (r.destination() == Router.Destination.CACHE) {
+        // the kept replies of the upstream: the upstream is not asked
+        out.writeBytes((byte[]) r.cache().result());
+        readyForQuery();
+        return;
+      }
       if (r.destination() == Router.Destination.LOCAL && localQuery(texts.get(0), r.prepared())) {
+        return;
+      }
+      if (r.cache() != null) {
+        forward('Q', body, null);
+        capture = new java.io.ByteArrayOutputStream();
+        captureSpoiled = false;
+        try {
+          relayUntilReady();
+          byte[] kept = captureSpoiled ? null : capture.toByteArray();
+          router.keepUpstream(r, kept, kept == null ? 0 : kept.length);
+        } finally {
+          capture = null;
+        }
+        followUpstream(texts.get(0));
         return;
       }
       routed = true;
@@ -1150,6 +1185,18 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void relay(UpstreamLink.Message m) {
+    if (capture != null && m.type() != 'Z' && !captureSpoiled) {
+      if ((m.type() == 'T' || m.type() == 'D' || m.type() == 'C') && capture.size() < CAPTURE_LIMIT) {
+        int length = m.body().length + 4;
+        capture.write(m.type());
+        capture.writeBytes(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8),
+            (byte) length});
+        capture.writeBytes(m.body());
+      } else {
+        captureSpoiled = true; // not replayable, or larger than a result cache keeps anyway
+        capture.reset();
+      }
+    }
     int at = PgWriter.begin(out, m.type());
     out.writeBytes(m.body());
     PgWriter.end(out, at);

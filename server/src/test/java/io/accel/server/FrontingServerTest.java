@@ -434,6 +434,55 @@ class FrontingServerTest {
     }
   }
 
+  /**
+   * A shallow cache of a query only the upstream answers (a function Accel lacks): psql's simple queries are answered
+   * from the upstream's kept replies until the TTL ends, on any connection; a DEEP cache of it is refused.
+   */
+  @Test
+  void aShallowCacheKeepsWhatOnlyTheUpstreamAnswersForSimpleQueries() throws Exception {
+    String query = "SELECT name, pg_column_size(name) > 0 FROM users WHERE id = 1234";
+    try (Connection accel = connect(new Properties()); Statement s = accel.createStatement();
+        Connection pg = upstream(); Statement direct = pg.createStatement()) {
+      assertThatThrownBy(() -> s.execute("CREATE CACHE FROM " + query))
+          .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
+          .hasMessageContaining("only the upstream can answer it");
+      s.execute("CREATE SHALLOW CACHE POLICY TTL 3 SECONDS name_size FROM " + query);
+      try {
+        Psql.Run r = Psql.psql(conninfo("postgres"), Map.of(), "-c", query, "-c", "EXPLAIN LAST STATEMENT");
+        assertThat(r.out()).as(r.err()).startsWith("user1234|t\nupstream|not supported by Accel")
+            .contains("kept in shallow cache name_size for 3 s");
+        long filled = System.nanoTime();
+        direct.execute("UPDATE users SET name = 'renamed' WHERE id = 1234");
+        // another connection: the kept replies answer it, the upstream is not asked
+        r = Psql.psql(conninfo("postgres"), Map.of(), "-c", query, "-c", "EXPLAIN LAST STATEMENT");
+        assertThat(r.out()).as(r.err()).startsWith("user1234|t\naccel|answered from shallow cache name_size");
+        String out;
+        do {
+          out = Psql.psql(conninfo("postgres"), Map.of(), "-c", query).out();
+        } while (out.startsWith("user1234") && System.nanoTime() - filled < TimeUnit.SECONDS.toNanos(10));
+        assertThat(out).isEqualTo("renamed|t\n");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - filled)).isGreaterThanOrEqualTo(2_900);
+        try (ResultSet rs = s.executeQuery("SHOW CACHES")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString("cache name")).isEqualTo("name_size");
+          assertThat(rs.getString("properties")).startsWith("shallow, ttl 3 s, upstream results");
+          assertThat(rs.getLong("count")).isPositive();
+        }
+        Map<String, String> status = new java.util.HashMap<>();
+        try (ResultSet rs = s.executeQuery("SHOW ACCEL STATUS")) {
+          while (rs.next()) {
+            status.put(rs.getString("name"), rs.getString("value"));
+          }
+        }
+        assertThat(status).containsEntry("mode", "fronting").containsKey("store size on disk (bytes)");
+        assertThat(Long.parseLong(status.get("result cache hits"))).isPositive();
+      } finally {
+        s.execute("DROP CACHE name_size");
+        direct.execute("UPDATE users SET name = 'user1234' WHERE id = 1234");
+      }
+    }
+  }
+
   private static String single(PreparedStatement q) throws SQLException {
     try (ResultSet rs = q.executeQuery()) {
       assertThat(rs.next()).isTrue();

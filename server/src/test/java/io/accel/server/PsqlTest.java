@@ -50,6 +50,36 @@ class PsqlTest {
   }
 
   @Test
+  void showAccelStatusAndTablesOnAStandaloneStore() throws Exception {
+    String store = TestServer.store();
+    try (TestServer s = new TestServer(ServerConfig.forTests(store))) {
+      String c = conninfo(s, "alice", "");
+      Psql.Run r = Psql.psql(c, Map.of(), "-c", "create table t(id int primary key, name text)",
+          "-c", "insert into t values (1, 'one'), (2, 'two')", "-c", "SHOW ACCEL TABLES", "-c", "show accel status;");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.out()).startsWith("CREATE TABLE\nINSERT 0 2\nt|online|about 2 rows\nmode|standalone\nstore|" + store
+          + "\ntables|1\n").contains("\nuptime (s)|").contains("\nstore memtables (bytes)|");
+      // pgJDBC's extended protocol: the same columns, described before execution, in text and by name
+      try (Connection jdbc = s.connect(); var ps = jdbc.prepareStatement("SHOW ACCEL STATUS")) {
+        assertThat(ps.getMetaData().getColumnName(1)).isEqualTo("name");
+        Map<String, String> status = new java.util.LinkedHashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            status.put(rs.getString("name"), rs.getString("value"));
+          }
+        }
+        assertThat(status).containsEntry("mode", "standalone").containsEntry("store", store)
+            .containsEntry("tables", "1").containsKeys("result caches", "row cache size (bytes)");
+        try (ResultSet rs = jdbc.createStatement().executeQuery("SHOW ACCEL TABLES")) {
+          assertThat(rs.getMetaData().getColumnName(3)).isEqualTo("description");
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString("table") + " " + rs.getString("status")).isEqualTo("t online");
+        }
+      }
+    }
+  }
+
+  @Test
   void passwordAndScramAuthentication() throws Exception {
     for (Authenticator.Mode mode : new Authenticator.Mode[] {Authenticator.Mode.PASSWORD, Authenticator.Mode.SCRAM_SHA_256}) {
       try (TestServer s = new TestServer(ServerConfig.forTests(TestServer.store()).withAuth(mode, "bob", "s3cret é"))) {
