@@ -227,6 +227,12 @@ public final class Prepared {
 
   private static final String[] BLANKS = new String[1024];
 
+  /** A plain planned query (no command, RETURNING, ON CONFLICT or row locking): one text, one reusable plan. */
+  boolean reusableByText() {
+    return kind == Kind.QUERY && plan != null && command == null && returning == null && onConflict == null
+        && rowLocking == null;
+  }
+
   private volatile String cacheShape;
 
   /** The statement's shape for the result cache (literals and parameters as {@code ?}); noted there when first made. */

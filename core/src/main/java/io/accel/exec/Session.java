@@ -127,6 +127,19 @@ public final class Session implements AutoCloseable {
   private final Options options;
   private StatementPlanner planner;
   private PlanCache plans;
+  /**
+   * Queries prepared by exact text, reused while the plan version holds: JdbcTemplate, Spring Data and ORMs
+   * prepare a new statement per call, and each would otherwise re-read its text (commands, RETURNING, literal
+   * normalisation) before the plan cache answered. Like pgJDBC's per-connection statement cache.
+   */
+  private final Map<String, Prepared> preparedByText = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Prepared> eldest) {
+      return size() > PREPARED_BY_TEXT;
+    }
+  };
+  private static final int PREPARED_BY_TEXT = 256;
+  private long preparedByTextVersion;
   /** The cancel flag of the statement running now, if any. */
   private volatile AtomicBoolean running;
   /** What stops the statement running now (its cancel flag and timeout), for waits inside it. */
@@ -454,6 +467,35 @@ public final class Session implements AutoCloseable {
    * @param maxRowCount the most rows a query may return, -1 for all
    */
   public Prepared prepare(String sql, long maxRowCount) {
+    if (maxRowCount < 0 && plans != null && options.planCacheSize() > 0) {
+      Prepared known = preparedByText(sql);
+      if (known != null) {
+        checkNotAborted();
+        plans.countReuse();
+        return known;
+      }
+    }
+    Prepared prepared = prepareWhole(sql, maxRowCount);
+    if (maxRowCount < 0 && options.planCacheSize() > 0 && prepared.reusableByText()) {
+      synchronized (preparedByText) {
+        preparedByText.put(sql, prepared);
+      }
+    }
+    return prepared;
+  }
+
+  private Prepared preparedByText(String sql) {
+    long version = planVersion();
+    synchronized (preparedByText) {
+      if (version != preparedByTextVersion) {
+        preparedByText.clear();
+        preparedByTextVersion = version;
+      }
+      return preparedByText.get(sql);
+    }
+  }
+
+  private Prepared prepareWhole(String sql, long maxRowCount) {
     if (sql.indexOf(';') >= 0) {
       // a statement may end with a semicolon, as PostgreSQL accepts it ("SELECT 1;")
       List<String> statements = io.accel.sql.Statements.split(sql);
@@ -1241,6 +1283,9 @@ public final class Session implements AutoCloseable {
         statementFailed(statementKey);
         if (prepared.plan() != null) {
           plans.forget(prepared.plan());
+          synchronized (preparedByText) {
+            preparedByText.values().remove(prepared);
+          }
         }
         throw ErrorTranslator.translate(e);
       }

@@ -146,6 +146,11 @@ public final class PlanCache {
         plan.cursorFactory, plan.rootSchema, plan.getCollationList(), -1, plan::enumerable, plan.statementType);
   }
 
+  /** Counts a hit for a statement whose plan the session reused without asking the cache. */
+  public void countReuse() {
+    hits.increment();
+  }
+
   /** Drops a plan whose execution failed (a failing constant such as 1/0 may be folded into its code). */
   public void forget(Plan plan) {
     if (plans != null && plan.key() instanceof PlanKey key) {
