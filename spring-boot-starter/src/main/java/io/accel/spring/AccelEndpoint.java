@@ -9,8 +9,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * The {@code accel} actuator endpoint: what {@code SHOW ACCEL STATUS}, {@code SHOW ACCEL TABLES},
- * {@code SHOW PROXIED QUERIES} (the statements sent upstream, and why) and {@code SHOW CACHES} return, run through the application's DataSource. A command this Accel or this mode does not
- * answer (standalone stores have no mirror status) shows {@code unavailable} with the reason instead of its rows.
+ * {@code SHOW PROXIED QUERIES} (the statements sent upstream, and why) and {@code SHOW CACHES} return, run
+ * through the application's DataSource. A command this mode does not answer (a standalone store proxies nothing)
+ * shows {@code unavailable} with the reason instead of its rows.
  */
 @Endpoint(id = "accel")
 public class AccelEndpoint {

@@ -12,7 +12,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Accel's health ({@code accel} in /actuator/health). Standalone: UP while the store answers a query. Fronting,
+ * Accel's health ({@code accel} in /actuator/health). Standalone: UP while the store answers a query, with what
+ * {@code SHOW ACCEL STATUS} says of the store (size, caches, uptime). Fronting,
  * from {@code SHOW ACCEL STATUS}: DOWN when the upstream or the store cannot be reached or replication is
  * reconnecting; OUT_OF_SERVICE while the mirror catches up or lags more than {@code accel.max-staleness}
  * (reads then go upstream: correct but not accelerated); UP otherwise.
@@ -35,7 +36,7 @@ public class AccelHealthIndicator implements HealthIndicator {
         try (Statement s = c.createStatement()) {
           s.executeQuery("SELECT 1").close();
         }
-        return Health.up().withDetail("mode", "standalone").build();
+        return Health.up().withDetails(Map.copyOf(AccelCommands.status(c))).withDetail("mode", "standalone").build();
       }
       return fronting(AccelCommands.status(c), maxStaleness);
     } catch (SQLException | RuntimeException e) {

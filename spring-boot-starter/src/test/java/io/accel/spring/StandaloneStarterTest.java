@@ -3,6 +3,7 @@ package io.accel.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,13 +38,26 @@ class StandaloneStarterTest {
   void healthIsUpWhileTheStoreAnswers() {
     Health h = health.health();
     assertThat(h.getStatus()).isEqualTo(Status.UP);
-    assertThat(h.getDetails()).containsEntry("mode", "standalone");
+    assertThat(h.getDetails()).containsEntry("mode", "standalone").containsEntry("store", "mem:starter_standalone")
+        .containsKey("uptime (s)");
   }
 
   @Test
   void endpointReportsTheModeAndEachCommand() {
+    jdbc.execute("CREATE TABLE IF NOT EXISTS endpoint_probe (id BIGINT PRIMARY KEY, name VARCHAR(20))");
+    jdbc.execute("CREATE CACHE endpoint_probe_by_id FROM SELECT name FROM endpoint_probe WHERE id = 1");
     Map<String, Object> report = endpoint.accel();
-    assertThat(report).containsEntry("mode", "standalone").containsKeys("status", "tables", "caches");
+    assertThat(report).containsEntry("mode", "standalone");
+    @SuppressWarnings("unchecked")
+    Map<String, String> status = (Map<String, String>) report.get("status");
+    assertThat(status).containsEntry("mode", "standalone").containsEntry("store", "mem:starter_standalone");
+    @SuppressWarnings("unchecked")
+    List<Map<String, String>> tables = (List<Map<String, String>>) report.get("tables");
+    assertThat(tables).anySatisfy(t -> assertThat(t).containsEntry("table", "endpoint_probe")
+        .containsEntry("status", "online"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, String>> caches = (List<Map<String, String>>) report.get("caches");
+    assertThat(caches).anySatisfy(c -> assertThat(c).containsValue("endpoint_probe_by_id"));
   }
 
   @Test

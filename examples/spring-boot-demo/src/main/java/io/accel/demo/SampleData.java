@@ -50,9 +50,15 @@ public class SampleData implements ApplicationRunner {
           BigDecimal.valueOf(100 + random.nextInt(99_900), 2),
           java.sql.Timestamp.valueOf(start.plusMinutes(random.nextInt(500_000)))});
     }
-    jdbc.batchUpdate("INSERT INTO users (id, email, name, country, created_at) VALUES (?, ?, ?, ?, ?)", userRows);
-    jdbc.batchUpdate("INSERT INTO orders (order_id, user_id, status, total, created_at) VALUES (?, ?, ?, ?, ?)",
-        orderRows);
+    // in transactions of 10,000 rows: bounded for the database, and for a mirror that applies each one whole
+    for (int from = 0; from < userRows.size(); from += 10_000) {
+      jdbc.batchUpdate("INSERT INTO users (id, email, name, country, created_at) VALUES (?, ?, ?, ?, ?)",
+          userRows.subList(from, Math.min(from + 10_000, userRows.size())));
+    }
+    for (int from = 0; from < orderRows.size(); from += 10_000) {
+      jdbc.batchUpdate("INSERT INTO orders (order_id, user_id, status, total, created_at) VALUES (?, ?, ?, ?, ?)",
+          orderRows.subList(from, Math.min(from + 10_000, orderRows.size())));
+    }
     // the rows carry their ids (the emails name them), so the sequences continue after them
     jdbc.queryForObject("SELECT setval(pg_get_serial_sequence('users', 'id'), ?)", Long.class, (long) users);
     jdbc.queryForObject("SELECT setval(pg_get_serial_sequence('orders', 'order_id'), ?)", Long.class,
