@@ -23,6 +23,8 @@ public final class AdvisoryLocks {
   }
 
   private final Map<Long, Holder> held = new HashMap<>();
+  /** Whether any key is held: every statement's end asks, and almost always none is (no store-wide lock then). */
+  private volatile boolean anyHeld;
 
   /** Takes {@code key} for {@code session} if no other session holds it. */
   public synchronized boolean tryLock(Session session, long key, boolean transaction) {
@@ -35,6 +37,7 @@ public final class AdvisoryLocks {
     } else {
       h.sessionCount++;
     }
+    anyHeld = true;
     return true;
   }
 
@@ -68,13 +71,21 @@ public final class AdvisoryLocks {
   }
 
   /** The session's transaction ended: its transaction-level holds go. */
-  synchronized void endTransaction(Session session) {
-    release(session, false, true);
+  void endTransaction(Session session) {
+    if (anyHeld) {
+      synchronized (this) {
+        release(session, false, true);
+      }
+    }
   }
 
   /** The session closed: every hold it had goes. */
-  synchronized void endSession(Session session) {
-    release(session, true, true);
+  void endSession(Session session) {
+    if (anyHeld) {
+      synchronized (this) {
+        release(session, true, true);
+      }
+    }
   }
 
   private void release(Session session, boolean sessionLevel, boolean transactionLevel) {
@@ -95,6 +106,7 @@ public final class AdvisoryLocks {
       }
     }
     if (freed) {
+      anyHeld = !held.isEmpty();
       notifyAll();
     }
   }
@@ -102,6 +114,7 @@ public final class AdvisoryLocks {
   private void releaseIfFree(long key, Holder h) {
     if (h.sessionCount == 0 && h.transactionCount == 0) {
       held.remove(key);
+      anyHeld = !held.isEmpty();
       notifyAll();
     }
   }
