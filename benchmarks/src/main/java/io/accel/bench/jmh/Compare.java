@@ -57,7 +57,7 @@ public final class Compare implements Callable<Integer> {
   String size = "small";
 
   @Option(names = "--only", split = ",", paramLabel = "ROW",
-      description = "run only these rows (S1, S2, Q1, Q19, SKIP, C1, E1, P1, ADHOC, JOIN10, LOAD, S1-LOOP)")
+      description = "run only these rows (S1, S2, Q1, Q19, SKIP, C1, E1, P1, ADHOC, JOIN10, LOAD, S1-LOOP, S1-PERCALL)")
   List<String> only = new ArrayList<>();
 
   @Option(names = "--out", paramLabel = "DIR", description = "output directory (default: benchmarks/results/<size>)")
@@ -146,7 +146,11 @@ public final class Compare implements Callable<Integer> {
       }
     }
     if (wanted("S1-LOOP")) {
-      rows.add(plainLoopS1());
+      rows.add(plainLoopS1(false));
+      writeAll(dir, rows);
+    }
+    if (wanted("S1-PERCALL")) {
+      rows.add(plainLoopS1(true));
       writeAll(dir, rows);
     }
     if (wanted("LOAD")) {
@@ -193,9 +197,10 @@ public final class Compare implements Callable<Integer> {
 
   /**
    * S1 as a user measures it: a prepared statement, a random email each time, one thread, no JMH; the median
-   * of each engine's executions (rows read to the end).
+   * of each engine's executions (rows read to the end). {@code perCall}: the statement prepared and closed for
+   * each execution, as JdbcTemplate, Spring Data and ORMs do.
    */
-  private Row plainLoopS1() throws SQLException {
+  private Row plainLoopS1(boolean perCall) throws SQLException {
     Straddle w = StraddleBenchmark.workload(full() ? "full" : "small");
     WorkloadData.ensureAccel(w, log);
     WorkloadData.ensurePostgres(w, log);
@@ -204,20 +209,26 @@ public final class Compare implements Callable<Integer> {
     double accel;
     double postgres;
     try (Connection a = StraddleBenchmark.open(w, "lookup"); Connection p = StraddleBenchmark.open(w, "postgres")) {
-      accel = loopMedian(a, w, warmup, measured);
-      postgres = loopMedian(p, w, warmup, measured);
+      accel = loopMedian(a, w, warmup, measured, perCall);
+      postgres = loopMedian(p, w, warmup, measured, perCall);
     }
-    return new Row("S1-LOOP", "S1 through a plain JDBC loop (p50)", accel, postgres, "us",
-        "PostgreSQL 55-62 us vs Accel 38-51 us p50 (1.2-1.5x)", 58.0 / 44);
+    return perCall
+        ? new Row("S1-PERCALL", "S1 prepared per call in a plain loop (p50)", accel, postgres, "us", "", Double.NaN)
+        : new Row("S1-LOOP", "S1 through a plain JDBC loop (p50)", accel, postgres, "us",
+            "PostgreSQL 55-62 us vs Accel 38-51 us p50 (1.2-1.5x)", 58.0 / 44);
   }
 
-  private static double loopMedian(Connection c, Straddle w, int warmup, int measured) throws SQLException {
+  private static double loopMedian(Connection c, Straddle w, int warmup, int measured, boolean perCall)
+      throws SQLException {
     Random random = new Random(7);
     long[] times = new long[measured];
-    try (PreparedStatement ps = c.prepareStatement(StraddleBenchmark.sql("S1"))) {
+    String sql = StraddleBenchmark.sql("S1");
+    PreparedStatement kept = perCall ? null : c.prepareStatement(sql);
+    try {
       for (int i = 0; i < warmup + measured; i++) {
-        StraddleBenchmark.bind(ps, StraddleBenchmark.parameters(w, "S1", random.nextInt(StraddleBenchmark.PARAMETER_SETS)));
         long start = System.nanoTime();
+        PreparedStatement ps = perCall ? c.prepareStatement(sql) : kept;
+        StraddleBenchmark.bind(ps, StraddleBenchmark.parameters(w, "S1", random.nextInt(StraddleBenchmark.PARAMETER_SETS)));
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             rs.getLong(1);
@@ -226,9 +237,16 @@ public final class Compare implements Callable<Integer> {
             rs.getBigDecimal(4);
           }
         }
+        if (perCall) {
+          ps.close();
+        }
         if (i >= warmup) {
           times[i - warmup] = System.nanoTime() - start;
         }
+      }
+    } finally {
+      if (kept != null) {
+        kept.close();
       }
     }
     Arrays.sort(times);
