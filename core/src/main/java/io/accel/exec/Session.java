@@ -1376,6 +1376,23 @@ public final class Session implements AutoCloseable {
     return Result.rows(prepared.signature(), cursor);
   }
 
+  /** For each column {@code prepared} returns: the table and column it reads straight from, else computed. */
+  public List<ColumnOrigin> columnOrigins(Prepared prepared) {
+    List<ColumnOrigin> origins = new ArrayList<>(prepared.columns().size());
+    for (ColumnMetaData c : prepared.columns()) {
+      ColumnOrigin origin = ColumnOrigin.COMPUTED;
+      if (c.tableName != null && c.columnName != null && io.accel.plan.AccelSchema.NAME.equals(c.schemaName)) {
+        io.accel.catalog.TableDef t = database.catalog().table(c.tableName).orElse(null);
+        int ordinal = t == null ? -1 : t.columnOrdinal(c.columnName).orElse(-1);
+        if (ordinal >= 0) {
+          origin = new ColumnOrigin(io.accel.plan.PgCatalogSchema.tableOid(t), (short) (ordinal + 1));
+        }
+      }
+      origins.add(origin);
+    }
+    return origins;
+  }
+
   /**
    * The signature with CHAR(n) and VARCHAR(n) columns read straight from a table described as declared:
    * Calcite sees them as unbounded VARCHAR (the table writer enforces lengths itself).

@@ -300,7 +300,8 @@ public final class PgCatalogSchema extends AbstractSchema {
       IndexDef def) {
   }
 
-  static int tableOid(TableDef t) {
+  /** A table's oid in pg_class (and in RowDescription). */
+  public static int tableOid(TableDef t) {
     return 16384 + 2 * (int) t.id();
   }
 

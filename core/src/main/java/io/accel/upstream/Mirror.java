@@ -917,6 +917,27 @@ public final class Mirror implements AutoCloseable {
     return tables.values().stream().sorted(java.util.Comparator.comparing(TableStatus::name)).toList();
   }
 
+  /**
+   * Where each column of a query the mirror answers comes from upstream (the upstream's table OID and column
+   * number, as its own RowDescription would say), for a statement whose description did not come from upstream.
+   */
+  public List<io.accel.exec.ColumnOrigin> upstreamOrigins(List<org.apache.calcite.avatica.ColumnMetaData> columns) {
+    List<io.accel.exec.ColumnOrigin> origins = new java.util.ArrayList<>(columns.size());
+    for (org.apache.calcite.avatica.ColumnMetaData c : columns) {
+      UpstreamTable t = c.tableName == null || c.columnName == null ? null : upstreamTables.get(c.tableName);
+      io.accel.exec.ColumnOrigin origin = io.accel.exec.ColumnOrigin.COMPUTED;
+      if (t != null && io.accel.plan.AccelSchema.NAME.equals(c.schemaName)) {
+        for (UpstreamTable.Column column : t.columns()) {
+          if (column.name().equals(c.columnName)) {
+            origin = new io.accel.exec.ColumnOrigin((int) t.oid(), (short) column.attnum());
+          }
+        }
+      }
+      origins.add(origin);
+    }
+    return origins;
+  }
+
   /** The upstream description of a mirrored table (by local name), or null. */
   public UpstreamTable upstreamTable(String name) {
     return upstreamTables.get(name);

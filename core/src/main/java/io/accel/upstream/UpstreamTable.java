@@ -19,8 +19,11 @@ import java.util.stream.Collectors;
 public record UpstreamTable(long oid, String schema, String name, List<Column> columns, List<String> primaryKey,
     List<Index> indexes, boolean rowSecurity, char replicaIdentity, long estimatedRows) {
 
-  /** An upstream column; {@code type} is null when Accel has no such type ({@code pgType} says which). */
-  public record Column(String name, String pgType, DataType type, boolean notNull) {
+  /**
+   * An upstream column; {@code attnum} its number there (gaps where columns were dropped); {@code type} is null
+   * when Accel has no such type ({@code pgType} says which).
+   */
+  public record Column(String name, int attnum, String pgType, DataType type, boolean notNull) {
   }
 
   /** A plain index over columns (no expressions, no predicate). */
@@ -119,13 +122,13 @@ public record UpstreamTable(long oid, String schema, String name, List<Column> c
   private UpstreamTable withDetails(Connection c) throws SQLException {
     List<Column> cols = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement("""
-        SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname, a.atttypmod, a.attnotnull
+        SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname, a.atttypmod, a.attnotnull, a.attnum
         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
         WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum""")) {
       ps.setLong(1, oid);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          cols.add(new Column(rs.getString(1), rs.getString(2), typeOf(rs.getString(3), rs.getInt(4)),
+          cols.add(new Column(rs.getString(1), rs.getInt(6), rs.getString(2), typeOf(rs.getString(3), rs.getInt(4)),
               rs.getBoolean(5)));
         }
       }

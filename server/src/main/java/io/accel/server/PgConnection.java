@@ -1,6 +1,7 @@
 package io.accel.server;
 
 import io.accel.cursor.Cursor;
+import io.accel.exec.ColumnOrigin;
 import io.accel.exec.PgText;
 import io.accel.exec.Prepared;
 import io.accel.exec.Result;
@@ -139,6 +140,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     final int[] columnTypes;
     /** For one of Accel's commands that ran when it was routed: the tag its execution reports. */
     String accelTag;
+    /** Each column's table OID and column number for RowDescription: made once, or taken from the upstream's. */
+    List<ColumnOrigin> origins;
 
     Statement(String sql, Prepared prepared, PositionalParameters positions, int[] parameterTypes) {
       this.sql = sql;
@@ -196,6 +199,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     /** The parameter and column types the upstream described, which local executions then answer in. */
     int[] upstreamParameters;
     int[] upstreamColumns;
+    List<ColumnOrigin> upstreamOrigins;
 
     Front(String sql, int[] types, PositionalParameters positions, boolean upstreamParsed) {
       this.sql = sql;
@@ -1009,6 +1013,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         local = localStatement(front.sql, front.positions, r.prepared(), front.types, front.upstreamParameters);
         if (front.upstreamColumns != null && front.upstreamColumns.length == local.columnTypes.length) {
           System.arraycopy(front.upstreamColumns, 0, local.columnTypes, 0, local.columnTypes.length);
+          local.origins = front.upstreamOrigins;
         }
         statements.put(statementName, local);
       }
@@ -1149,6 +1154,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       case 'T' -> {
         if (head != null && head.kind() == 'D' && fronts.get(head.statement()) != null) {
           fronts.get(head.statement()).upstreamColumns = columnTypes(m.body());
+          fronts.get(head.statement()).upstreamOrigins = columnOrigins(m.body());
         }
       }
       default -> {
@@ -1217,6 +1223,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       types[i] = readInt(b, countBytes + i * stride);
     }
     return types;
+  }
+
+  /** RowDescription's table OIDs and column numbers. */
+  private static List<ColumnOrigin> columnOrigins(byte[] b) {
+    int n = ((b[0] & 0xff) << 8) | (b[1] & 0xff);
+    List<ColumnOrigin> origins = new ArrayList<>(n);
+    int at = 2;
+    for (int i = 0; i < n; i++) {
+      while (b[at] != 0) {
+        at++;
+      }
+      at++;
+      origins.add(new ColumnOrigin(readInt(b, at), (short) (((b[at + 4] & 0xff) << 8) | (b[at + 5] & 0xff))));
+      at += 4 + 2 + 4 + 2 + 4 + 2; // table OID, column number, type OID, size, modifier, format
+    }
+    return origins;
   }
 
   /** RowDescription's column types. */
@@ -1853,14 +1875,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     List<ColumnMetaData> columns = prepared.columns();
+    if (statement.origins == null || statement.origins.size() != columns.size()) {
+      // in front of PostgreSQL the columns are named by the upstream's OIDs, not the mirror's
+      statement.origins = link != null && router != null ? router.mirror().upstreamOrigins(columns)
+          : session.columnOrigins(prepared);
+    }
     int at = PgWriter.begin(out, 'T');
     out.writeShort(columns.size());
     for (int i = 0; i < columns.size(); i++) {
       ColumnMetaData c = columns.get(i);
       int oid = statement.columnTypes[i];
       PgWriter.cstring(out, c.label != null ? c.label : c.columnName);
-      out.writeInt(0); // table OID
-      out.writeShort(0); // column number
+      out.writeInt(statement.origins.get(i).tableOid());
+      out.writeShort(statement.origins.get(i).columnNumber());
       out.writeInt(oid);
       out.writeShort(PgTypes.size(oid));
       out.writeInt(PgTypes.typmod(oid, c.precision, c.scale));

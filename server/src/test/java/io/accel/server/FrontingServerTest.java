@@ -201,6 +201,15 @@ class FrontingServerTest {
               .isNotEmpty();
         }
         assertThat(destination(s)).startsWith("accel: mirrored tables").contains("users").contains("orders");
+        // the column origins are the upstream's (its OIDs, not the mirror's), as pgJDBC's metadata looks them up
+        try (ResultSet rs = a.executeQuery()) {
+          var md = rs.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+          var upstream = d.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+          for (int col = 1; col <= 4; col++) {
+            assertThat(md.getBaseTableName(col)).isEqualTo(upstream.getBaseTableName(col)).isNotEmpty();
+            assertThat(md.getBaseColumnName(col)).isEqualTo(upstream.getBaseColumnName(col));
+          }
+        }
       }
     }
   }

@@ -347,6 +347,30 @@ class PgJdbcTest {
     }
   }
 
+  /** RowDescription names each column's table and column number, so pgJDBC's metadata finds them in the catalog. */
+  @Test
+  void resultSetMetaDataNamesTheTablesColumnsComeFrom() throws SQLException {
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("create table if not exists tagged(id bigserial primary key, tag varchar(10) not null, note text)");
+      try (ResultSet rs = s.executeQuery("SELECT b.label, b.id + 1 AS following, t.tag, t.id, t.note FROM big b"
+          + " LEFT JOIN tagged t ON t.id = b.id WHERE b.id = 1")) {
+        var md = rs.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+        assertThat(md.getBaseTableName(1)).isEqualTo("big");
+        assertThat(md.getBaseColumnName(1)).isEqualTo("label");
+        assertThat(md.getBaseTableName(2)).isEmpty();
+        assertThat(md.getBaseColumnName(2)).isEmpty();
+        assertThat(md.getBaseTableName(3)).isEqualTo("tagged");
+        assertThat(md.getBaseColumnName(3)).isEqualTo("tag");
+        assertThat(md.getBaseSchemaName(3)).isEqualTo("public");
+        var plain = rs.getMetaData();
+        assertThat(plain.isAutoIncrement(4)).isTrue();
+        assertThat(plain.isAutoIncrement(3)).isFalse();
+        assertThat(plain.isNullable(3)).isEqualTo(java.sql.ResultSetMetaData.columnNoNulls);
+        assertThat(plain.isNullable(5)).isEqualTo(java.sql.ResultSetMetaData.columnNullable);
+      }
+    }
+  }
+
   @Test
   void databaseMetaDataBrowsesTheCatalog() throws SQLException {
     try (Connection c = server.connect()) {
