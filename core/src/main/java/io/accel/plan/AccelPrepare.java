@@ -96,10 +96,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
         holder.set(program());
       }
     })) {
-      // PostgreSQL's json operators, DISTINCT ON, interval literals ('7 days') and precedence for :: (which Calcite's Babel parser
-      // binds looser than comparisons), rewritten into what Calcite reads
+      // PostgreSQL's keywords as names, json operators, DISTINCT ON, interval literals ('7 days') and precedence
+      // for :: (which Calcite's Babel parser binds looser than comparisons), rewritten into what Calcite reads
       Query<T> pgQuery = query.sql == null ? query
-          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(io.accel.sql.JsonSyntax.rewrite(query.sql)))));
+          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
+              io.accel.sql.JsonSyntax.rewrite(io.accel.sql.KeywordNames.rewrite(query.sql))))));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
   }
