@@ -41,7 +41,7 @@ final class ChangeStream implements AutoCloseable {
 
   private final Mirror mirror;
   private final String topicPrefix;
-  private DebeziumEngine<ChangeEvent<SourceRecord, SourceRecord>> engine;
+  private volatile DebeziumEngine<ChangeEvent<SourceRecord, SourceRecord>> engine;
   private ExecutorService executor;
   private final List<SourceRecord> pending = new ArrayList<>();
   private volatile boolean stopping;
@@ -92,7 +92,36 @@ final class ChangeStream implements AutoCloseable {
     p.setProperty("include.unknown.datatypes", "false");
     p.setProperty("errors.max.retries", "0");
     p.setProperty("slot.drop.on.stop", "false");
-    engine = DebeziumEngine.create(Connect.class).using(p)
+    // built and run by threads of THREADS: the engine's own pools (not daemons) then belong to it too
+    RuntimeException[] failure = new RuntimeException[1];
+    Thread builder = new Thread(THREADS, () -> {
+      try {
+        engine = build(p);
+      } catch (RuntimeException e) {
+        failure[0] = e;
+      }
+    }, "accel-stream-build");
+    builder.setDaemon(true);
+    builder.start();
+    try {
+      builder.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the change stream", e);
+    }
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    executor = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(THREADS, r, "accel-stream-" + config.describe());
+      t.setDaemon(true);
+      return t;
+    });
+    executor.execute(engine);
+  }
+
+  private DebeziumEngine<ChangeEvent<SourceRecord, SourceRecord>> build(Properties p) {
+    return DebeziumEngine.create(Connect.class).using(p)
         .notifying(this::handle)
         .using(new DebeziumEngine.ConnectorCallback() {
           @Override
@@ -107,12 +136,37 @@ final class ChangeStream implements AutoCloseable {
           }
         })
         .build();
-    executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "accel-stream-" + config.describe());
-      t.setDaemon(true);
-      return t;
-    });
-    executor.execute(engine);
+  }
+
+  /**
+   * The change streams' threads, Debezium's included (they inherit the group of the thread that builds and runs
+   * the engine). Debezium's are not daemons, so a JVM whose application ended without closing its connections
+   * would keep running for them: {@link #onlyStreamThreadsLeft} tells the mirror when that is all that is left.
+   */
+  static final ThreadGroup THREADS = new ThreadGroup("accel-change-streams");
+
+  /** Whether every live non-daemon thread but the JVM's own exit thread belongs to a change stream. */
+  static boolean onlyStreamThreadsLeft() {
+    ThreadGroup root = THREADS;
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] threads = new Thread[root.activeCount() + 32];
+    int n = root.enumerate(threads, true);
+    for (int i = 0; i < n; i++) {
+      Thread t = threads[i];
+      if (t.isDaemon() || !t.isAlive() || t.getName().equals("DestroyJavaVM")) {
+        continue;
+      }
+      ThreadGroup g = t.getThreadGroup();
+      while (g != null && g != THREADS) {
+        g = g.getParent();
+      }
+      if (g == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void handle(List<ChangeEvent<SourceRecord, SourceRecord>> records,

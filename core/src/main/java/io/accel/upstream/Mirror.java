@@ -219,6 +219,7 @@ public final class Mirror implements AutoCloseable {
     // reads go upstream
     catchUpTo = syncPoint();
     timer.scheduleWithFixedDelay(this::heartbeat, 500, 500, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::closeIfTheApplicationEnded, 1, 1, TimeUnit.SECONDS);
     // the first connection usually need not wait: a new snapshot is caught up within milliseconds
     awaitPosition(catchUpTo, 5_000);
   }
@@ -1202,6 +1203,21 @@ public final class Mirror implements AutoCloseable {
           throw e;
         }
       }
+    }
+  }
+
+  /**
+   * An application that ends without closing its connections leaves only the change stream's threads, which are
+   * not daemons: the mirror then closes (as its last connection would close it) so that the JVM exits, as it
+   * does with pgJDBC alone.
+   */
+  private void closeIfTheApplicationEnded() {
+    if (!closed && ChangeStream.onlyStreamThreadsLeft()) {
+      LOG.info("the application's threads have ended with connections to {} open: the mirror closes",
+          config.describe());
+      Thread t = new Thread(() -> Mirrors.abandon(this), "accel-mirror-exit");
+      t.setDaemon(true);
+      t.start();
     }
   }
 

@@ -44,6 +44,18 @@ public final class Mirrors {
     }
   }
 
+  /** Closes {@code mirror} whatever connections still hold it: the application has ended without closing them. */
+  static void abandon(Mirror mirror) {
+    synchronized (OPEN) {
+      Entry e = OPEN.get(mirror.config().mirrorKey());
+      if (e == null || e.mirror != mirror || mirror.isClosed()) {
+        return;
+      }
+      OPEN.remove(mirror.config().mirrorKey());
+      mirror.close();
+    }
+  }
+
   public static void release(Mirror mirror) {
     synchronized (OPEN) {
       Entry e = OPEN.get(mirror.config().mirrorKey());

@@ -102,13 +102,36 @@ class MirrorCrashTest {
     }
   }
 
-  private Process start(String url) throws Exception {
+  /** An application that returns from main with its connection open exits all the same, as with pgJDBC. */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aJvmWhoseApplicationEndedWithoutClosingExits() throws Exception {
+    AccelDriver.load();
+    freshUpstream(1_000);
+    String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir="
+        + dir.resolve("abandoned");
+    Process p = start(url, "abandon");
+    try {
+      awaitLine(p, "abandoning 500");
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the JVM exited after main returned").isTrue();
+      assertThat(p.exitValue()).isZero();
+    } finally {
+      p.destroyForcibly();
+    }
+    try (Connection pg = Services.logicalPostgres(DB); Statement s = pg.createStatement()) {
+      Services.dropMirrorObjects(s, DB);
+    }
+  }
+
+  private Process start(String url, String... more) throws Exception {
     String java = ProcessHandle.current().info().command().orElse(
         Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // the holder's stderr (Debezium's and Accel's log) is kept beside the test's mirror directory
     Path err = Files.createTempFile(dir, "holder", ".err");
-    return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-        MirrorHolder.class.getName(), url).redirectError(err.toFile()).start();
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        MirrorHolder.class.getName(), url));
+    command.addAll(List.of(more));
+    return new ProcessBuilder(command).redirectError(err.toFile()).start();
   }
 
   private static void awaitLine(Process p, String wanted) throws Exception {
