@@ -176,9 +176,9 @@ public final class PgCatalogSyntax {
           pieces[i - 2] = "";
           pieces[i - 1] = "";
         }
-        boolean item = i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
+        boolean item = (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
             || i > 2 && tokens.get(i - 1).isSymbol(".") && (tokens.get(i - 3).is("select")
-                || tokens.get(i - 3).isSymbol(","));
+                || tokens.get(i - 3).isSymbol(","))) && inSelectList(tokens, i);
         pieces[i] = "CURRENT_TIMESTAMP";
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
@@ -371,6 +371,28 @@ public final class PgCatalogSyntax {
     }
     SqlLexer.Token t = tokens.get(i);
     return t.kind() == SqlLexer.Kind.END || t.isSymbol(",") || t.isSymbol(";") || t.is("from");
+  }
+
+  /**
+   * Whether token {@code i} stands in a SELECT list at that list's own depth: not inside parentheses opened after
+   * the SELECT (a function's arguments, a row of VALUES).
+   */
+  private static boolean inSelectList(List<SqlLexer.Token> tokens, int i) {
+    int depth = 0;
+    for (int k = i - 1; k >= 0; k--) {
+      SqlLexer.Token t = tokens.get(k);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (depth == 0) {
+          return false;
+        }
+        depth--;
+      } else if (depth == 0 && t.is("select")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean symbol(List<SqlLexer.Token> tokens, int i, String symbol) {
