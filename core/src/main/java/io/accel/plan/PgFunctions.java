@@ -219,6 +219,12 @@ public final class PgFunctions {
             default -> "truncTimestampTz";
           }, true, true));
     }
+    // x AT TIME ZONE z (io.accel.sql.AtTimeZone): a timestamp read in z, or an instant's wall-clock time in z
+    OPERATORS.add(scalar("timezone", returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+        List.of(SqlTypeName.VARCHAR, SqlTypeName.TIMESTAMP), PgTimeFunctions.class, "timestampAtZone", false, true));
+    OPERATORS.add(scalar("timezone", returning(SqlTypeName.TIMESTAMP),
+        List.of(SqlTypeName.VARCHAR, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE), PgTimeFunctions.class,
+        "timestampTzAtZone", false, true));
     // the argument numbers the call (io.accel.sql.PgCatalogSyntax adds it): two calls are two values
     OPERATORS.add(scalar("gen_random_uuid", binding -> binding.getTypeFactory().createSqlType(SqlTypeName.UUID),
         List.of(SqlTypeName.INTEGER), PgFunctions.class, "randomUuid", false, false));

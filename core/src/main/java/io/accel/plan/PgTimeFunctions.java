@@ -66,6 +66,37 @@ public final class PgTimeFunctions {
     return truncate(field, t, "timestamp with time zone").atZone(zone).toInstant().toEpochMilli();
   }
 
+  /** {@code timezone(zone, timestamp)}: the wall-clock time read in {@code zone}, as a timestamptz. */
+  public static long timestampAtZone(String zone, long wallMillis) {
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(wallMillis), ZoneOffset.UTC);
+    return t.atZone(zoneNamed(zone)).toInstant().toEpochMilli();
+  }
+
+  /** {@code timezone(zone, timestamptz)}: the wall-clock time in {@code zone} at that instant, as a timestamp. */
+  public static long timestampTzAtZone(String zone, long epochMillis) {
+    LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), zoneNamed(zone));
+    return t.toInstant(ZoneOffset.UTC).toEpochMilli();
+  }
+
+  /** A zone by its name or abbreviation, in any case ({@code UTC}, {@code america/new_york}, {@code EST}). */
+  static ZoneId zoneNamed(String name) {
+    try {
+      return ZoneId.of(name, ZoneId.SHORT_IDS);
+    } catch (java.time.DateTimeException e) {
+      for (String id : ZoneId.getAvailableZoneIds()) {
+        if (id.equalsIgnoreCase(name)) {
+          return ZoneId.of(id);
+        }
+      }
+      for (Map.Entry<String, String> e2 : ZoneId.SHORT_IDS.entrySet()) {
+        if (e2.getKey().equalsIgnoreCase(name)) {
+          return ZoneId.of(e2.getValue());
+        }
+      }
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "time zone \"" + name + "\" not recognized");
+    }
+  }
+
   static ZoneId zone(DataContext context) {
     Object zone = context.get(DataContext.Variable.TIME_ZONE.camelName);
     return zone instanceof TimeZone z ? z.toZoneId() : ZoneOffset.UTC;

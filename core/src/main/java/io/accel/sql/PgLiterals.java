@@ -69,9 +69,11 @@ public final class PgLiterals {
   private static final Pattern AGO_SUFFIX = Pattern.compile("\\s+ago$", Pattern.CASE_INSENSITIVE);
 
   /** The statement with PostgreSQL's typed literals in Calcite's form; the statement itself when it has none. */
+  private static final Pattern SHORT_TIME = Pattern.compile("\\d{1,2}:\\d{2}");
+
   public static String rewrite(String sql) {
     String lower = sql.toLowerCase(Locale.ROOT);
-    if (!lower.contains("interval") && !lower.contains("zone") && !lower.contains("timestamptz")) {
+    if (!lower.contains("interval") && !lower.contains("zone") && !lower.contains("time")) {
       return sql;
     }
     List<Token> tokens;
@@ -96,6 +98,14 @@ public final class PgLiterals {
             .append(" AS timestamptz)");
         at = fifth.end();
         k += 4;
+        continue;
+      }
+      if (t.is("time") && next.kind() == Kind.STRING && SHORT_TIME.matcher(next.text()).matches()
+          && !(k > 0 && tokens.get(k - 1).is("at"))) {
+        // TIME '09:30': PostgreSQL's seconds are optional, Calcite's are not
+        out.append(sql, at, next.start()).append('\'').append(next.text()).append(":00'");
+        at = next.end();
+        k += 1;
         continue;
       }
       if (t.is("timestamptz") && next.kind() == Kind.STRING) {
