@@ -116,7 +116,7 @@ public final class AtTimeZone {
       return start;
     }
     if (t.isSymbol("(")) {
-      return closing(tokens, start);
+      return PgCatalogSyntax.closing(tokens, start);
     }
     if (t.isName()) {
       int end = start;
@@ -124,7 +124,7 @@ public final class AtTimeZone {
         end += 2;
       }
       if (end + 1 < tokens.size() && tokens.get(end + 1).isSymbol("(")) {
-        return closing(tokens, end + 1);
+        return PgCatalogSyntax.closing(tokens, end + 1);
       }
       return end;
     }
@@ -137,18 +137,6 @@ public final class AtTimeZone {
       if (tokens.get(i).isSymbol(")")) {
         depth++;
       } else if (tokens.get(i).isSymbol("(") && --depth == 0) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int closing(List<Token> tokens, int open) {
-    int depth = 0;
-    for (int i = open; i < tokens.size(); i++) {
-      if (tokens.get(i).isSymbol("(")) {
-        depth++;
-      } else if (tokens.get(i).isSymbol(")") && --depth == 0) {
         return i;
       }
     }
