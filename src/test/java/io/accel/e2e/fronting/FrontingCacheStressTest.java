@@ -3,10 +3,7 @@ package io.accel.e2e.fronting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.accel.e2e.Services;
-import io.accel.jdbc.AccelDriver;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,10 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Result caches in front of PostgreSQL under concurrent writers: transfers between accounts committed straight to
@@ -29,40 +23,25 @@ import org.junit.jupiter.api.io.TempDir;
  * invalidates as a whole), the writing connection always reads back exactly the counter it wrote (read-your-writes
  * through the cache), and no reader sees the counter go back.
  */
-class FrontingCacheStressTest {
+class FrontingCacheStressTest extends FrontedDatabase {
   private static final String DB = "accel_cache_stress";
 
-  @TempDir
-  Path dir;
-  private Connection pg;
-
-  @BeforeEach
-  void upstream() throws SQLException {
-    AccelDriver.load();
-    pg = Services.logicalPostgres(DB);
-    try (Statement s = pg.createStatement()) {
-      Services.dropMirrorObjects(s, DB);
-      s.execute("DROP TABLE IF EXISTS acct, counter");
-      s.execute("CREATE TABLE acct (id int PRIMARY KEY, v int NOT NULL)");
-      s.execute("INSERT INTO acct SELECT g, 100 FROM generate_series(1, 10) g");
-      s.execute("CREATE TABLE counter (id int PRIMARY KEY, n bigint NOT NULL)");
-      s.execute("INSERT INTO counter VALUES (1, 0)");
-    }
+  @Override
+  String database() {
+    return DB;
   }
 
-  @AfterEach
-  void close() throws SQLException {
-    if (pg != null) {
-      try (Statement s = pg.createStatement()) {
-        Services.dropMirrorObjects(s, DB);
-      }
-      pg.close();
-    }
+  @Override
+  void createTables(Statement s) throws SQLException {
+    s.execute("DROP TABLE IF EXISTS acct, counter");
+    s.execute("CREATE TABLE acct (id int PRIMARY KEY, v int NOT NULL)");
+    s.execute("INSERT INTO acct SELECT g, 100 FROM generate_series(1, 10) g");
+    s.execute("CREATE TABLE counter (id int PRIMARY KEY, n bigint NOT NULL)");
+    s.execute("INSERT INTO counter VALUES (1, 0)");
   }
 
   private Connection accel() throws SQLException {
-    return DriverManager.getConnection("jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB
-        + "?user=postgres&mirrorDir=" + dir + "&readYourWritesTimeout=2s");
+    return accel("&readYourWritesTimeout=2s");
   }
 
   @Test

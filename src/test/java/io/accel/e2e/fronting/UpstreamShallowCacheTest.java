@@ -3,21 +3,14 @@ package io.accel.e2e.fronting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.accel.e2e.Services;
-import io.accel.jdbc.AccelDriver;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shallow caches of queries only the upstream can answer (a table the mirror does not hold, a function Accel lacks),
@@ -25,41 +18,26 @@ import org.junit.jupiter.api.io.TempDir;
  * executions without asking the upstream, which the test proves by changing the row straight in PostgreSQL and
  * reading the old value until the TTL ends. DEEP caches of them are refused with the reason.
  */
-class UpstreamShallowCacheTest {
+class UpstreamShallowCacheTest extends FrontedDatabase {
   private static final String DB = "accel_shallow";
 
-  @TempDir
-  Path dir;
-  private Connection pg;
-
-  @BeforeEach
-  void upstream() throws SQLException {
-    AccelDriver.load();
-    pg = Services.logicalPostgres(DB);
-    try (Statement s = pg.createStatement()) {
-      Services.dropMirrorObjects(s, DB);
-      s.execute("DROP TABLE IF EXISTS kv, notes");
-      s.execute("CREATE TABLE kv (id int PRIMARY KEY, v text NOT NULL)");
-      s.execute("INSERT INTO kv VALUES (1, 'a'), (2, 'bb')");
-      // no primary key and no REPLICA IDENTITY FULL: not mirrored, its reads go upstream
-      s.execute("CREATE TABLE notes (id int, v text)");
-      s.execute("INSERT INTO notes VALUES (1, 'one'), (2, 'two')");
-    }
+  @Override
+  String database() {
+    return DB;
   }
 
-  @AfterEach
-  void close() throws SQLException {
-    if (pg != null) {
-      try (Statement s = pg.createStatement()) {
-        Services.dropMirrorObjects(s, DB);
-      }
-      pg.close();
-    }
+  @Override
+  void createTables(Statement s) throws SQLException {
+    s.execute("DROP TABLE IF EXISTS kv, notes");
+    s.execute("CREATE TABLE kv (id int PRIMARY KEY, v text NOT NULL)");
+    s.execute("INSERT INTO kv VALUES (1, 'a'), (2, 'bb')");
+    // no primary key and no REPLICA IDENTITY FULL: not mirrored, its reads go upstream
+    s.execute("CREATE TABLE notes (id int, v text)");
+    s.execute("INSERT INTO notes VALUES (1, 'one'), (2, 'two')");
   }
 
   private Connection accel() throws SQLException {
-    return DriverManager.getConnection("jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB
-        + "?user=postgres&mirrorDir=" + dir);
+    return accel("");
   }
 
   private static String one(PreparedStatement ps, int id) throws SQLException {
