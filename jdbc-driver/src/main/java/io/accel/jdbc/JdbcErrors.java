@@ -351,6 +351,15 @@ final class JdbcErrors {
             return wrapResult(PREPARE, invokeOn(c, PREPARE, new Object[] {args[0]}));
           }
           break;
+        case "prepareCall": {
+          CallableStatements.Call call = CallableStatements.translate((String) args[0]);
+          Connection self = (Connection) connection.proxy;
+          PreparedStatement ps = args.length >= 4
+              ? self.prepareStatement(call.sql(), (Integer) args[1], (Integer) args[2], (Integer) args[3])
+              : args.length == 3 ? self.prepareStatement(call.sql(), (Integer) args[1], (Integer) args[2])
+              : self.prepareStatement(call.sql());
+          return CallableStatements.wrap(ps, call);
+        }
         case "isValid":
           if ((Integer) args[0] < 0) {
             throw new SQLException("invalid timeout: it must not be negative", SqlState.INVALID_PARAMETER_VALUE.code());
