@@ -242,6 +242,78 @@ public final class Session implements AutoCloseable {
     blockStartedAt = System.currentTimeMillis();
   }
 
+  /**
+   * A SAVEPOINT of the open block; {@code mark} is null while the block has no transaction yet (its first statement
+   * has not run): it then marks the transaction's start.
+   */
+  private static final class NamedSavepoint {
+    final String name;
+    TxnContext.Mark mark;
+
+    NamedSavepoint(String name, TxnContext.Mark mark) {
+      this.name = name;
+      this.mark = mark;
+    }
+  }
+
+  /** The open block's savepoints, oldest first; a name may repeat (the newest wins, as in PostgreSQL). */
+  private final List<NamedSavepoint> savepoints = new ArrayList<>();
+
+  /** SQL SAVEPOINT: 25P01 outside a transaction block, 25P02 in a failed one. */
+  public synchronized void savepoint(String name) {
+    checkOpen();
+    requireBlock("SAVEPOINT");
+    checkNotAborted();
+    savepoints.add(new NamedSavepoint(name, block == null ? null : block.mark()));
+  }
+
+  /** SQL RELEASE SAVEPOINT: forgets the newest savepoint named so and every later one; its writes stay. */
+  public synchronized void releaseSavepoint(String name) {
+    checkOpen();
+    requireBlock("RELEASE SAVEPOINT");
+    checkNotAborted();
+    int i = savepointIndex(name);
+    savepoints.subList(i, savepoints.size()).clear();
+  }
+
+  /**
+   * SQL ROLLBACK TO SAVEPOINT: undoes every write since the newest savepoint named so, forgets the later ones and
+   * keeps it; a failed block continues from there. Allowed in a failed block, as in PostgreSQL. DDL is not undone
+   * (it is never transactional in Accel), and neither are sequence values nor settings.
+   */
+  public synchronized void rollbackToSavepoint(String name) {
+    checkOpen();
+    requireBlock("ROLLBACK TO SAVEPOINT");
+    int i = savepointIndex(name);
+    NamedSavepoint sp = savepoints.get(i);
+    savepoints.subList(i + 1, savepoints.size()).clear();
+    if (sp.mark != null && block != null) {
+      for (Cursor c : held) {
+        // a WITH HOLD cursor keeps the rows it would have read before: the rollback closes its iterator
+        c.materialize();
+      }
+      block.rollbackTo(sp.mark);
+    }
+    aborted = false;
+  }
+
+  private void requireBlock(String command) {
+    if (!inTransactionBlock()) {
+      throw new AccelException(SqlState.NO_ACTIVE_SQL_TRANSACTION, command + " can only be used in transaction blocks");
+    }
+  }
+
+  /** The newest savepoint named {@code name}; 3B001 (which aborts the block, as any error does) when none is. */
+  private int savepointIndex(String name) {
+    for (int i = savepoints.size() - 1; i >= 0; i--) {
+      if (savepoints.get(i).name.equals(name)) {
+        return i;
+      }
+    }
+    aborted = true;
+    throw new AccelException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + name + "\" does not exist");
+  }
+
   /** Cursors of the open block that outlive it (see {@link #hold}). */
   private final List<Cursor> held = new ArrayList<>();
 
@@ -268,6 +340,7 @@ public final class Session implements AutoCloseable {
     held.clear();
     endBlockSettings(false);
     explicitBlock = false;
+    savepoints.clear();
     TxnContext ctx = block;
     block = null;
     endTransactionLocks();
@@ -289,6 +362,7 @@ public final class Session implements AutoCloseable {
     endBlockSettings(true);
     explicitBlock = false;
     aborted = false;
+    savepoints.clear();
     TxnContext ctx = block;
     block = null;
     endTransactionLocks();
@@ -326,6 +400,13 @@ public final class Session implements AutoCloseable {
         block = database.begin();
         if (explicitBlock) {
           block.startedAt(blockStartedAt);
+        }
+        if (!savepoints.isEmpty()) {
+          // savepoints set before the block's first statement mark the transaction's start
+          TxnContext.Mark start = block.mark();
+          for (NamedSavepoint sp : savepoints) {
+            sp.mark = start;
+          }
         }
       }
       ctx = block;

@@ -1,0 +1,233 @@
+package io.accel.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.accel.sql.AccelException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SAVEPOINT, RELEASE and ROLLBACK TO SAVEPOINT in transaction blocks, with PostgreSQL 15's semantics. */
+class SavepointTest extends EngineTestBase {
+
+  private void table() {
+    run("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    run("CREATE INDEX t_v ON t (v)");
+  }
+
+  private List<Object> ids() {
+    return rows("SELECT id FROM t ORDER BY id");
+  }
+
+  @Test
+  void outsideABlockEachCommandFailsWith25P01() {
+    assertThat(failure(() -> run("SAVEPOINT a")).getMessage())
+        .isEqualTo("SAVEPOINT can only be used in transaction blocks");
+    AccelException release = failure(() -> run("RELEASE SAVEPOINT a"));
+    assertThat(release.state().code()).isEqualTo("25P01");
+    assertThat(release.getMessage()).isEqualTo("RELEASE SAVEPOINT can only be used in transaction blocks");
+    AccelException rollback = failure(() -> run("ROLLBACK WORK TO SAVEPOINT a"));
+    assertThat(rollback.state().code()).isEqualTo("25P01");
+    assertThat(rollback.getMessage()).isEqualTo("ROLLBACK TO SAVEPOINT can only be used in transaction blocks");
+    assertThat(s.inTransactionBlock()).isFalse();
+  }
+
+  @Test
+  void rollbackToUndoesWritesSinceTheSavepointAndKeepsIt() {
+    table();
+    run("BEGIN");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT one");
+    run("INSERT INTO t VALUES (2, 'b')");
+    run("UPDATE t SET v = 'z' WHERE id = 1");
+    run("SAVEPOINT two");
+    run("DELETE FROM t WHERE id = 1");
+    assertThat(ids()).containsExactly(2);
+    run("ROLLBACK TO SAVEPOINT two");
+    assertThat(rows("SELECT v FROM t ORDER BY id")).containsExactly("z", "b");
+    run("ROLLBACK TO one");
+    assertThat(rows("SELECT v FROM t ORDER BY id")).containsExactly("a");
+    assertThat(rows("SELECT id FROM t WHERE v = 'b'")).isEmpty(); // the index entry went too
+    // "two" was destroyed by rolling back to "one"; "one" itself remains, and again
+    assertThat(failure(() -> run("ROLLBACK TO two")).state().code()).isEqualTo("3B001");
+    run("ROLLBACK TO one");
+    run("INSERT INTO t VALUES (3, 'c')");
+    run("ROLLBACK TO one");
+    run("INSERT INTO t VALUES (4, 'd')");
+    run("COMMIT");
+    assertThat(ids()).containsExactly(1, 4);
+    assertThat(rows("SELECT v FROM t WHERE id = 1")).containsExactly("a");
+  }
+
+  @Test
+  void aRepeatedNameMeansTheNewestAndReleaseDropsItAndLaterOnes() {
+    table();
+    run("BEGIN");
+    run("SAVEPOINT a");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT a");
+    run("INSERT INTO t VALUES (2, 'b')");
+    run("SAVEPOINT b");
+    run("INSERT INTO t VALUES (3, 'c')");
+    run("ROLLBACK TO a");
+    assertThat(ids()).containsExactly(1);
+    run("INSERT INTO t VALUES (5, 'e')");
+    run("SAVEPOINT c");
+    run("RELEASE a"); // the newest "a", and "c" after it
+    assertThat(failure(() -> run("ROLLBACK TO c")).getMessage()).isEqualTo("savepoint \"c\" does not exist");
+    // that error aborted the block, as in PostgreSQL; the older "a" still exists and rolls back to the start
+    assertThat(failure(() -> run("SELECT 1")).state().code()).isEqualTo("25P02");
+    run("ROLLBACK TO a");
+    assertThat(ids()).isEmpty();
+    run("INSERT INTO t VALUES (6, 'f')");
+    run("RELEASE SAVEPOINT a");
+    assertThat(failure(() -> run("RELEASE a")).state().code()).isEqualTo("3B001");
+    run("ROLLBACK");
+    assertThat(ids()).isEmpty();
+  }
+
+  @Test
+  void quotedNamesKeepTheirCase() {
+    run("BEGIN");
+    run("SAVEPOINT \"Mixed\"");
+    assertThat(failure(() -> run("RELEASE Mixed")).state().code()).isEqualTo("3B001");
+    run("ROLLBACK TO \"Mixed\"");
+    run("SAVEPOINT Upper");
+    run("RELEASE upper");
+    run("COMMIT");
+  }
+
+  @Test
+  void rollbackToAfterAnErrorClearsTheAbortedStateAndCommitKeepsTheRest() {
+    table();
+    run("BEGIN");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT before");
+    run("INSERT INTO t VALUES (2, 'b')");
+    AccelException duplicate = failure(() -> run("INSERT INTO t VALUES (3, 'c'), (1, 'again')"));
+    assertThat(duplicate.state().code()).isEqualTo("23505");
+    assertThat(s.failedTransaction()).isTrue();
+    assertThat(failure(() -> run("SELECT 1")).state().code()).isEqualTo("25P02");
+    assertThat(failure(() -> run("SAVEPOINT x")).state().code()).isEqualTo("25P02");
+    assertThat(failure(() -> run("RELEASE before")).state().code()).isEqualTo("25P02");
+    run("ROLLBACK TO before");
+    assertThat(s.failedTransaction()).isFalse();
+    assertThat(s.inTransactionBlock()).isTrue();
+    assertThat(ids()).containsExactly(1);
+    run("INSERT INTO t VALUES (2, 'two')");
+    run("COMMIT");
+    assertThat(rows("SELECT v FROM t ORDER BY id")).containsExactly("a", "two");
+  }
+
+  @Test
+  void anUnknownNameInAFailedBlockLeavesItFailed() {
+    table();
+    run("BEGIN");
+    run("SAVEPOINT a");
+    failure(() -> run("INSERT INTO t VALUES (1, 'a'), (1, 'b')"));
+    assertThat(failure(() -> run("ROLLBACK TO nosuch")).state().code()).isEqualTo("3B001");
+    assertThat(s.failedTransaction()).isTrue();
+    run("ROLLBACK TO a");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("COMMIT");
+    assertThat(ids()).containsExactly(1);
+  }
+
+  @Test
+  void commitOfAFailedBlockStillRollsBackEverything() {
+    table();
+    run("BEGIN");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT a");
+    failure(() -> run("INSERT INTO t VALUES (1, 'a')"));
+    run("COMMIT");
+    assertThat(ids()).isEmpty();
+  }
+
+  @Test
+  void aSavepointBeforeTheFirstStatementMarksTheTransactionsStart() {
+    table();
+    run("BEGIN");
+    run("SAVEPOINT start");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT later");
+    run("INSERT INTO t VALUES (2, 'b')");
+    run("ROLLBACK TO start");
+    assertThat(ids()).isEmpty();
+    run("INSERT INTO t VALUES (3, 'c')");
+    run("COMMIT");
+    assertThat(ids()).containsExactly(3);
+  }
+
+  @Test
+  void worksWithAutoCommitOffAndAfterBatchedInserts() {
+    table();
+    s.setAutoCommit(false);
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT a");
+    Prepared insert = s.prepare("INSERT INTO t VALUES (?, ?)");
+    long[] counts = s.executeBatch("batch", insert, List.of(
+        List.of(org.apache.calcite.avatica.remote.TypedValue.ofLocal(
+            org.apache.calcite.avatica.ColumnMetaData.Rep.INTEGER, 2),
+            org.apache.calcite.avatica.remote.TypedValue.ofLocal(
+                org.apache.calcite.avatica.ColumnMetaData.Rep.STRING, "b")),
+        List.of(org.apache.calcite.avatica.remote.TypedValue.ofLocal(
+            org.apache.calcite.avatica.ColumnMetaData.Rep.INTEGER, 3),
+            org.apache.calcite.avatica.remote.TypedValue.ofLocal(
+                org.apache.calcite.avatica.ColumnMetaData.Rep.STRING, "c"))),
+        new java.util.concurrent.atomic.AtomicBoolean(), 0);
+    assertThat(counts).containsExactly(1, 1);
+    run("SAVEPOINT b"); // above the savepoint the batch left on RocksDB's stack
+    run("INSERT INTO t VALUES (4, 'd')");
+    run("ROLLBACK TO b");
+    assertThat(ids()).containsExactly(1, 2, 3);
+    run("ROLLBACK TO a");
+    assertThat(ids()).containsExactly(1);
+    s.commit();
+    s.setAutoCommit(true);
+    assertThat(ids()).containsExactly(1);
+  }
+
+  @Test
+  void rolledBackRowsDoNotCountInStatistics() {
+    table();
+    run("BEGIN");
+    run("INSERT INTO t VALUES (1, 'a')");
+    run("SAVEPOINT a");
+    run("INSERT INTO t VALUES (2, 'b'), (3, 'c')");
+    run("ROLLBACK TO a");
+    run("COMMIT");
+    assertThat(db.statistics().changesSinceAnalyze(db.catalog().table("t").orElseThrow())).isEqualTo(1);
+  }
+
+  @Test
+  void aResultSetOpenAcrossRollbackToFailsInsteadOfReadingFreedMemory() {
+    table();
+    run("INSERT INTO t SELECT g, 'x' FROM generate_series(1, 1000) AS g");
+    run("BEGIN");
+    run("SAVEPOINT a");
+    run("INSERT INTO t VALUES (1001, 'd')");
+    try (Result open = s.execute("open", s.prepare("SELECT id FROM t"), List.of(),
+        new java.util.concurrent.atomic.AtomicBoolean(), 0)) {
+      run("ROLLBACK TO a");
+      AccelException e = failure(() -> {
+        while (open.cursor().hasNext()) {
+          open.cursor().next();
+        }
+      });
+      assertThat(e.state().code()).isEqualTo("55000");
+    }
+    assertThat(rows("SELECT count(*) FROM t")).containsExactly(1000L);
+    run("COMMIT");
+  }
+
+  @Test
+  void ddlInsideIsNotUndone() {
+    run("BEGIN");
+    run("SAVEPOINT a");
+    run("CREATE TABLE u (id INTEGER PRIMARY KEY)");
+    run("ROLLBACK TO a");
+    run("INSERT INTO u VALUES (1)");
+    run("COMMIT");
+    assertThat(rows("SELECT id FROM u")).containsExactly(1);
+  }
+}
