@@ -107,4 +107,46 @@ class SavepointServerTest {
     }
     return error == null ? status : status + " " + error;
   }
+
+  /**
+   * pgJDBC's JDBC savepoints and its {@code autosave} option, which wraps each statement of a transaction in
+   * {@code SAVEPOINT PGJDBC_AUTOSAVE} and rolls back to it when the statement fails, so the transaction goes on.
+   */
+  @Test
+  void pgJdbcSavepointsAndAutosave() throws Exception {
+    try (TestServer s = new TestServer()) {
+      try (java.sql.Connection c = s.connect(); java.sql.Statement st = c.createStatement()) {
+        st.execute("create table t(id int primary key)");
+        c.setAutoCommit(false);
+        st.execute("insert into t values (1)");
+        java.sql.Savepoint sp = c.setSavepoint();
+        st.execute("insert into t values (2)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.execute("insert into t values (1)"))
+            .isInstanceOfSatisfying(java.sql.SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+        c.rollback(sp);
+        st.execute("insert into t values (3)");
+        c.releaseSavepoint(sp);
+        c.commit();
+      }
+      java.util.Properties autosave = new java.util.Properties();
+      autosave.setProperty("autosave", "always");
+      autosave.setProperty("cleanupSavepoints", "true");
+      try (java.sql.Connection c = s.connect(autosave); java.sql.Statement st = c.createStatement()) {
+        c.setAutoCommit(false);
+        st.execute("insert into t values (4)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.execute("insert into t values (1)"))
+            .isInstanceOfSatisfying(java.sql.SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"));
+        st.execute("insert into t values (5)"); // the failed statement was rolled back to the autosave
+        c.commit();
+        c.setAutoCommit(true);
+        List<Integer> ids = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = st.executeQuery("select id from t order by id")) {
+          while (rs.next()) {
+            ids.add(rs.getInt(1));
+          }
+        }
+        assertThat(ids).containsExactly(1, 3, 4, 5);
+      }
+    }
+  }
 }
