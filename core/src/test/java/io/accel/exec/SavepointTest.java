@@ -230,4 +230,30 @@ class SavepointTest extends EngineTestBase {
     run("COMMIT");
     assertThat(rows("SELECT id FROM u")).containsExactly(1);
   }
+
+  /**
+   * A referenced key removed and then rolled back to a savepoint is no longer the transaction's removal: a
+   * concurrent transaction that committed a row referencing it does not fail this one's commit (40001).
+   */
+  @Test
+  void aRemovalOfAReferencedKeyRolledBackIsForgotten() {
+    run("CREATE TABLE u (id INTEGER PRIMARY KEY, email TEXT)");
+    run("CREATE TABLE o (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES u)");
+    run("INSERT INTO u VALUES (1, 'a'), (2, 'b')");
+    try (Session other = new Session(db)) {
+      run("BEGIN");
+      other.execute("1", "BEGIN");
+      rows("SELECT count(*) FROM o");
+      other.execute("2", "SELECT count(*) FROM u").close();
+      other.execute("3", "SAVEPOINT a");
+      other.execute("4", "DELETE FROM u WHERE id = 1");
+      other.execute("5", "ROLLBACK TO a");
+      other.execute("6", "UPDATE u SET email = 'bb' WHERE id = 2");
+      run("INSERT INTO o VALUES (1, 1)");
+      run("COMMIT");
+      other.execute("7", "COMMIT");
+    }
+    assertThat(rows("SELECT id, email FROM u ORDER BY id")).containsExactly("[1, a]", "[2, bb]");
+    assertThat(rows("SELECT id, user_id FROM o")).containsExactly("[1, 1]");
+  }
 }
