@@ -249,10 +249,15 @@ public final class Session implements AutoCloseable {
   private static final class NamedSavepoint {
     final String name;
     TxnContext.Mark mark;
+    /** The settings the block had changed by then, with their values then, and which of them were LOCAL. */
+    final Map<String, String> settings = new HashMap<>();
+    final java.util.Set<String> local;
 
-    NamedSavepoint(String name, TxnContext.Mark mark) {
+    NamedSavepoint(String name, TxnContext.Mark mark, Map<String, String> settings, java.util.Set<String> local) {
       this.name = name;
       this.mark = mark;
+      this.settings.putAll(settings);
+      this.local = java.util.Set.copyOf(local);
     }
   }
 
@@ -264,7 +269,11 @@ public final class Session implements AutoCloseable {
     checkOpen();
     requireBlock("SAVEPOINT");
     checkNotAborted();
-    savepoints.add(new NamedSavepoint(name, block == null ? null : block.mark()));
+    Map<String, String> changed = new HashMap<>();
+    for (String key : blockSettings.keySet()) {
+      changed.put(key, settings.find(key));
+    }
+    savepoints.add(new NamedSavepoint(name, block == null ? null : block.mark(), changed, localSettings));
   }
 
   /** SQL RELEASE SAVEPOINT: forgets the newest savepoint named so and every later one; its writes stay. */
@@ -278,8 +287,8 @@ public final class Session implements AutoCloseable {
 
   /**
    * SQL ROLLBACK TO SAVEPOINT: undoes every write since the newest savepoint named so, forgets the later ones and
-   * keeps it; a failed block continues from there. Allowed in a failed block, as in PostgreSQL. DDL is not undone
-   * (it is never transactional in Accel), and neither are sequence values nor settings.
+   * keeps it; a failed block continues from there. Allowed in a failed block, as in PostgreSQL. Settings SET since
+   * are undone; DDL is not (it is never transactional in Accel), nor are sequence values (nor in PostgreSQL).
    */
   public synchronized void rollbackToSavepoint(String name) {
     checkOpen();
@@ -294,7 +303,23 @@ public final class Session implements AutoCloseable {
       }
       block.rollbackTo(sp.mark);
     }
+    rollbackSettings(sp);
     aborted = false;
+  }
+
+  /** Settings SET after the savepoint get their values then back, as PostgreSQL's ROLLBACK TO does. */
+  private void rollbackSettings(NamedSavepoint sp) {
+    for (java.util.Iterator<Map.Entry<String, String>> it = blockSettings.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, String> e = it.next();
+      if (sp.settings.containsKey(e.getKey())) {
+        apply(e.getKey(), sp.settings.get(e.getKey()));
+      } else {
+        apply(e.getKey(), e.getValue()); // first changed after the savepoint: its value before the block
+        it.remove();
+      }
+    }
+    localSettings.retainAll(sp.local);
+    localSettings.addAll(sp.local);
   }
 
   private void requireBlock(String command) {

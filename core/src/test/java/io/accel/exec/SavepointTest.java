@@ -256,4 +256,24 @@ class SavepointTest extends EngineTestBase {
     assertThat(rows("SELECT id, email FROM u ORDER BY id")).containsExactly("[1, a]", "[2, bb]");
     assertThat(rows("SELECT id, user_id FROM o")).containsExactly("[1, 1]");
   }
+
+  @Test
+  void settingsSetAfterTheSavepointAreUndone() {
+    Object zone = rows("SHOW TIME ZONE").get(0);
+    Object timeout = rows("SHOW statement_timeout").get(0);
+    run("BEGIN");
+    run("SET TIME ZONE 'Europe/Paris'");
+    run("SAVEPOINT a");
+    run("SET TIME ZONE 'Asia/Tokyo'");
+    run("SET LOCAL statement_timeout = '5s'");
+    assertThat(rows("SHOW statement_timeout")).doesNotContain(timeout);
+    run("ROLLBACK TO a");
+    assertThat(rows("SHOW TIME ZONE")).containsExactly("Europe/Paris");
+    assertThat(rows("SHOW statement_timeout")).containsExactly(timeout);
+    run("SET TIME ZONE 'Asia/Tokyo'");
+    run("RELEASE a");
+    run("COMMIT");
+    assertThat(rows("SHOW TIME ZONE")).containsExactly("Asia/Tokyo");
+    assertThat(zone).isNotEqualTo("Asia/Tokyo");
+  }
 }
