@@ -589,12 +589,14 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /** Sets a savepoint for SQL SAVEPOINT and returns its mark. */
-  synchronized Mark mark() {
+  Mark mark() {
     cancellation = null; // the last statement's: a cancelled one must not fail the savepoint
-    setSavePoint();
-    Map<Long, long[]> counted = new HashMap<>();
-    changes.forEach((table, c) -> counted.put(table, c.clone()));
-    return new Mark(savePointDepth, counted, referencedKeys.size(), removedReferencedKeys.size());
+    setSavePoint(); // outside the monitor: end() takes the guard before it, and so must everyone
+    synchronized (this) {
+      Map<Long, long[]> counted = new HashMap<>();
+      changes.forEach((table, c) -> counted.put(table, c.clone()));
+      return new Mark(savePointDepth, counted, referencedKeys.size(), removedReferencedKeys.size());
+    }
   }
 
   /**
