@@ -252,6 +252,8 @@ public final class Session implements AutoCloseable {
     /** The settings the block had changed by then, with their values then, and which of them were LOCAL. */
     final Map<String, String> settings = new HashMap<>();
     final java.util.Set<String> local;
+    /** DDL that depends on the block's rows ran since: rolling back to this savepoint is refused. */
+    boolean beforeDdl;
 
     NamedSavepoint(String name, TxnContext.Mark mark, Map<String, String> settings, java.util.Set<String> local) {
       this.name = name;
@@ -295,6 +297,12 @@ public final class Session implements AutoCloseable {
     requireBlock("ROLLBACK TO SAVEPOINT");
     int i = savepointIndex(name);
     NamedSavepoint sp = savepoints.get(i);
+    if (sp.beforeDdl) {
+      aborted = true;
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot roll back to savepoint \"" + name
+          + "\": DDL ran since in this transaction, which has written rows, and Accel's DDL is not transactional")
+          .withHint("Roll back the whole transaction, or to a savepoint set after the DDL.");
+    }
     savepoints.subList(i + 1, savepoints.size()).clear();
     if (sp.mark != null && block != null) {
       for (Cursor c : held) {
@@ -320,6 +328,27 @@ public final class Session implements AutoCloseable {
     }
     localSettings.retainAll(sp.local);
     localSettings.addAll(sp.local);
+  }
+
+  /**
+   * Before DDL that reads or writes the block's rows (CREATE INDEX backfills them into the block, ALTER TABLE checks
+   * them, ADD FOREIGN KEY in the referenced table too): when the block has written, its savepoints so far can no
+   * longer be rolled back to. DDL
+   * is not undone, and undoing the rows under it would leave an index without their entries or a constraint
+   * checked against rows that come back.
+   */
+  private synchronized void ddlOnWrittenTable(Command command) {
+    String table = command instanceof Command.CreateIndex c ? c.table() : command instanceof Command.AlterTable a
+        ? a.table() : command instanceof Command.AddKey k ? k.table() : null;
+    if (table == null || block == null || savepoints.isEmpty()) {
+      return;
+    }
+    // any write counts, not only the table's: ADD FOREIGN KEY checks the referenced table's rows in the block too
+    if (block.wrote()) {
+      for (NamedSavepoint sp : savepoints) {
+        sp.beforeDdl = true;
+      }
+    }
   }
 
   private void requireBlock(String command) {
@@ -846,6 +875,7 @@ public final class Session implements AutoCloseable {
     }
     if (prepared.command() != null) {
       releaseStatement(statementKey);
+      ddlOnWrittenTable(prepared.command());
       new CommandExecutor(this).execute(prepared.command());
       return Result.count(prepared.signature(), 0);
     }

@@ -276,4 +276,40 @@ class SavepointTest extends EngineTestBase {
     assertThat(rows("SHOW TIME ZONE")).containsExactly("Asia/Tokyo");
     assertThat(zone).isNotEqualTo("Asia/Tokyo");
   }
+
+  /**
+   * DDL is not undone, so rolling back to a savepoint set before DDL in a transaction that has written would
+   * leave the DDL's work inconsistent with the rows (an index built from the block's rows losing their entries, a
+   * constraint checked against rows that come back): refused with 0A000, which aborts the block.
+   */
+  @Test
+  void rollbackToBeforeDdlInABlockThatWroteIsRefused() {
+    run("BEGIN");
+    run("CREATE TABLE w (id INTEGER PRIMARY KEY, v TEXT)");
+    run("INSERT INTO w VALUES (1, 'x'), (2, 'y')");
+    run("SAVEPOINT a");
+    run("CREATE INDEX w_v ON w (v)");
+    run("SAVEPOINT b");
+    run("INSERT INTO w VALUES (3, 'x')");
+    run("ROLLBACK TO b"); // after the DDL: fine
+    AccelException e = failure(() -> run("ROLLBACK TO a"));
+    assertThat(e.state().code()).isEqualTo("0A000");
+    assertThat(s.failedTransaction()).isTrue();
+    run("ROLLBACK TO b"); // b is still there and recovers the block
+    assertThat(rows("SELECT id FROM w WHERE v = 'x'")).containsExactly(1);
+    run("COMMIT");
+    assertThat(rows("SELECT id FROM w WHERE v = 'x'")).containsExactly(1);
+
+    // in a block that has not written, DDL leaves the savepoint usable
+    run("CREATE TABLE other (id INTEGER PRIMARY KEY, v TEXT)");
+    run("INSERT INTO w VALUES (4, 'z')");
+    run("BEGIN");
+    assertThat(rows("SELECT count(*) FROM w")).containsExactly(3L);
+    run("SAVEPOINT c");
+    run("CREATE INDEX other_v ON other (v)");
+    run("INSERT INTO w VALUES (5, 'z')");
+    run("ROLLBACK TO c");
+    run("COMMIT");
+    assertThat(rows("SELECT id FROM w WHERE v = 'z'")).containsExactly(4);
+  }
 }
