@@ -333,11 +333,10 @@ public final class Session implements AutoCloseable {
   /**
    * Before DDL that reads or writes the block's rows (CREATE INDEX backfills them into the block, ALTER TABLE checks
    * them, ADD FOREIGN KEY in the referenced table too): when the block has written, its savepoints so far can no
-   * longer be rolled back to. DDL
-   * is not undone, and undoing the rows under it would leave an index without their entries or a constraint
-   * checked against rows that come back.
+   * longer be rolled back to. DDL is not undone, and undoing the rows under it would leave an index without their
+   * entries or a constraint checked against rows that come back.
    */
-  private synchronized void ddlOnWrittenTable(Command command) {
+  private synchronized void ddlOverBlockRows(Command command) {
     String table = command instanceof Command.CreateIndex c ? c.table() : command instanceof Command.AlterTable a
         ? a.table() : command instanceof Command.AddKey k ? k.table() : null;
     if (table == null || block == null || savepoints.isEmpty()) {
@@ -875,7 +874,7 @@ public final class Session implements AutoCloseable {
     }
     if (prepared.command() != null) {
       releaseStatement(statementKey);
-      ddlOnWrittenTable(prepared.command());
+      ddlOverBlockRows(prepared.command());
       new CommandExecutor(this).execute(prepared.command());
       return Result.count(prepared.signature(), 0);
     }
