@@ -46,6 +46,12 @@ public final class CommandExecutor {
       session.commit();
     } else if (command instanceof Command.Rollback) {
       session.rollback();
+    } else if (command instanceof Command.Savepoint sp) {
+      session.savepoint(sp.name());
+    } else if (command instanceof Command.ReleaseSavepoint sp) {
+      session.releaseSavepoint(sp.name());
+    } else if (command instanceof Command.RollbackToSavepoint sp) {
+      session.rollbackToSavepoint(sp.name());
     } else if (command instanceof Command.CreateTable c) {
       ddl(() -> createTable(c));
     } else if (command instanceof Command.CreateIndex c) {

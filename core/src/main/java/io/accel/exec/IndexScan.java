@@ -501,6 +501,7 @@ public final class IndexScan {
     }
 
     private boolean step() {
+      ctx.checkIterator(it);
       if (pointGets) {
         return nextPoint();
       }

@@ -242,6 +242,131 @@ public final class Session implements AutoCloseable {
     blockStartedAt = System.currentTimeMillis();
   }
 
+  /**
+   * A SAVEPOINT of the open block; {@code mark} is null while the block has no transaction yet (its first statement
+   * has not run): it then marks the transaction's start.
+   */
+  private static final class NamedSavepoint {
+    final String name;
+    TxnContext.Mark mark;
+    /** The settings the block had changed by then, with their values then, and which of them were LOCAL. */
+    final Map<String, String> settings = new HashMap<>();
+    final java.util.Set<String> local;
+    /** DDL that depends on the block's rows ran since: rolling back to this savepoint is refused. */
+    boolean beforeDdl;
+
+    NamedSavepoint(String name, TxnContext.Mark mark, Map<String, String> settings, java.util.Set<String> local) {
+      this.name = name;
+      this.mark = mark;
+      this.settings.putAll(settings);
+      this.local = java.util.Set.copyOf(local);
+    }
+  }
+
+  /** The open block's savepoints, oldest first; a name may repeat (the newest wins, as in PostgreSQL). */
+  private final List<NamedSavepoint> savepoints = new ArrayList<>();
+
+  /** SQL SAVEPOINT: 25P01 outside a transaction block, 25P02 in a failed one. */
+  public synchronized void savepoint(String name) {
+    checkOpen();
+    requireBlock("SAVEPOINT");
+    checkNotAborted();
+    Map<String, String> changed = new HashMap<>();
+    for (String key : blockSettings.keySet()) {
+      changed.put(key, settings.find(key));
+    }
+    savepoints.add(new NamedSavepoint(name, block == null ? null : block.mark(), changed, localSettings));
+  }
+
+  /** SQL RELEASE SAVEPOINT: forgets the newest savepoint named so and every later one; its writes stay. */
+  public synchronized void releaseSavepoint(String name) {
+    checkOpen();
+    requireBlock("RELEASE SAVEPOINT");
+    checkNotAborted();
+    int i = savepointIndex(name);
+    savepoints.subList(i, savepoints.size()).clear();
+  }
+
+  /**
+   * SQL ROLLBACK TO SAVEPOINT: undoes every write since the newest savepoint named so, forgets the later ones and
+   * keeps it; a failed block continues from there. Allowed in a failed block, as in PostgreSQL. Settings SET since
+   * are undone; DDL is not (it is never transactional in Accel), nor are sequence values (nor in PostgreSQL).
+   */
+  public synchronized void rollbackToSavepoint(String name) {
+    checkOpen();
+    requireBlock("ROLLBACK TO SAVEPOINT");
+    int i = savepointIndex(name);
+    NamedSavepoint sp = savepoints.get(i);
+    if (sp.beforeDdl) {
+      aborted = true;
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot roll back to savepoint \"" + name
+          + "\": DDL ran since in this transaction, which has written rows, and Accel's DDL is not transactional")
+          .withHint("Roll back the whole transaction, or to a savepoint set after the DDL.");
+    }
+    savepoints.subList(i + 1, savepoints.size()).clear();
+    if (sp.mark != null && block != null) {
+      for (Cursor c : held) {
+        // a WITH HOLD cursor keeps the rows it would have read before: the rollback closes its iterator
+        c.materialize();
+      }
+      block.rollbackTo(sp.mark);
+    }
+    rollbackSettings(sp);
+    aborted = false;
+  }
+
+  /** Settings SET after the savepoint get their values then back, as PostgreSQL's ROLLBACK TO does. */
+  private void rollbackSettings(NamedSavepoint sp) {
+    for (java.util.Iterator<Map.Entry<String, String>> it = blockSettings.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, String> e = it.next();
+      if (sp.settings.containsKey(e.getKey())) {
+        apply(e.getKey(), sp.settings.get(e.getKey()));
+      } else {
+        apply(e.getKey(), e.getValue()); // first changed after the savepoint: its value before the block
+        it.remove();
+      }
+    }
+    localSettings.retainAll(sp.local);
+    localSettings.addAll(sp.local);
+  }
+
+  /**
+   * Before DDL that reads or writes the block's rows (CREATE INDEX backfills them into the block, ALTER TABLE checks
+   * them, ADD FOREIGN KEY in the referenced table too): when the block has written, its savepoints so far can no
+   * longer be rolled back to. DDL is not undone, and undoing the rows under it would leave an index without their
+   * entries or a constraint checked against rows that come back.
+   */
+  private synchronized void ddlOverBlockRows(Command command) {
+    String table = command instanceof Command.CreateIndex c ? c.table() : command instanceof Command.AlterTable a
+        ? a.table() : command instanceof Command.AddKey k ? k.table() : null;
+    if (table == null || block == null || savepoints.isEmpty()) {
+      return;
+    }
+    // any write counts, not only the table's: ADD FOREIGN KEY checks the referenced table's rows in the block too
+    if (block.wrote()) {
+      for (NamedSavepoint sp : savepoints) {
+        sp.beforeDdl = true;
+      }
+    }
+  }
+
+  private void requireBlock(String command) {
+    if (!inTransactionBlock()) {
+      throw new AccelException(SqlState.NO_ACTIVE_SQL_TRANSACTION, command + " can only be used in transaction blocks");
+    }
+  }
+
+  /** The newest savepoint named {@code name}; 3B001 (which aborts the block, as any error does) when none is. */
+  private int savepointIndex(String name) {
+    for (int i = savepoints.size() - 1; i >= 0; i--) {
+      if (savepoints.get(i).name.equals(name)) {
+        return i;
+      }
+    }
+    aborted = true;
+    throw new AccelException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + name + "\" does not exist");
+  }
+
   /** Cursors of the open block that outlive it (see {@link #hold}). */
   private final List<Cursor> held = new ArrayList<>();
 
@@ -268,6 +393,7 @@ public final class Session implements AutoCloseable {
     held.clear();
     endBlockSettings(false);
     explicitBlock = false;
+    savepoints.clear();
     TxnContext ctx = block;
     block = null;
     endTransactionLocks();
@@ -289,6 +415,7 @@ public final class Session implements AutoCloseable {
     endBlockSettings(true);
     explicitBlock = false;
     aborted = false;
+    savepoints.clear();
     TxnContext ctx = block;
     block = null;
     endTransactionLocks();
@@ -326,6 +453,13 @@ public final class Session implements AutoCloseable {
         block = database.begin();
         if (explicitBlock) {
           block.startedAt(blockStartedAt);
+        }
+        if (!savepoints.isEmpty()) {
+          // savepoints set before the block's first statement mark the transaction's start
+          TxnContext.Mark start = block.mark();
+          for (NamedSavepoint sp : savepoints) {
+            sp.mark = start;
+          }
         }
       }
       ctx = block;
@@ -740,6 +874,7 @@ public final class Session implements AutoCloseable {
     }
     if (prepared.command() != null) {
       releaseStatement(statementKey);
+      ddlOverBlockRows(prepared.command());
       new CommandExecutor(this).execute(prepared.command());
       return Result.count(prepared.signature(), 0);
     }

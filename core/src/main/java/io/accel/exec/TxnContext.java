@@ -81,8 +81,8 @@ public final class TxnContext implements AutoCloseable {
   private ReferenceClaims claims;
   private Object claimToken;
   /** Referenced keys this transaction's referencing rows rely on, and referenced keys it removed. */
-  private final Set<java.nio.ByteBuffer> referencedKeys = new HashSet<>();
-  private final Set<java.nio.ByteBuffer> removedReferencedKeys = new HashSet<>();
+  private final Set<java.nio.ByteBuffer> referencedKeys = new LinkedHashSet<>();
+  private final Set<java.nio.ByteBuffer> removedReferencedKeys = new LinkedHashSet<>();
 
   /**
    * A transaction, whose snapshot was taken after {@code registration} (null with the cache off);
@@ -562,15 +562,104 @@ public final class TxnContext implements AutoCloseable {
     insertBatch = batch;
   }
 
+  /**
+   * RocksDB savepoints set and not rolled back: a named savepoint remembers its depth. RocksJava cannot pop a
+   * savepoint, so one a statement set and did not need stays on the stack; depths count those too.
+   */
+  private int savePointDepth;
+
   /** Marks the writes so far, for {@link #rollbackToSavePoint}. */
   void setSavePoint() {
     checkWritable();
     onTransaction(Transaction::setSavePoint);
+    savePointDepth++;
   }
 
-  /** Undoes the writes since the last {@link #setSavePoint}. */
+  /** Undoes the writes since the last {@link #setSavePoint} (and removes that savepoint). */
   void rollbackToSavePoint() {
     onTransaction(Transaction::rollbackToSavePoint);
+    savePointDepth--;
+  }
+
+  /**
+   * A SQL savepoint's position in this transaction: its RocksDB savepoint's depth, and what the transaction held
+   * then that its writes since change (row counts for statistics, referenced keys claimed and removed).
+   */
+  record Mark(int depth, Map<Long, long[]> changes, int referencedKeys, int removedReferencedKeys) {
+  }
+
+  /** Sets a savepoint for SQL SAVEPOINT and returns its mark. */
+  Mark mark() {
+    cancellation = null; // the last statement's: a cancelled one must not fail the savepoint
+    setSavePoint(); // outside the monitor: end() takes the guard before it, and so must everyone
+    synchronized (this) {
+      Map<Long, long[]> counted = new HashMap<>();
+      changes.forEach((table, c) -> counted.put(table, c.clone()));
+      return new Mark(savePointDepth, counted, referencedKeys.size(), removedReferencedKeys.size());
+    }
+  }
+
+  /**
+   * ROLLBACK TO SAVEPOINT: undoes every write since {@code mark} (RocksDB savepoints set after it go too) and
+   * sets its savepoint again, so the mark stays valid. The row cache and result cache keep counting the undone
+   * rows as written (they invalidate more than needed, never too little); row locks are kept until the end.
+   *
+   * <p>RocksDB rebuilds the transaction's write batch index when it rolls back to a savepoint, which frees what
+   * open iterators over the transaction point into: they are closed first (under the exclusive guard, so no read
+   * is in flight), and a scan that reads one afterwards fails with 55000 ({@link #checkIterator}).
+   */
+  void rollbackTo(Mark mark) {
+    checkWritable();
+    ReentrantReadWriteLock.WriteLock lock = guard.writeLock();
+    lock.lock(); // before the monitor, as end() takes them
+    try {
+      synchronized (this) {
+        checkLive();
+        cancellation = null;
+        for (RocksIterator it : iterators) {
+          it.close();
+          rolledBackIterators.add(it);
+        }
+        iterators.clear();
+        while (savePointDepth >= mark.depth()) {
+          rollbackToSavePoint();
+        }
+        setSavePoint();
+        changes.clear();
+        mark.changes().forEach((table, c) -> changes.put(table, c.clone()));
+        truncate(referencedKeys, mark.referencedKeys());
+        truncate(removedReferencedKeys, mark.removedReferencedKeys());
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Iterators ROLLBACK TO SAVEPOINT closed under a scan that was still open. */
+  private final Set<RocksIterator> rolledBackIterators = java.util.Collections.newSetFromMap(
+      new java.util.IdentityHashMap<>());
+
+  /** Fails with 55000 when ROLLBACK TO SAVEPOINT closed {@code it}; call between {@link #enter} and {@link #exit}. */
+  public void checkIterator(RocksIterator it) {
+    if (!rolledBackIterators.isEmpty() && it != null) {
+      synchronized (this) {
+        if (rolledBackIterators.contains(it)) {
+          throw new AccelException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+              "the result set was closed: its transaction rolled back to a savepoint");
+        }
+      }
+    }
+  }
+
+  /** Drops what an insertion-ordered set gained after it held {@code size} elements. */
+  private static void truncate(Set<java.nio.ByteBuffer> set, int size) {
+    int i = 0;
+    for (java.util.Iterator<java.nio.ByteBuffer> it = set.iterator(); it.hasNext(); i++) {
+      it.next();
+      if (i >= size) {
+        it.remove();
+      }
+    }
   }
 
   private interface TransactionCall {
@@ -626,6 +715,8 @@ public final class TxnContext implements AutoCloseable {
   public synchronized void release(RocksIterator it) {
     if (iterators.remove(it)) {
       it.close();
+    } else {
+      rolledBackIterators.remove(it);
     }
   }
 

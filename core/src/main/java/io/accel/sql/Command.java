@@ -307,4 +307,16 @@ public sealed interface Command {
 
   record Rollback() implements Command {
   }
+
+  /** {@code SAVEPOINT name}: names fold to lower case unless quoted, as identifiers do. */
+  record Savepoint(String name) implements Command {
+  }
+
+  /** {@code RELEASE [SAVEPOINT] name}: releases the newest savepoint of that name and every later one. */
+  record ReleaseSavepoint(String name) implements Command {
+  }
+
+  /** {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name}: undoes what ran since it, keeping it. */
+  record RollbackToSavepoint(String name) implements Command {
+  }
 }

@@ -49,7 +49,10 @@ public final class CommandParser {
       case "drop" -> p.drop();
       case "begin", "start" -> p.begin();
       case "commit", "end" -> p.endWith(new Command.Commit(), "transaction", "work");
-      case "rollback", "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
+      case "rollback" -> p.rollback();
+      case "abort" -> p.endWith(new Command.Rollback(), "transaction", "work");
+      case "savepoint" -> p.savepoint();
+      case "release" -> p.release();
       case "analyze", "analyse" -> p.analyze();
       case "explain" -> p.explain();
       case "set" -> p.set();
@@ -804,6 +807,48 @@ public final class CommandParser {
       }
       return new Command.CopyFormat(csv, d.charAt(0), n, q.charAt(0), e.charAt(0), header, headerMatch, freeze);
     }
+  }
+
+  /** {@code ROLLBACK [WORK | TRANSACTION]} or {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name}. */
+  private Command rollback() {
+    next();
+    optionalWord("transaction", "work");
+    if (optionalWord("to")) {
+      optionalWord("savepoint");
+      String name = savepointName();
+      finish();
+      return new Command.RollbackToSavepoint(name);
+    }
+    finish();
+    return new Command.Rollback();
+  }
+
+  /** {@code SAVEPOINT name}. */
+  private Command savepoint() {
+    next();
+    String name = savepointName();
+    finish();
+    return new Command.Savepoint(name);
+  }
+
+  /** {@code RELEASE [SAVEPOINT] name}. */
+  private Command release() {
+    next();
+    if (peek().is("savepoint") && tokens.get(pos + 1).isName()) {
+      next();
+    }
+    String name = savepointName();
+    finish();
+    return new Command.ReleaseSavepoint(name);
+  }
+
+  /** A savepoint's name: an identifier, folded unless quoted (never schema-qualified). */
+  private String savepointName() {
+    Token t = next();
+    if (!t.isName()) {
+      throw error(t, "syntax error at or near \"" + (t.kind() == Kind.END ? "end of input" : t.text()) + "\"");
+    }
+    return t.text();
   }
 
   private Command endWith(Command c, String... optionalWords) {

@@ -92,6 +92,22 @@ class CommandParserTest {
   }
 
   @Test
+  void savepoints() {
+    assertThat(parse("SAVEPOINT Sp1;")).isEqualTo(new Command.Savepoint("sp1"));
+    assertThat(parse("savepoint \"Sp 1\"")).isEqualTo(new Command.Savepoint("Sp 1"));
+    assertThat(parse("RELEASE SAVEPOINT a")).isEqualTo(new Command.ReleaseSavepoint("a"));
+    assertThat(parse("release a")).isEqualTo(new Command.ReleaseSavepoint("a"));
+    assertThat(parse("ROLLBACK TO a")).isEqualTo(new Command.RollbackToSavepoint("a"));
+    assertThat(parse("rollback work to savepoint a")).isEqualTo(new Command.RollbackToSavepoint("a"));
+    assertThat(parse("ROLLBACK TRANSACTION TO \"A\"")).isEqualTo(new Command.RollbackToSavepoint("A"));
+    assertThat(parse("rollback transaction")).isInstanceOf(Command.Rollback.class);
+    assertState("SAVEPOINT", SqlState.SYNTAX_ERROR);
+    assertState("SAVEPOINT a b", SqlState.SYNTAX_ERROR);
+    assertState("ROLLBACK TO", SqlState.SYNTAX_ERROR);
+    assertState("ABORT TO a", SqlState.SYNTAX_ERROR);
+  }
+
+  @Test
   void viewsAndAlterTableActions() {
     assertThat(parse("create or replace view v (a, b) as select x, y from t;")).isEqualTo(
         new Command.CreateView("v", true, List.of("a", "b"), "select x, y from t"));

@@ -217,6 +217,12 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       return true;
     }
 
+    /** SAVEPOINT, RELEASE and ROLLBACK TO SAVEPOINT (Spring's PROPAGATION_NESTED asks this first). */
+    @Override
+    public boolean supportsSavepoints() {
+      return true;
+    }
+
     @Override
     public int getDefaultTransactionIsolation() {
       return java.sql.Connection.TRANSACTION_REPEATABLE_READ;

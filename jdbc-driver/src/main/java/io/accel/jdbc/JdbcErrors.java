@@ -360,6 +360,17 @@ final class JdbcErrors {
               : self.prepareStatement(call.sql());
           return CallableStatements.wrap(ps, call);
         }
+        case "setSavepoint":
+          return savepoints().set(c, args == null || args.length == 0 ? null : (String) args[0]);
+        case "releaseSavepoint":
+          savepoints().release(c, (java.sql.Savepoint) args[0]);
+          return null;
+        case "rollback":
+          if (args != null && args.length == 1) {
+            savepoints().rollback(c, (java.sql.Savepoint) args[0]);
+            return null;
+          }
+          break;
         case "isValid":
           if ((Integer) args[0] < 0) {
             throw new SQLException("invalid timeout: it must not be negative", SqlState.INVALID_PARAMETER_VALUE.code());
@@ -369,6 +380,16 @@ final class JdbcErrors {
           break;
       }
       return wrapResult(method, call(method, args));
+    }
+
+    /** A connection's savepoints (JDBC Savepoint objects over SQL SAVEPOINT), made at the first use. */
+    private JdbcSavepoints savepoints;
+
+    private JdbcSavepoints savepoints() {
+      if (savepoints == null) {
+        savepoints = new JdbcSavepoints();
+      }
+      return savepoints;
     }
 
     /** Closes the connection's statements (and so their result sets), as JDBC asks of Connection.close. */

@@ -1449,7 +1449,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (!portalName.isEmpty() && portals.containsKey(portalName)) {
       throw new AccelException(SqlState.DUPLICATE_CURSOR, "portal \"" + portalName + "\" already exists");
     }
-    if (session.failedTransaction() && statement.prepared != null && !endsTransaction(statement.leading)) {
+    if (session.failedTransaction() && statement.prepared != null && !endsTransaction(statement.leading)
+        && !rollsBackToSavepoint(statement.leading)) {
       throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
           "current transaction is aborted, commands ignored until end of transaction block");
     }
@@ -1487,10 +1488,33 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     return leading.startsWith("BEGIN") || leading.startsWith("START");
   }
 
-  /** Whether a statement, by its leading words, ends a transaction. */
+  /** Whether a statement, by its leading words, ends a transaction (ROLLBACK TO SAVEPOINT does not). */
   private static boolean endsTransaction(String leading) {
     String first = leading.contains(" ") ? leading.substring(0, leading.indexOf(' ')) : leading;
-    return first.equals("COMMIT") || first.equals("END") || first.equals("ROLLBACK") || first.equals("ABORT");
+    return first.equals("COMMIT") || first.equals("END") || first.equals("ROLLBACK") && !rollsBackToSavepoint(leading)
+        || first.equals("ABORT");
+  }
+
+  /** Whether a statement, by its leading words, is ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name. */
+  private static boolean rollsBackToSavepoint(String leading) {
+    String[] w = leading.split(" ");
+    return w[0].equals("ROLLBACK") && w.length > 1 && (w[1].equals("TO")
+        || (w[1].equals("WORK") || w[1].equals("TRANSACTION")) && w.length > 2 && w[2].equals("TO"));
+  }
+
+  /**
+   * SAVEPOINT, RELEASE and ROLLBACK TO in the implicit transaction of several statements sent together: not a
+   * transaction block, so PostgreSQL refuses them (25P01), as the session does outside any block.
+   */
+  private static void checkSavepointInImplicitBlock(String leading, Prepared prepared) {
+    if (prepared.kind() != Prepared.Kind.COMMAND) {
+      return;
+    }
+    String command = leading.startsWith("SAVEPOINT") ? "SAVEPOINT" : leading.startsWith("RELEASE") ? "RELEASE SAVEPOINT"
+        : rollsBackToSavepoint(leading) ? "ROLLBACK TO SAVEPOINT" : null;
+    if (command != null) {
+      throw new AccelException(SqlState.NO_ACTIVE_SQL_TRANSACTION, command + " can only be used in transaction blocks");
+    }
   }
 
   private void describe(ByteBuf body) {
@@ -1635,6 +1659,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       boolean failedCommit = commits && session.failedTransaction();
       if (implicitBlock && endsTransaction(leading)) {
         implicitBlock = false;
+      }
+      if (implicitBlock) {
+        checkSavepointInImplicitBlock(leading, prepared);
       }
       cancel.set(false);
       statementsByKind[prepared.kind().ordinal()]++;

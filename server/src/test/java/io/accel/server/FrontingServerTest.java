@@ -513,4 +513,36 @@ class FrontingServerTest {
     }
     return rows;
   }
+
+  /** Savepoints through the fronting server: the block runs upstream, and psql sees PostgreSQL's answers. */
+  @Test
+  void savepointsRunUpstreamInTheTransaction() throws Exception {
+    try (Connection c = upstream(); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS sp_items");
+      s.execute("CREATE TABLE sp_items (id int PRIMARY KEY)");
+    }
+    try {
+      Psql.Run r = Psql.run(Map.of(), """
+          savepoint a;
+          begin;
+          insert into sp_items values (1);
+          savepoint a;
+          insert into sp_items values (2);
+          insert into sp_items values (1);
+          rollback to a;
+          insert into sp_items values (3);
+          release savepoint a;
+          commit;
+          select id from sp_items order by id;
+          """, "psql", "-X", "-A", "-t", "-d", conninfo("postgres"));
+      assertThat(r.out()).as(r.err()).isEqualTo(
+          "BEGIN\nINSERT 0 1\nSAVEPOINT\nINSERT 0 1\nROLLBACK\nINSERT 0 1\nRELEASE\nCOMMIT\n1\n3\n");
+      assertThat(r.err()).contains("SAVEPOINT can only be used in transaction blocks")
+          .contains("duplicate key value violates unique constraint \"sp_items_pkey\"");
+    } finally {
+      try (Connection c = upstream(); Statement s = c.createStatement()) {
+        s.execute("DROP TABLE sp_items");
+      }
+    }
+  }
 }

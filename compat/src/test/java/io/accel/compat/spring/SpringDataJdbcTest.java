@@ -198,4 +198,38 @@ class SpringDataJdbcTest {
     Long committed = transactions.execute(status -> customers.save(Customer.of("kept@example.com", "kept")).id());
     assertThat(customers.findById(committed)).isPresent();
   }
+
+  /**
+   * PROPAGATION_NESTED runs on a savepoint of the outer transaction: a nested failure, even one that failed a
+   * statement (a duplicate key), rolls back to it and the outer transaction commits the rest.
+   */
+  @Test
+  void nestedTransactionsRollBackToTheirSavepoint() {
+    TransactionTemplate nested = new TransactionTemplate(transactions.getTransactionManager());
+    nested.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_NESTED);
+    transactions.executeWithoutResult(outer -> {
+      customers.save(Customer.of("outer@example.com", "outer"));
+      assertThatThrownBy(() -> nested.executeWithoutResult(inner -> {
+        customers.save(Customer.of("inner@example.com", "inner"));
+        jdbc.update("INSERT INTO customers (email, name) VALUES ('outer@example.com', 'again')");
+      })).isInstanceOf(DuplicateKeyException.class);
+      nested.executeWithoutResult(inner -> {
+        customers.save(Customer.of("undone@example.com", "undone"));
+        inner.setRollbackOnly();
+      });
+      nested.executeWithoutResult(inner -> customers.save(Customer.of("nested@example.com", "nested")));
+      customers.save(Customer.of("after@example.com", "after"));
+    });
+    assertThat(customers.findAll(Sort.by("id"))).extracting(Customer::email)
+        .containsExactly("outer@example.com", "nested@example.com", "after@example.com");
+
+    // the savepoint API of a TransactionStatus
+    transactions.executeWithoutResult(status -> {
+      Object savepoint = status.createSavepoint();
+      customers.save(Customer.of("gone@example.com", "gone"));
+      status.rollbackToSavepoint(savepoint);
+      status.releaseSavepoint(savepoint);
+    });
+    assertThat(customers.findByEmail("gone@example.com")).isEmpty();
+  }
 }
