@@ -265,6 +265,12 @@ final class JdbcErrors {
       java.util.concurrent.locks.ReentrantLock l = connection.lock;
       l.lock();
       try {
+        if (delegate instanceof ResultSet rs && args != null && args.length == 1 && args[0] instanceof Integer column) {
+          Object value = readColumn(rs, method, column);
+          if (value != NOT_HANDLED) {
+            return value;
+          }
+        }
         if (name.startsWith("execute") && delegate instanceof AccelJdbcFactory.Cancellable s) {
           s.clearCancel();
         }
@@ -272,6 +278,77 @@ final class JdbcErrors {
       } finally {
         l.unlock();
       }
+    }
+
+    /** For a result set: per column, whether it holds text (numbers are parsed from it) or a timestamptz. */
+    private byte[] columnKinds;
+    private static final byte PLAIN = 0;
+    private static final byte TEXT = 1;
+    private static final byte TIMESTAMPTZ = 2;
+
+    /**
+     * The getters applications call for every value, by column index, called directly on the result set: no
+     * reflection and no dispatch on the method's name beyond this switch. The others, and a number read from a
+     * text column or a timestamptz read as a timestamp, take the general path ({@link #invokeResultSet}).
+     */
+    private Object readColumn(ResultSet rs, Method method, int column) throws SQLException {
+      int getter = -1;
+      for (int i = 0; i < GETTERS.length; i++) {
+        if (GETTERS[i].equals(method)) {
+          getter = i;
+          break;
+        }
+      }
+      if (getter < 0) {
+        return NOT_HANDLED;
+      }
+      try {
+        byte kind = columnKind(rs, column);
+        switch (getter) {
+          case 0:
+            return rs.getString(column);
+          case 1:
+            return kind == TEXT ? NOT_HANDLED : (Object) rs.getInt(column);
+          case 2:
+            return kind == TEXT ? NOT_HANDLED : (Object) rs.getLong(column);
+          case 3:
+            return kind == TEXT ? NOT_HANDLED : (Object) rs.getDouble(column);
+          case 4:
+            return kind == TEXT ? NOT_HANDLED : rs.getBigDecimal(column);
+          case 5:
+            return kind == TEXT ? NOT_HANDLED : (Object) rs.getShort(column);
+          case 6:
+            return rs.getBoolean(column);
+          case 7:
+            return rs.getDate(column);
+          default: {
+            if (kind == TIMESTAMPTZ) {
+              return NOT_HANDLED;
+            }
+            Object o = rs.getObject(column);
+            return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes() : o;
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+    }
+
+    private byte columnKind(ResultSet rs, int column) throws SQLException {
+      byte[] kinds = columnKinds;
+      if (kinds == null) {
+        var metaData = rs.getMetaData();
+        kinds = new byte[metaData.getColumnCount() + 1];
+        for (int i = 1; i < kinds.length; i++) {
+          int type = metaData.getColumnType(i);
+          kinds[i] = type == java.sql.Types.VARCHAR || type == java.sql.Types.CHAR
+              || type == java.sql.Types.LONGVARCHAR ? TEXT
+              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ : PLAIN;
+        }
+        columnKinds = kinds;
+      }
+      // an index out of range is the result set's own error, from the getter
+      return column >= 1 && column < kinds.length ? kinds[column] : PLAIN;
     }
 
     private Object invokeUnlocked(Object self, Method method, Object[] args, String name) throws Throwable {
@@ -593,6 +670,14 @@ final class JdbcErrors {
   }
 
   private static final Object NOT_HANDLED = new Object();
+
+  /** The getters {@code Handler.readColumn} calls directly, in the order of its switch. */
+  private static final Method[] GETTERS = {
+      method(ResultSet.class, "getString", int.class), method(ResultSet.class, "getInt", int.class),
+      method(ResultSet.class, "getLong", int.class), method(ResultSet.class, "getDouble", int.class),
+      method(ResultSet.class, "getBigDecimal", int.class), method(ResultSet.class, "getShort", int.class),
+      method(ResultSet.class, "getBoolean", int.class), method(ResultSet.class, "getDate", int.class),
+      method(ResultSet.class, "getObject", int.class)};
 
   private static final Method PREPARE = method(Connection.class, "prepareStatement", String.class);
   private static final Method EXECUTE = method(Statement.class, "execute", String.class);
