@@ -260,6 +260,32 @@ public final class PgFunctions {
           f.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), Math.min(scale, f.getTypeSystem().getMaxScale(SqlTypeName.DECIMAL))),
           binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
     }, List.of(SqlTypeName.DECIMAL, SqlTypeName.INTEGER), PgFunctions.class, "round", false, true));
+    // trunc(numeric[, n]) toward zero, with PostgreSQL's result scale; trunc(double precision)
+    OPERATORS.add(scalar("trunc", binding -> {
+      RelDataTypeFactory f = binding.getTypeFactory();
+      int scale = binding.getOperandCount() < 2 ? 0
+          : binding.isOperandLiteral(1, false) && binding.getOperandLiteralValue(1, Integer.class) != null
+              ? Math.max(0, binding.getOperandLiteralValue(1, Integer.class)) : binding.getOperandType(0).getScale();
+      boolean nullable = false;
+      for (int i = 0; i < binding.getOperandCount(); i++) {
+        nullable |= binding.getOperandType(i).isNullable();
+      }
+      return f.createTypeWithNullability(f.createSqlType(SqlTypeName.DECIMAL,
+          f.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL),
+          Math.min(Math.max(scale, 0), f.getTypeSystem().getMaxScale(SqlTypeName.DECIMAL))), nullable);
+    }, List.of(SqlTypeName.DECIMAL, SqlTypeName.INTEGER), PgFunctions.class, "trunc", false, true));
+    OPERATORS.add(scalar("trunc", binding -> {
+      RelDataTypeFactory f = binding.getTypeFactory();
+      return f.createTypeWithNullability(f.createSqlType(SqlTypeName.DECIMAL,
+          f.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), 0), binding.getOperandType(0).isNullable());
+    }, List.of(SqlTypeName.DECIMAL), PgFunctions.class, "truncWhole", false, true));
+    OPERATORS.add(scalar("trunc", returning(SqlTypeName.DOUBLE), List.of(SqlTypeName.DOUBLE), PgFunctions.class,
+        "truncDouble", false, true));
+    // make_date(year, month, day); to_timestamp(seconds since the epoch)
+    OPERATORS.add(scalar("make_date", returning(SqlTypeName.DATE), List.of(SqlTypeName.INTEGER, SqlTypeName.INTEGER,
+        SqlTypeName.INTEGER), PgTimeFunctions.class, "makeDate", false, true));
+    OPERATORS.add(scalar("to_timestamp", returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+        List.of(SqlTypeName.DOUBLE), PgTimeFunctions.class, "fromEpochSeconds", false, true));
     OPERATORS.add(table("generate_series", List.of(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
         SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.INTERVAL_DAY), GenerateSeries.class,
         "timestampTzs"));
@@ -279,6 +305,23 @@ public final class PgFunctions {
     java.math.BigDecimal d = value instanceof java.math.BigDecimal b ? b : new java.math.BigDecimal(value.toString());
     java.math.BigDecimal rounded = d.setScale(decimals, java.math.RoundingMode.HALF_UP);
     return decimals < 0 ? rounded.setScale(0) : rounded;
+  }
+
+  /** {@code trunc(numeric, n)}: toward zero to n decimals (tens, hundreds, ... for n &lt; 0). */
+  public static java.math.BigDecimal trunc(Object value, int decimals) {
+    java.math.BigDecimal d = value instanceof java.math.BigDecimal b ? b : new java.math.BigDecimal(value.toString());
+    java.math.BigDecimal cut = d.setScale(decimals, java.math.RoundingMode.DOWN);
+    return decimals < 0 ? cut.setScale(0) : cut;
+  }
+
+  /** {@code trunc(numeric)}: the whole part. */
+  public static java.math.BigDecimal truncWhole(Object value) {
+    return trunc(value, 0);
+  }
+
+  /** {@code trunc(double precision)}: the whole part, as a double. */
+  public static double truncDouble(double value) {
+    return value < 0 ? Math.ceil(value) : Math.floor(value);
   }
 
   /** {@code random()}: uniform in [0, 1), new for every row and call. */

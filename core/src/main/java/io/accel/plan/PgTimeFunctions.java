@@ -78,6 +78,24 @@ public final class PgTimeFunctions {
     return t.toInstant(ZoneOffset.UTC).toEpochMilli();
   }
 
+  /** {@code make_date(year, month, day)}: days since the epoch; 22008 for a date that does not exist. */
+  public static int makeDate(int year, int month, int day) {
+    try {
+      return (int) LocalDate.of(year, month, day).toEpochDay();
+    } catch (java.time.DateTimeException e) {
+      throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW,
+          "date field value out of range: " + year + "-" + String.format(Locale.ROOT, "%02d-%02d", month, day));
+    }
+  }
+
+  /** {@code to_timestamp(seconds)}: the instant that many seconds after the epoch, to the millisecond. */
+  public static long fromEpochSeconds(double seconds) {
+    if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
+      throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range: \"" + seconds + "\"");
+    }
+    return Math.round(seconds * 1000);
+  }
+
   /** A zone by its name or abbreviation, in any case ({@code UTC}, {@code america/new_york}, {@code EST}). */
   static ZoneId zoneNamed(String name) {
     try {
