@@ -265,10 +265,19 @@ final class JdbcErrors {
       java.util.concurrent.locks.ReentrantLock l = connection.lock;
       l.lock();
       try {
-        if (delegate instanceof ResultSet rs && args != null && args.length == 1 && args[0] instanceof Integer column) {
-          Object value = readColumn(rs, method, column);
-          if (value != NOT_HANDLED) {
-            return value;
+        if (delegate instanceof ResultSet rs) {
+          if (args == null && NEXT.equals(method)) {
+            try {
+              return next(rs);
+            } catch (SQLException | RuntimeException e) {
+              throw translateOnce(e);
+            }
+          }
+          if (args != null && args.length == 1 && args[0] instanceof Integer column) {
+            Object value = readColumn(rs, method, column);
+            if (value != NOT_HANDLED) {
+              return value;
+            }
           }
         }
         if (name.startsWith("execute") && delegate instanceof AccelJdbcFactory.Cancellable s) {
@@ -589,25 +598,8 @@ final class JdbcErrors {
       String name = method.getName();
       try {
         switch (name) {
-          case "next": {
-            if (rowLimit > 0 && rowsRead >= rowLimit) {
-              if (rs.isClosed()) {
-                break;
-              }
-              return false;
-            }
-            if (exhausted && !rs.isClosed()) {
-              // past the end stays past the end: the query's iterators are not stepped again
-              return false;
-            }
-            boolean more = (Boolean) call(method, args);
-            if (more) {
-              rowsRead++;
-            } else {
-              exhausted = true;
-            }
-            return more;
-          }
+          case "next":
+            return next(rs);
           case "getObject":
             if (argc == 2 && args[1] instanceof Class<?> type) {
               Object value = JdbcValues.getObject(rs, args[0], type);
@@ -635,6 +627,27 @@ final class JdbcErrors {
         throw translateOnce(e);
       }
       return wrapResult(method, call(method, args));
+    }
+
+    /** ResultSet.next within the statement's maxRows; past the end stays past the end. */
+    private boolean next(ResultSet rs) throws SQLException {
+      if (rowLimit > 0 && rowsRead >= rowLimit) {
+        if (rs.isClosed()) {
+          return rs.next(); // the closed result set's own error
+        }
+        return false;
+      }
+      if (exhausted && !rs.isClosed()) {
+        // the query's iterators are not stepped again
+        return false;
+      }
+      boolean more = rs.next();
+      if (more) {
+        rowsRead++;
+      } else {
+        exhausted = true;
+      }
+      return more;
     }
 
     private Object call(Method method, Object[] args) throws SQLException {
@@ -670,6 +683,8 @@ final class JdbcErrors {
   }
 
   private static final Object NOT_HANDLED = new Object();
+
+  private static final Method NEXT = method(ResultSet.class, "next");
 
   /** The getters {@code Handler.readColumn} calls directly, in the order of its switch. */
   private static final Method[] GETTERS = {
