@@ -3,49 +3,29 @@ package io.accel.e2e.fronting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.accel.e2e.Services;
-import io.accel.jdbc.AccelDriver;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Savepoints through {@code jdbc:accel:postgresql://}: SQL and JDBC savepoints run upstream, in its transaction. */
-class FrontingSavepointTest {
+class FrontingSavepointTest extends FrontedDatabase {
   private static final String DB = "accel_fronting_sp";
 
-  @TempDir
-  Path dir;
-  private Connection pg;
-
-  @BeforeEach
-  void upstream() throws SQLException {
-    AccelDriver.load();
-    Services.resetLogicalDatabase(DB);
-    pg = Services.logicalPostgres(DB);
-    try (Statement s = pg.createStatement()) {
-      s.execute("CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL)");
-      s.execute("INSERT INTO item VALUES (1, 'one')");
-    }
+  @Override
+  String database() {
+    return DB;
   }
 
-  @AfterEach
-  void close() throws SQLException {
-    if (pg != null) {
-      try (Statement s = pg.createStatement()) {
-        Services.dropMirrorObjects(s, DB); // no slot left behind to keep WAL
-      }
-      pg.close();
-    }
+  @Override
+  void createTables(Statement s) throws SQLException {
+    s.execute("DROP TABLE IF EXISTS item");
+    s.execute("CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL)");
+    s.execute("INSERT INTO item VALUES (1, 'one')");
   }
 
   private static List<Integer> ids(Connection c) throws SQLException {
@@ -60,8 +40,7 @@ class FrontingSavepointTest {
 
   @Test
   void jdbcAndSqlSavepointsRunUpstream() throws SQLException {
-    String url = "jdbc:accel:postgresql://" + Services.LOGICAL_HOST_PORT + "/" + DB + "?user=postgres&mirrorDir=" + dir;
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = accel(""); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
       s.executeUpdate("INSERT INTO item VALUES (2, 'two')");
       Savepoint sp = c.setSavepoint("before_three");
