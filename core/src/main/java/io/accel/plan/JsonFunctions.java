@@ -119,6 +119,7 @@ public final class JsonFunctions {
           c -> List.of(binaryOperand(c)), false)),
       fn("accel_jsonb_contains", sql(SqlTypeName.BOOLEAN), 2, 2, impl("contains", false, NullPolicy.STRICT,
           c -> List.of(), false)),
+      fn("jsonb_set", json(true, false), 3, 4, impl("set", false, NullPolicy.STRICT, c -> List.of(), true)),
       fn("jsonb_typeof", sql(SqlTypeName.VARCHAR), 1, 1, impl("typeOf", false, NullPolicy.STRICT,
           c -> List.of(), false)),
       fn("json_typeof", sql(SqlTypeName.VARCHAR), 1, 1, impl("typeOf", false, NullPolicy.STRICT,
@@ -198,6 +199,67 @@ public final class JsonFunctions {
   /** {@code a @> b}. */
   public static boolean contains(String a, String b) {
     return Jsonb.contains(Jsonb.parse(a), Jsonb.parse(b));
+  }
+
+  /**
+   * {@code jsonb_set(target, path, value [, create_missing])}: {@code target} with the item at {@code path} (a text
+   * array: object keys and array indexes, negative from the end) replaced by {@code value}, or added where the
+   * last step is missing and {@code create_missing} (default true); unchanged where an earlier step is missing.
+   */
+  public static String set(Object[] args) {
+    JsonNode root = Jsonb.parse(args[0].toString()).deepCopy();
+    List<String> path = Jsonb.textArray(args[1].toString());
+    JsonNode value = Jsonb.parse(args[2].toString());
+    boolean create = args.length < 4 || Boolean.TRUE.equals(args[3]);
+    if (path.isEmpty()) {
+      return Jsonb.print(root);
+    }
+    JsonNode parent = root;
+    for (int i = 0; i < path.size() - 1 && parent != null; i++) {
+      parent = step(parent, path.get(i), i);
+    }
+    String last = path.get(path.size() - 1);
+    if (parent instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+      if (create || object.has(last)) {
+        object.set(last, value);
+      }
+    } else if (parent instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+      int index = index(last, path.size() - 1);
+      int at = index < 0 ? array.size() + index : index;
+      if (at >= 0 && at < array.size()) {
+        array.set(at, value);
+      } else if (create) {
+        if (at < 0) {
+          array.insert(0, value);
+        } else {
+          array.add(value);
+        }
+      }
+    } else if (parent != null && path.size() == 1) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "cannot set path in scalar");
+    }
+    return Jsonb.print(root);
+  }
+
+  private static JsonNode step(JsonNode node, String key, int position) {
+    if (node.isObject()) {
+      return node.get(key);
+    }
+    if (node.isArray()) {
+      int index = index(key, position);
+      int at = index < 0 ? node.size() + index : index;
+      return at >= 0 && at < node.size() ? node.get(at) : null;
+    }
+    return null;
+  }
+
+  private static int index(String key, int position) {
+    try {
+      return Integer.parseInt(key.strip());
+    } catch (NumberFormatException e) {
+      throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "path element at position " + (position + 1)
+          + " is not an integer: \"" + key + "\"");
+    }
   }
 
   public static String typeOf(String json) {
