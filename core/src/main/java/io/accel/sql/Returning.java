@@ -61,7 +61,20 @@ public record Returning(String dml, String list, String table, String alias, Str
         parameters++;
       }
     }
-    String list = sql.substring(tokens.get(at + 1).start(), tokens.get(end - 1).end()).trim();
+    // schema.table.column (as jOOQ writes "public"."t"."id") is table.column: the list reads the table's new rows
+    StringBuilder written = new StringBuilder();
+    int copied = tokens.get(at + 1).start();
+    for (int i = at + 1; i + 4 < end; i++) {
+      if (tokens.get(i).isName() && tokens.get(i + 1).isSymbol(".") && tokens.get(i + 2).isName()
+          && tokens.get(i + 3).isSymbol(".") && tokens.get(i + 4).isName()
+          && tokens.get(i + 2).text().equals(target.table) && !(i > at + 1 && tokens.get(i - 1).isSymbol("."))) {
+        written.append(sql, copied, tokens.get(i).start());
+        copied = tokens.get(i + 2).start();
+        i += 4;
+      }
+    }
+    written.append(sql, copied, tokens.get(end - 1).end());
+    String list = written.toString().trim();
     String dml = sql.substring(0, tokens.get(at).start()).trim();
     return Optional.of(new Returning(dml, list, target.table, target.alias, operation, parameters));
   }

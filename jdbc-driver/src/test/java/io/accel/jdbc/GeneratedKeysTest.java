@@ -54,6 +54,23 @@ class GeneratedKeysTest extends JdbcTestSupport {
     }
   }
 
+  /** jOOQ's spelling: the target and the RETURNING list qualified by schema, quoted. */
+  @Test
+  void returningColumnsQualifiedBySchemaAndTable() throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("insert into \"public\".\"item\""
+        + " (\"id\", \"name\") values (7, 'g') returning \"public\".\"item\".\"id\", \"public\".\"item\".\"qty\"")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(7);
+      assertThat(rs.getInt(2)).isEqualTo(5);
+    }
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+        "update public.item set qty = qty + 1 where id = 7 returning public.item.qty, item.name")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(6);
+      assertThat(rs.getString(2)).isEqualTo("g");
+    }
+  }
+
   @Test
   void columnNamesAndIndexesSelectTheKeyColumns() throws SQLException {
     try (Statement s = c.createStatement()) {
