@@ -1059,10 +1059,10 @@ public final class Session implements AutoCloseable {
       boolean own = statementContexts.get(statementKey) == ctx;
       long[] counts = new long[parameterSets.size()];
       InsertBatch batch = new InsertBatch();
+      // in a block, the batch's own savepoint: a failure undoes its rows, counts and key claims (and closes open
+      // scans of the transaction, whose write index RocksDB rebuilds), then the rows run one by one
+      TxnContext.Mark before = own ? null : ctx.mark();
       try {
-        if (!own) {
-          ctx.setSavePoint();
-        }
         ctx.cancellation(cancellation);
         ctx.insertBatch(batch);
         CalcitePrepare.CalciteSignature<Object> signature = prepared.plan().signature();
@@ -1084,7 +1084,7 @@ public final class Session implements AutoCloseable {
         if (own) {
           statementFailed(statementKey);
         } else {
-          ctx.rollbackToSavePoint();
+          ctx.rollbackTo(before);
         }
         AccelException translated = ErrorTranslator.translate(e);
         if (translated.state() == SqlState.QUERY_CANCELED) {
