@@ -56,9 +56,13 @@ public final class AtTimeZone {
       if (left < 0 || right < 0) {
         return null;
       }
+      String operand = sql.substring(tokens.get(left).start(), tokens.get(k - 1).end());
+      if (tokens.get(left).is("current_timestamp") || tokens.get(left).is("now")) {
+        // a timestamptz in PostgreSQL, the session's wall-clock timestamp to Calcite: made the instant it is
+        operand = "CAST(" + operand + " AS timestamptz)";
+      }
       return sql.substring(0, tokens.get(left).start()) + "timezone("
-          + sql.substring(tokens.get(k + 3).start(), tokens.get(right).end()) + ", "
-          + sql.substring(tokens.get(left).start(), tokens.get(k - 1).end()) + ")"
+          + sql.substring(tokens.get(k + 3).start(), tokens.get(right).end()) + ", " + operand + ")"
           + sql.substring(tokens.get(right).end());
     }
     return null;
