@@ -28,25 +28,11 @@ public final class AtTimeZone {
     if (!sql.toLowerCase(Locale.ROOT).contains("zone")) {
       return sql;
     }
-    String text = sql;
-    for (int round = 0; round < 16; round++) {
-      String next = rewriteFirst(text);
-      if (next == null) {
-        return text;
-      }
-      text = next;
-    }
-    return text;
+    return SqlLexer.rewriteEach(sql, 16, AtTimeZone::rewriteFirst);
   }
 
   /** The text with its first AT TIME ZONE rewritten, or null when there is none this class reads. */
-  private static String rewriteFirst(String sql) {
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
-      return null;
-    }
+  private static String rewriteFirst(String sql, List<Token> tokens) {
     for (int k = 1; k + 3 < tokens.size(); k++) {
       if (!(tokens.get(k).is("at") && tokens.get(k + 1).is("time") && tokens.get(k + 2).is("zone"))) {
         continue;

@@ -23,24 +23,10 @@ public final class SelectListSeries {
     if (!sql.toLowerCase(Locale.ROOT).contains("generate_series")) {
       return sql;
     }
-    String text = sql;
-    for (int round = 0; round < 8; round++) {
-      String next = rewriteFirst(text);
-      if (next == null) {
-        return text;
-      }
-      text = next;
-    }
-    return text;
+    return SqlLexer.rewriteEach(sql, 8, SelectListSeries::rewriteFirst);
   }
 
-  private static String rewriteFirst(String sql) {
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
-      return null;
-    }
+  private static String rewriteFirst(String sql, List<Token> tokens) {
     for (int s = 0; s < tokens.size(); s++) {
       if (!tokens.get(s).is("select")) {
         continue;

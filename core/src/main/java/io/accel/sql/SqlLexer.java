@@ -37,6 +37,29 @@ final class SqlLexer {
   private SqlLexer() {
   }
 
+  /**
+   * {@code sql} rewritten one match at a time: {@code first} gets the tokens of the text so far (extended lexing)
+   * and returns the text with its first match rewritten, or null when none is left; at most {@code rounds}
+   * times. Text that does not lex is returned as it is (preparing reports the error).
+   */
+  static String rewriteEach(String sql, int rounds, java.util.function.BiFunction<String, List<Token>, String> first) {
+    String text = sql;
+    for (int round = 0; round < rounds; round++) {
+      List<Token> tokens;
+      try {
+        tokens = tokenizeExtended(text);
+      } catch (AccelException e) {
+        return text;
+      }
+      String next = first.apply(text, tokens);
+      if (next == null) {
+        return text;
+      }
+      text = next;
+    }
+    return text;
+  }
+
   static List<Token> tokenize(String sql) {
     return tokenize(sql, false);
   }
