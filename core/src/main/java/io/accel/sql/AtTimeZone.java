@@ -59,7 +59,7 @@ public final class AtTimeZone {
     Token t = tokens.get(end);
     int start;
     if (t.isSymbol(")")) {
-      start = matching(tokens, end);
+      start = JsonSyntax.opening(tokens, end);
       if (start < 0) {
         return -1;
       }
@@ -117,18 +117,6 @@ public final class AtTimeZone {
         return PgCatalogSyntax.closing(tokens, end + 1);
       }
       return end;
-    }
-    return -1;
-  }
-
-  private static int matching(List<Token> tokens, int close) {
-    int depth = 0;
-    for (int i = close; i >= 0; i--) {
-      if (tokens.get(i).isSymbol(")")) {
-        depth++;
-      } else if (tokens.get(i).isSymbol("(") && --depth == 0) {
-        return i;
-      }
     }
     return -1;
   }

@@ -217,7 +217,8 @@ public final class JsonSyntax {
     return -1;
   }
 
-  private static int opening(List<SqlLexer.Token> tokens, int close) {
+  /** The index of the parenthesis or bracket opening the one closing at {@code close}, or -1. */
+  static int opening(List<SqlLexer.Token> tokens, int close) {
     int depth = 0;
     for (int k = close; k >= 0; k--) {
       if (tokens.get(k).isSymbol(")") || tokens.get(k).isSymbol("]")) {

@@ -931,6 +931,7 @@ public final class Mirror implements AutoCloseable {
         for (UpstreamTable.Column column : t.columns()) {
           if (column.name().equals(c.columnName)) {
             origin = new io.accel.exec.ColumnOrigin((int) t.oid(), (short) column.attnum());
+            break;
           }
         }
       }

@@ -349,9 +349,7 @@ final class JdbcErrors {
         var metaData = rs.getMetaData();
         kinds = new byte[metaData.getColumnCount() + 1];
         for (int i = 1; i < kinds.length; i++) {
-          int type = metaData.getColumnType(i);
-          kinds[i] = type == java.sql.Types.VARCHAR || type == java.sql.Types.CHAR
-              || type == java.sql.Types.LONGVARCHAR ? TEXT
+          kinds[i] = JdbcValues.isTextType(metaData.getColumnType(i)) ? TEXT
               : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ : PLAIN;
         }
         columnKinds = kinds;

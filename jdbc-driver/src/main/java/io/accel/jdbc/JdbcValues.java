@@ -51,7 +51,11 @@ final class JdbcValues {
     if (index < 1 || index > metaData.getColumnCount()) {
       return false;
     }
-    int type = metaData.getColumnType(index);
+    return isTextType(metaData.getColumnType(index));
+  }
+
+  /** Whether a JDBC type code is one of text (CHAR, VARCHAR, TEXT). */
+  static boolean isTextType(int type) {
     return type == java.sql.Types.VARCHAR || type == java.sql.Types.CHAR || type == java.sql.Types.LONGVARCHAR;
   }
 
