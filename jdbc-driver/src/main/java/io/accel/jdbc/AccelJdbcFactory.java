@@ -61,8 +61,33 @@ public final class AccelJdbcFactory implements AvaticaFactory {
   @Override
   public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
       TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-    return new AvaticaResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
+    return new LocalResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
         firstFrame);
+  }
+
+  /** Avatica's result set, which also knows the rows of its cursor (for {@link DriverResultSet}'s direct reads). */
+  static final class LocalResultSet extends AvaticaResultSet {
+    private CursorRows rows;
+
+    LocalResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+        ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+      super(statement, state, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override
+    protected AvaticaResultSet execute() throws SQLException {
+      AvaticaResultSet result = super.execute();
+      if (statement.connection instanceof AccelConnection c) {
+        rows = c.accelMeta().takeRows(statement.handle);
+      }
+      return result;
+    }
+
+    /** The row the result set is on, as the cursor gave it, or null when that is not known (or no row). */
+    Object[] currentRow() {
+      CursorRows r = rows;
+      return r == null || signature.cursorFactory.style != Meta.Style.ARRAY ? null : r.current();
+    }
   }
 
   @Override
