@@ -1878,18 +1878,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       digits++;
     }
     int length = digits + (v < 0 ? 1 : 0);
-    out.writeInt(length);
-    int at = out.writerIndex();
-    out.ensureWritable(length);
+    byte[] text = decimalScratch;
     if (v < 0) {
-      out.setByte(at, '-');
+      text[0] = '-';
     }
-    for (int i = at + length - 1; i >= at + length - digits; i--) {
-      out.setByte(i, (int) ('0' + magnitude % 10));
+    for (int i = length - 1; i >= length - digits; i--) {
+      text[i] = (byte) ('0' + magnitude % 10);
       magnitude /= 10;
     }
-    out.writerIndex(at + length);
+    // one bounds check for the length and the digits (setByte per digit checked the buffer each time)
+    out.ensureWritable(4 + length);
+    out.writeInt(length);
+    out.writeBytes(text, 0, length);
   }
+
+  /** The digits of {@link #writeDecimal}, before they are copied into the reply. */
+  private final byte[] decimalScratch = new byte[20];
 
   private static short format(short[] formats, int column) {
     return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : column];
