@@ -53,7 +53,27 @@ public final class Prepared {
 
   /** Whether it returns rows (a query, EXPLAIN, or DML with a RETURNING clause). */
   public boolean returnsRows() {
-    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null;
+    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null
+        || execution != null && execution.statement().returnsRows();
+  }
+
+  /** For {@code EXECUTE name (arguments)}: the statement PREPARE named and the command with its arguments. */
+  record Execution(Prepared statement, io.accel.sql.Command.ExecuteStatement command) {
+  }
+
+  private Execution execution;
+
+  /** EXECUTE: described as the statement it runs (its kind, columns and statement type), without parameters. */
+  static Prepared executing(String sql, Prepared statement, io.accel.sql.Command.ExecuteStatement command) {
+    Meta.Signature s = statement.signature();
+    Prepared p = new Prepared(sql, statement.kind, Meta.Signature.create(s.columns, sql, List.of(), s.cursorFactory,
+        s.statementType), null, null);
+    p.execution = new Execution(statement, command);
+    return p;
+  }
+
+  Execution execution() {
+    return execution;
   }
 
   /** The RETURNING clause of a DML statement and the query evaluating it over the rows written; null if none. */

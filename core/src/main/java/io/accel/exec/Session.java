@@ -589,6 +589,20 @@ public final class Session implements AutoCloseable {
     return io.accel.sql.Returning.withKeys(sql, columns);
   }
 
+  /** The SQL-level prepared statements (PREPARE ... AS), by name. */
+  private final PreparedStatements preparedStatements = new PreparedStatements();
+
+  /** A statement PREPARE named, as {@code pg_prepared_statements} lists it. */
+  public record SqlPreparedStatement(String name, String statement, java.time.Instant prepareTime,
+      List<String> parameterTypes, long executions) {
+  }
+
+  /** The statements PREPARE named in this session, oldest first. */
+  public synchronized List<SqlPreparedStatement> sqlPreparedStatements() {
+    return preparedStatements.all().stream().map(n -> new SqlPreparedStatement(n.name(), n.text(), n.prepareTime(),
+        n.parameterTypes(), n.executions()[0])).toList();
+  }
+
   /** Prepares one statement. */
   public Prepared prepare(String sql) {
     return prepare(sql, -1);
@@ -690,6 +704,9 @@ public final class Session implements AutoCloseable {
     }
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
+      if (command.get() instanceof Command.ExecuteStatement execute) {
+        return Prepared.executing(sql, preparedStatements.statementOf(this, execute), execute);
+      }
       if (command.get() instanceof Command.Explain) {
         return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql), null, command.get());
       }
@@ -811,6 +828,23 @@ public final class Session implements AutoCloseable {
           org.apache.calcite.linq4j.Linq4j.enumerator(List.of((Object) row)), null, null));
     }
     cacheNote = null;
+    if (prepared.execution() != null) {
+      Prepared.Execution x = prepared.execution();
+      List<TypedValue> arguments = preparedStatements.arguments(this, x.command(), x.statement());
+      return execute(statementKey, x.statement(), arguments, cancel, timeoutMillis);
+    }
+    if (prepared.command() instanceof Command.PrepareStatement prepare) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      preparedStatements.prepare(this, prepared.sql(), prepare);
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() instanceof Command.Deallocate deallocate) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      preparedStatements.deallocate(deallocate.name());
+      return Result.count(prepared.signature(), 0);
+    }
     if (prepared.command() instanceof Command.Explain explain) {
       return inStatement(statementKey, false, prepared,
           () -> explain(prepared, explain, cancel, currentContext(statementKey)));

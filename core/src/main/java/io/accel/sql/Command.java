@@ -319,4 +319,34 @@ public sealed interface Command {
   /** {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name}: undoes what ran since it, keeping it. */
   record RollbackToSavepoint(String name) implements Command {
   }
+
+  /** {@code PREPARE name [(type, ...)] AS statement}: {@code statement} as written, with its {@code $n}. */
+  record PrepareStatement(String name, List<DataType> types, String statement) implements Command {
+    public PrepareStatement {
+      types = List.copyOf(types);
+    }
+  }
+
+  /** {@code EXECUTE name [(argument, ...)]}: the text of each argument expression. */
+  record ExecuteStatement(String name, List<String> arguments) implements Command {
+    public ExecuteStatement {
+      arguments = List.copyOf(arguments);
+    }
+  }
+
+  /** {@code DEALLOCATE [PREPARE] name | ALL}: empty for ALL. */
+  record Deallocate(Optional<String> name) implements Command {
+  }
+
+  /** {@code LISTEN channel}. */
+  record Listen(String channel) implements Command {
+  }
+
+  /** {@code UNLISTEN channel | *}: empty for every channel. */
+  record Unlisten(Optional<String> channel) implements Command {
+  }
+
+  /** {@code NOTIFY channel [, 'payload']}: the payload is empty when none is given, as in PostgreSQL. */
+  record Notify(String channel, String payload) implements Command {
+  }
 }

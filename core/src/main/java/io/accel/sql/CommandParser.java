@@ -33,11 +33,28 @@ public final class CommandParser {
     this.tokens = SqlLexer.tokenize(sql);
   }
 
+  private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile(
+      "\\s*([A-Za-z]+)\\b");
+
   /** The command, or empty when the statement is one for Calcite (queries and DML). */
   public static Optional<Command> parse(String sql) {
     Optional<Command> cache = CacheCommands.parse(sql);
     if (cache.isPresent()) {
       return cache;
+    }
+    java.util.regex.Matcher word = FIRST_WORD.matcher(sql);
+    if (word.lookingAt()) {
+      // lexed as Calcite's statements are: their arguments and bodies may hold $n, E'' strings and casts
+      switch (word.group(1).toLowerCase(java.util.Locale.ROOT)) {
+        case "prepare", "execute", "deallocate" -> {
+          return PreparedStatementSyntax.parse(sql);
+        }
+        case "listen", "unlisten", "notify" -> {
+          return NotifySyntax.parse(sql);
+        }
+        default -> {
+        }
+      }
     }
     CommandParser p = new CommandParser(sql);
     Token first = p.peek();
@@ -1394,6 +1411,14 @@ public final class CommandParser {
       throw AccelException.syntax("invalid DEFAULT expression \"" + text + "\": " + e.getMessage());
     }
     return text;
+  }
+
+  /** One type name as a column declares it ({@code int}, {@code numeric(10,2)}, ...); 42704 when unknown. */
+  static DataType parseType(String text) {
+    CommandParser p = new CommandParser(text);
+    DataType type = p.type();
+    p.finish();
+    return type;
   }
 
   private DataType type() {

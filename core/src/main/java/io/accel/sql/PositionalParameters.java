@@ -12,6 +12,14 @@ import java.util.List;
 public record PositionalParameters(String sql, int[] order, int count) {
 
   public static PositionalParameters of(String sql) {
+    return of(sql, n -> null);
+  }
+
+  /**
+   * As {@link #of(String)}, with {@code $n} written {@code CAST(? AS type)} where {@code castTo} gives parameter n
+   * (1-based) a type name: PREPARE's declared types, for statements whose parameters Calcite cannot type alone.
+   */
+  public static PositionalParameters of(String sql, java.util.function.IntFunction<String> castTo) {
     if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql)) {
       // CREATE CACHE FROM ... $1: the cached query's placeholders, not parameters of the statement
       return new PositionalParameters(sql, new int[0], 0);
@@ -38,7 +46,8 @@ public record PositionalParameters(String sql, int[] order, int count) {
         if (n < 1) {
           throw new AccelException(SqlState.UNDEFINED_PARAMETER, "there is no parameter " + t.text());
         }
-        out.append(sql, copied, t.start()).append('?');
+        String type = castTo.apply(n);
+        out.append(sql, copied, t.start()).append(type == null ? "?" : "CAST(? AS " + type + ")");
         copied = t.end();
         order.add(n);
         max = Math.max(max, n);
