@@ -1806,15 +1806,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error: DEALLOCATE [PREPARE] name | ALL");
       }
       String name = words[at];
+      // the protocol's named statements are the connection's, PREPARE's are the session's: one name space
       if (name.equalsIgnoreCase("all")) {
         statements.clear();
+        session.execute(new Object(), "DEALLOCATE ALL");
         PgWriter.commandComplete(out, "DEALLOCATE ALL");
         return;
       }
       name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1
           ? name.substring(1, name.length() - 1) : name.toLowerCase(Locale.ROOT);
       if (statements.remove(name) == null) {
-        throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
+        session.execute(new Object(), sql); // 26000 when PREPARE did not name it either
       }
       PgWriter.commandComplete(out, "DEALLOCATE");
       return;
@@ -1827,6 +1829,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         }
         statements.clear();
         closeAllPortals();
+        session.execute(new Object(), "DEALLOCATE ALL");
         session.execute(new Object(), "RESET ALL");
         reportChangedSettings();
       }
