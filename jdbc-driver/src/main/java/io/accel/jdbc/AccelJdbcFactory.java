@@ -119,7 +119,12 @@ public final class AccelJdbcFactory implements AvaticaFactory {
   }
 
   /** An Accel connection: Avatica's, with its Meta and statements reachable by the driver. */
-  static final class AccelConnection extends AvaticaConnection {
+  static final class AccelConnection extends AvaticaConnection implements AccelNotifications {
+    /** Signalled when a notification arrives for the session (by the notifier's thread). */
+    private final Object arrived = new Object();
+    private boolean wakeUpSet;
+    private long arrivals;
+
     AccelConnection(UnregisteredDriver driver, AvaticaFactory factory, String url, Properties info) {
       super(driver, factory, url, info);
       // identifiers as PostgreSQL treats them, for DatabaseMetaData (matching is case-insensitive, see core)
@@ -131,6 +136,58 @@ public final class AccelJdbcFactory implements AvaticaFactory {
 
     AccelMeta accelMeta() {
       return (AccelMeta) meta;
+    }
+
+    @Override
+    public java.util.List<io.accel.exec.Notifications.Notification> getNotifications() throws SQLException {
+      return getNotifications(-1);
+    }
+
+    @Override
+    public java.util.List<io.accel.exec.Notifications.Notification> getNotifications(int timeoutMillis)
+        throws SQLException {
+      checkOpen();
+      io.accel.exec.Session session = accelMeta().session();
+      synchronized (arrived) {
+        if (!wakeUpSet) {
+          session.onNotification(() -> {
+            synchronized (arrived) {
+              arrivals++;
+              arrived.notifyAll();
+            }
+          });
+          wakeUpSet = true;
+        }
+      }
+      long deadline = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : 0;
+      java.util.List<io.accel.exec.Notifications.Notification> out = new java.util.ArrayList<>();
+      while (true) {
+        long seen;
+        synchronized (arrived) {
+          seen = arrivals;
+        }
+        // polled without holding the monitor: the notifier takes it while holding its own session's lock
+        for (var n = session.pollNotification(); n.isPresent(); n = session.pollNotification()) {
+          out.add(n.get());
+        }
+        if (!out.isEmpty() || timeoutMillis < 0) {
+          return out;
+        }
+        synchronized (arrived) {
+          while (arrivals == seen) {
+            long wait = timeoutMillis == 0 ? 0 : (deadline - System.nanoTime()) / 1_000_000L;
+            if (timeoutMillis > 0 && wait <= 0) {
+              return out;
+            }
+            try {
+              arrived.wait(wait);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new SQLException("interrupted while waiting for notifications", "57014", e);
+            }
+          }
+        }
+      }
     }
 
     /** The statement of handle {@code h}, or null when it is closed. */

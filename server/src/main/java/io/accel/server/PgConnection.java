@@ -84,6 +84,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private final Map<String, Portal> portals = new HashMap<>();
   private final Map<String, String> reported = new HashMap<>();
   private boolean skipUntilSync;
+  /** ReadyForQuery was sent and no message has come since: notifications go out as they arrive. */
+  private boolean awaitingCommand;
   /** A transaction the server opened for a pipeline of several Executes before one Sync. */
   private boolean implicitBlock;
   private final AtomicBoolean cancel = new AtomicBoolean();
@@ -440,6 +442,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         throw new Fatal(bad.sqlState(), bad.message());
       }
       if (next != null) {
+        awaitingCommand = false;
         if (next instanceof PgFrameDecoder.Frame f) {
           queuedBytes -= f.body().readableBytes();
           if (queuedBytes < QUEUE_LOW && !channel.config().isAutoRead()) {
@@ -453,6 +456,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       if (closed || !channel.isActive()) {
         return CLOSED;
+      }
+      if (awaitingCommand && link == null && session != null) {
+        writeNotifications(); // an idle connection gets them at once
+        if (out.readableBytes() > 0) {
+          flush();
+        }
       }
       long wait = TimeUnit.SECONDS.toNanos(1);
       if (deadline != 0) {
@@ -523,6 +532,15 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       setStartupParameter(name, e.getValue());
     }
     key = server.register(this);
+    session.setProcessId(key.pid());
+    // a notification for an idle connection wakes its loop, which sends it (next())
+    session.onNotification(() -> {
+      try {
+        loop.execute(() -> { });
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        // the connection is ending: nothing to wake
+      }
+    });
     PgWriter.authenticationOk(out);
     reportChangedSettings(); // nothing reported yet: every parameter
     PgWriter.backendKeyData(out, key.pid(), key.secret());
@@ -2065,10 +2083,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (unpublished >= 256) {
       publishMetrics();
     }
+    if (link == null) {
+      writeNotifications(); // what the statement's commit sent, before ReadyForQuery as PostgreSQL does
+    }
+    awaitingCommand = true;
     char status = link != null ? upstreamStatus
         : session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
     PgWriter.readyForQuery(out, status);
     flush();
+  }
+
+  /** NotificationResponse for each notification the session has received (standalone; fronting relays them). */
+  private void writeNotifications() {
+    if (session == null) {
+      return;
+    }
+    for (var n = session.pollNotification(); n.isPresent(); n = session.pollNotification()) {
+      int at = PgWriter.begin(out, 'A');
+      out.writeInt(n.get().processId());
+      PgWriter.cstring(out, n.get().channel());
+      PgWriter.cstring(out, n.get().payload());
+      PgWriter.end(out, at);
+    }
   }
 
   private void sendError(AccelException e) {
