@@ -76,6 +76,11 @@ public final class Prepared {
     return execution;
   }
 
+  /** For EXECUTE: the statement it runs (a frontend names its command tag after it); empty otherwise. */
+  public java.util.Optional<Prepared> executed() {
+    return execution == null ? java.util.Optional.empty() : java.util.Optional.of(execution.statement());
+  }
+
   /** The RETURNING clause of a DML statement and the query evaluating it over the rows written; null if none. */
   private io.accel.sql.Returning returning;
   private Prepared returningQuery;

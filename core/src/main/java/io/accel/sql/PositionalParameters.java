@@ -11,6 +11,8 @@ import java.util.List;
  */
 public record PositionalParameters(String sql, int[] order, int count) {
 
+  private static final java.util.regex.Pattern PREPARE = java.util.regex.Pattern.compile("(?i)\\s*prepare\\s");
+
   public static PositionalParameters of(String sql) {
     return of(sql, n -> null);
   }
@@ -20,8 +22,8 @@ public record PositionalParameters(String sql, int[] order, int count) {
    * (1-based) a type name: PREPARE's declared types, for statements whose parameters Calcite cannot type alone.
    */
   public static PositionalParameters of(String sql, java.util.function.IntFunction<String> castTo) {
-    if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql)) {
-      // CREATE CACHE FROM ... $1: the cached query's placeholders, not parameters of the statement
+    if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql) || PREPARE.matcher(sql).lookingAt()) {
+      // CREATE CACHE FROM ... $1, PREPARE ... AS ... $1: the inner statement's placeholders, not the statement's
       return new PositionalParameters(sql, new int[0], 0);
     }
     List<SqlLexer.Token> tokens;

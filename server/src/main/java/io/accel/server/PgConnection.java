@@ -1966,6 +1966,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   /** PostgreSQL's command tag for a statement that ran, from its leading words. */
   static String tag(String words, Prepared prepared, long count, boolean failedCommit) {
+    if (prepared.executed().isPresent()) {
+      // EXECUTE reports the tag of the statement it ran, as PostgreSQL does
+      return tag(firstWords(prepared.executed().get().sql(), 3), prepared.executed().get(), count, failedCommit);
+    }
     String first = words.contains(" ") ? words.substring(0, words.indexOf(' ')) : words;
     if (prepared.kind() == Prepared.Kind.QUERY || prepared.kind() == Prepared.Kind.EXPLAIN) {
       return switch (first) {
