@@ -251,7 +251,11 @@ public sealed interface Command {
    * checks it names the columns.
    */
   record CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
-      boolean headerMatch, boolean freeze) {
+      boolean headerMatch, boolean freeze, boolean binary) {
+    public CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
+        boolean headerMatch, boolean freeze) {
+      this(csv, delimiter, nullString, quote, escape, header, headerMatch, freeze, false);
+    }
   }
 
   /**

@@ -729,6 +729,7 @@ public final class CommandParser {
   /** COPY options as given, checked as PostgreSQL's ProcessCopyOptions does. */
   private static final class CopyOptions {
     boolean csv;
+    boolean binary;
     boolean header;
     boolean headerMatch;
     boolean freeze;
@@ -746,16 +747,13 @@ public final class CommandParser {
       switch (name) {
         case "format" -> {
           String f = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT);
-          if (f.equals("binary")) {
-            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY format \"binary\" is not supported by Accel");
-          }
-          if (!f.equals("text") && !f.equals("csv")) {
+          binary = f.equals("binary");
+          if (!binary && !f.equals("text") && !f.equals("csv")) {
             throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "COPY format \"" + value + "\" not recognized");
           }
           csv = f.equals("csv");
         }
-        case "binary" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-            "COPY format \"binary\" is not supported by Accel");
+        case "binary" -> binary = true; // the syntax of before 9.0
         case "freeze" -> freeze = bool(name, value);
         case "header" -> {
           if (value != null && value.equalsIgnoreCase("match")) {
@@ -794,6 +792,21 @@ public final class CommandParser {
     }
 
     Command.CopyFormat format() {
+      if (binary) {
+        // PostgreSQL's ProcessCopyOptions: the text options mean nothing to the binary format
+        if (delimiter != null || nullString != null) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "cannot specify " + (delimiter != null ? "DELIMITER"
+              : "NULL") + " in BINARY mode");
+        }
+        if (header) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot specify HEADER in BINARY mode");
+        }
+        if (quote != null || escape != null) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY " + (quote != null ? "quote" : "escape")
+              + " available only in CSV mode");
+        }
+        return new Command.CopyFormat(false, '\t', "\\N", '"', '"', false, false, freeze, true);
+      }
       String d = delimiter != null ? delimiter : csv ? "," : "\t";
       if (d.length() != 1 || d.charAt(0) > 127) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY delimiter must be a single one-byte character");

@@ -1742,6 +1742,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     io.accel.exec.CopyIn copy = session.copyIn(key, prepared);
     PgWriter.copyResponse(out, 'G', !copy.textFormat(), copy.columnCount());
     flush();
+    if (!copy.textFormat()) {
+      try (BinaryCopy.Reader binary = new BinaryCopy.Reader(copy.columnTypes())) {
+        return pumpCopyData(copy, binary);
+      }
+    }
+    return pumpCopyData(copy, null);
+  }
+
+  /** CopyData until CopyDone or CopyFail; {@code binary} decodes the binary format's tuples (null: text). */
+  private long pumpCopyData(io.accel.exec.CopyIn copy, BinaryCopy.Reader binary) {
     while (true) {
       Object next;
       try {
@@ -1759,9 +1769,26 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         switch (frame.type()) {
           case 'd' -> {
             ByteBuf data = frame.body();
-            copy.write(data.nioBuffer());
+            if (binary == null) {
+              copy.write(data.nioBuffer());
+            } else {
+              try {
+                binary.write(data, copy::writeRow);
+              } catch (AccelException e) {
+                failQuietly(copy, e.getMessage());
+                throw e;
+              }
+            }
           }
           case 'c' -> {
+            if (binary != null) {
+              try {
+                binary.finish();
+              } catch (AccelException e) {
+                failQuietly(copy, e.getMessage());
+                throw e;
+              }
+            }
             return copy.finish();
           }
           case 'f' -> copy.fail(cstring(frame.body()));
@@ -1791,6 +1818,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private long copyOut(Object key, Prepared prepared) {
     try (io.accel.exec.CopyOut copy = session.copyOut(key, prepared)) {
       PgWriter.copyResponse(out, 'H', !copy.textFormat(), copy.columnCount());
+      if (!copy.textFormat()) {
+        return binaryCopyOut(copy);
+      }
       for (byte[] row; (row = copy.next()) != null; ) {
         int at = PgWriter.begin(out, 'd');
         out.writeBytes(row);
@@ -1803,6 +1833,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       rowsSent += copy.rows();
       return copy.rows();
     }
+  }
+
+  /** COPY ... TO STDOUT (FORMAT binary): the header, a CopyData per tuple, the trailer. */
+  private long binaryCopyOut(io.accel.exec.CopyOut copy) {
+    int[] oids = copy.columns().stream().mapToInt(c -> PgTypes.oid(c.type)).toArray();
+    int at = PgWriter.begin(out, 'd');
+    BinaryCopy.writeHeader(out);
+    PgWriter.end(out, at);
+    for (Object[] row; (row = copy.nextRow()) != null; ) {
+      at = PgWriter.begin(out, 'd');
+      BinaryCopy.writeTuple(out, row, oids);
+      PgWriter.end(out, at);
+      if (out.readableBytes() >= FLUSH_BYTES) {
+        flush();
+      }
+    }
+    at = PgWriter.begin(out, 'd');
+    BinaryCopy.writeTrailer(out);
+    PgWriter.end(out, at);
+    PgWriter.simple(out, 'c');
+    rowsSent += copy.rows();
+    return copy.rows();
   }
 
   /** Statements about the connection's own protocol state, which the server runs itself. */
