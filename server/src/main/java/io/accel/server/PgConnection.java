@@ -2149,10 +2149,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     flush();
   }
 
-  /** NotificationResponse for each notification the session has received (standalone; fronting relays them). */
+  /**
+   * NotificationResponse for each notification the session has received (standalone; fronting relays them), unless
+   * the session is in a transaction block.
+   */
   private void writeNotifications() {
-    if (session == null) {
-      return;
+    if (session == null || session.inTransactionBlock()) {
+      return; // a listener in a transaction gets them once it ends, as in PostgreSQL
     }
     for (var n = session.pollNotification(); n.isPresent(); n = session.pollNotification()) {
       int at = PgWriter.begin(out, 'A');

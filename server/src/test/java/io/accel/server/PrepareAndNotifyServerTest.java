@@ -159,7 +159,21 @@ class PrepareAndNotifyServerTest {
       ns.execute("NOTIFY jobs, 'rolled back'");
       notifier.rollback();
       assertThat(pg.getNotifications(300)).isEmpty();
-      // the notifier hears itself, after its statement and before ReadyForQuery
+      // a listener inside a transaction block gets them only when the block ends, as in PostgreSQL
+      notifier.setAutoCommit(true);
+      listener.setAutoCommit(false);
+      try (ResultSet rs = ls.executeQuery("SELECT 1")) {
+        assertThat(rs.next()).isTrue();
+      }
+      ns.execute("NOTIFY jobs, 'after the block'");
+      try (ResultSet rs = ls.executeQuery("SELECT 2")) {
+        assertThat(rs.next()).isTrue();
+      }
+      assertThat(pg.getNotifications()).isEmpty();
+      listener.commit();
+      assertThat(pg.getNotifications(1000)).extracting(PGNotification::getParameter).containsExactly("after the block");
+      listener.setAutoCommit(true);
+            // the notifier hears itself, after its statement and before ReadyForQuery
       notifier.setAutoCommit(true);
       ns.execute("LISTEN jobs");
       ns.execute("NOTIFY jobs, 'self'");
