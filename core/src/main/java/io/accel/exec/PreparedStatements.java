@@ -32,10 +32,20 @@ final class PreparedStatements {
   }
 
   private final Map<String, Named> statements = new LinkedHashMap<>();
+  /** Names a frontend's own prepared statements use (the protocol's), which share PostgreSQL's one name space. */
+  private java.util.function.Predicate<String> frontendNames = name -> false;
+
+  void frontendNames(java.util.function.Predicate<String> names) {
+    frontendNames = names;
+  }
+
+  boolean contains(String name) {
+    return statements.containsKey(name);
+  }
 
   /** PREPARE: checks and plans the statement now, as PostgreSQL analyses it at PREPARE. */
   void prepare(Session session, String text, Command.PrepareStatement command) {
-    if (statements.containsKey(command.name())) {
+    if (statements.containsKey(command.name()) || frontendNames.test(command.name())) {
       throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + command.name()
           + "\" already exists");
     }

@@ -664,6 +664,19 @@ public final class Session implements AutoCloseable {
       List<String> parameterTypes, long executions) {
   }
 
+  /** Whether PREPARE named a statement {@code name} (a frontend's Parse of that name is then 42P05). */
+  public synchronized boolean hasSqlPreparedStatement(String name) {
+    return preparedStatements.contains(name);
+  }
+
+  /**
+   * The names of a frontend's own prepared statements (the wire protocol's named statements), which PREPARE may
+   * not reuse (42P05): PostgreSQL has one name space for both.
+   */
+  public synchronized void frontendStatementNames(java.util.function.Predicate<String> names) {
+    preparedStatements.frontendNames(names);
+  }
+
   /** The statements PREPARE named in this session, oldest first. */
   public synchronized List<SqlPreparedStatement> sqlPreparedStatements() {
     return preparedStatements.all().stream().map(n -> new SqlPreparedStatement(n.name(), n.text(), n.prepareTime(),

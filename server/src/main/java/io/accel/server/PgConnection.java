@@ -533,6 +533,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
     key = server.register(this);
     session.setProcessId(key.pid());
+    session.frontendStatementNames(name -> !name.isEmpty() && statements.containsKey(name));
     // a notification for an idle connection wakes its loop, which sends it (next())
     session.onNotification(() -> {
       try {
@@ -1360,7 +1361,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     String name = parse.name();
     String sql = parse.sql();
     int[] types = parse.types();
-    if (!name.isEmpty() && statements.containsKey(name)) {
+    if (!name.isEmpty() && (statements.containsKey(name) || session.hasSqlPreparedStatement(name))) {
       throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
     }
     List<String> texts = Statements.split(sql);

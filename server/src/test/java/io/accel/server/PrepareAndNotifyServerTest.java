@@ -203,4 +203,45 @@ class PrepareAndNotifyServerTest {
       assertThat(gone.getSQLState()).isEqualTo("26000");
     }
   }
+
+  /** What a client sees when PREPARE and the protocol's named statements meet: SQLSTATEs and results, in order. */
+  private static List<String> sharedNameSpace(Connection c) throws SQLException {
+    List<String> seen = new ArrayList<>();
+    c.unwrap(PGConnection.class).setPrepareThreshold(1); // a named statement (S_1) from the first execution
+    try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT CAST(? AS int) AS v"); Statement st = c.createStatement()) {
+      ps.setInt(1, 5);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        seen.add("protocol " + rs.getInt(1));
+      }
+      for (String sql : List.of("PREPARE \"S_1\" AS SELECT 1", "PREPARE named AS SELECT 2", "EXECUTE named",
+          "DEALLOCATE named", "EXECUTE named")) {
+        try {
+          st.execute(sql);
+          seen.add(sql + ": ok");
+        } catch (SQLException e) {
+          seen.add(sql + ": " + e.getSQLState());
+        }
+      }
+    }
+    return seen;
+  }
+
+  @Test
+  void prepareAndTheProtocolsNamedStatementsShareOneNameSpace() throws Exception {
+    List<String> expected;
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    try (Connection pg = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p)) {
+      expected = sharedNameSpace(pg);
+    } catch (SQLException unreachable) {
+      Assumptions.assumeTrue(System.getenv("ACCEL_REQUIRE_SERVICES") == null, unreachable.getMessage());
+      Assumptions.abort("PostgreSQL 15 at 127.0.0.1:5432 is unreachable: " + unreachable.getMessage());
+      return;
+    }
+    assertThat(expected).contains("PREPARE \"S_1\" AS SELECT 1: 42P05"); // the oracle says so
+    try (TestServer s = new TestServer(); Connection c = s.connect()) {
+      assertThat(sharedNameSpace(c)).isEqualTo(expected);
+    }
+  }
 }
