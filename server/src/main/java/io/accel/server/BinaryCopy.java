@@ -158,6 +158,10 @@ final class BinaryCopy {
           values.add(PgTypes.readBinary(field, oids[i]));
         } catch (IndexOutOfBoundsException e) {
           throw new AccelException(SqlState.INVALID_BINARY_REPRESENTATION, "insufficient data left in message");
+        } catch (RuntimeException e) {
+          // a value its type's binary form cannot hold (a malformed numeric, ...)
+          throw new AccelException(SqlState.INVALID_BINARY_REPRESENTATION,
+              "incorrect binary data format in field " + (i + 1));
         }
         if (field.isReadable()) {
           throw new AccelException(SqlState.INVALID_BINARY_REPRESENTATION,
