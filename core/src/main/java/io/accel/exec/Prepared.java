@@ -63,10 +63,14 @@ public final class Prepared {
 
   private Execution execution;
 
-  /** EXECUTE: described as the statement it runs (its kind, columns and statement type), without parameters. */
-  static Prepared executing(String sql, Prepared statement, io.accel.sql.Command.ExecuteStatement command) {
+  /**
+   * EXECUTE: described as the statement it runs (its kind, columns and statement type); its parameters are those of
+   * its arguments that are a frontend's parameters.
+   */
+  static Prepared executing(String sql, Prepared statement, io.accel.sql.Command.ExecuteStatement command,
+      List<AvaticaParameter> parameters) {
     Meta.Signature s = statement.signature();
-    Prepared p = new Prepared(sql, statement.kind, Meta.Signature.create(s.columns, sql, List.of(), s.cursorFactory,
+    Prepared p = new Prepared(sql, statement.kind, Meta.Signature.create(s.columns, sql, parameters, s.cursorFactory,
         s.statementType), null, null);
     p.execution = new Execution(statement, command);
     return p;

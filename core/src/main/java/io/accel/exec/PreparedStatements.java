@@ -50,26 +50,37 @@ final class PreparedStatements {
           + "\" already exists");
     }
     List<DataType> declared = command.types();
-    PositionalParameters positions = PositionalParameters.of(command.statement());
-    Prepared prepared;
-    try {
-      prepared = session.prepare(positions.sql());
-      if (untyped(prepared)) {
-        throw new AccelException(SqlState.INDETERMINATE_DATATYPE, "could not determine data type of parameter");
-      }
-    } catch (AccelException plain) {
-      if (positions.count() == 0) {
-        throw plain;
-      }
-      // a parameter Calcite cannot type alone ("SELECT $1"): cast to its declared type, or to text as PostgreSQL
-      // gives an unknown-typed parameter
-      positions = PositionalParameters.of(command.statement(),
-          n -> n <= declared.size() ? declared.get(n - 1).sqlName() : "VARCHAR");
+    // the declared types are the parameters' types, as in PostgreSQL: each declared $n is cast to its type; a
+    // parameter Calcite cannot type alone ("SELECT $1") is text, as PostgreSQL types an unknown parameter; last,
+    // the statement as written (a declared type Calcite's CAST does not take)
+    List<java.util.function.IntFunction<String>> attempts = List.of(
+        n -> n <= declared.size() ? castName(declared.get(n - 1)) : null,
+        n -> n <= declared.size() ? castName(declared.get(n - 1)) : "VARCHAR",
+        n -> null);
+    PositionalParameters positions = null;
+    Prepared prepared = null;
+    AccelException first = null;
+    for (java.util.function.IntFunction<String> castTo : attempts) {
       try {
+        positions = PositionalParameters.of(command.statement(), castTo);
         prepared = session.prepare(positions.sql());
-      } catch (AccelException cast) {
-        throw plain;
+        if (!untyped(prepared)) {
+          break;
+        }
+        prepared = null;
+      } catch (AccelException e) {
+        first = first == null ? e : first;
       }
+      if (positions.count() == 0) {
+        break; // no parameter: nothing to cast
+      }
+    }
+    if (prepared == null) {
+      throw first != null ? first : new AccelException(SqlState.INDETERMINATE_DATATYPE,
+          "could not determine data type of parameter");
+    }
+    if (positions.count() == 0 && !prepared.parameters().isEmpty()) {
+      throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"?\"");
     }
     int count = Math.max(declared.size(), positions.count());
     List<String> types = new ArrayList<>();
@@ -78,6 +89,18 @@ final class PreparedStatements {
     }
     statements.put(command.name(), new Named(command.name(), text, positions.sql(), positions.order(),
         List.copyOf(types), Instant.now(), new long[1]));
+  }
+
+  /** A declared type as a CAST names it (PostgreSQL's names where Calcite's differ: the session's type aliases). */
+  private static String castName(DataType type) {
+    return switch (type.kind()) {
+      case TIMESTAMPTZ -> "timestamptz";
+      case BYTEA -> "bytea";
+      case JSON -> "json";
+      case JSONB -> "jsonb";
+      case TEXT -> "text";
+      default -> type.sqlName();
+    };
   }
 
   private static boolean untyped(Prepared prepared) {
@@ -123,6 +146,32 @@ final class PreparedStatements {
     return session.prepare(named.sql());
   }
 
+  /**
+   * The parameters of EXECUTE itself: an argument that is a frontend's parameter ({@code EXECUTE p($1)} over the
+   * extended protocol, {@code ?} by then) takes the type of the statement's parameter it fills.
+   */
+  List<AvaticaParameter> parametersOf(Command.ExecuteStatement execute, Prepared statement) {
+    Named named = get(execute.name());
+    List<AvaticaParameter> parameters = new ArrayList<>();
+    for (int n = 1; n <= execute.arguments().size(); n++) {
+      if (execute.arguments().get(n - 1).strip().equals("?")) {
+        AvaticaParameter target = target(named.order(), statement, n);
+        parameters.add(target != null ? target : new AvaticaParameter(false, 0, 0, java.sql.Types.VARCHAR,
+            "VARCHAR", String.class.getName(), "?"));
+      }
+    }
+    return parameters;
+  }
+
+  private static AvaticaParameter target(int[] order, Prepared statement, int n) {
+    for (int i = 0; i < order.length; i++) {
+      if (order[i] == n && i < statement.parameters().size()) {
+        return statement.parameters().get(i);
+      }
+    }
+    return null;
+  }
+
   private static final Pattern NUMBER = Pattern.compile("[+-]?\\s*(\\d+\\.?\\d*([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?)");
   private static final Pattern STRING = Pattern.compile("'((?:[^']|'')*)'");
 
@@ -130,27 +179,29 @@ final class PreparedStatements {
    * EXECUTE's arguments as the values of {@code statement}'s {@code ?}s: literals as their text (as PostgreSQL
    * reads an unknown-typed literal with the parameter type's input function), other expressions evaluated first.
    */
-  List<TypedValue> arguments(Session session, Command.ExecuteStatement execute, Prepared statement) {
+  List<TypedValue> arguments(Session session, Command.ExecuteStatement execute, Prepared statement,
+      List<TypedValue> given) {
     Named named = get(execute.name());
     named.executions()[0]++;
-    Object[] values = new Object[execute.arguments().size()];
+    TypedValue[] values = new TypedValue[execute.arguments().size()];
     int[] order = named.order();
+    int next = 0;
     for (int n = 1; n <= values.length; n++) {
-      AvaticaParameter target = null;
-      for (int i = 0; i < order.length; i++) {
-        if (order[i] == n && i < statement.parameters().size()) {
-          target = statement.parameters().get(i);
-          break;
+      String text = execute.arguments().get(n - 1);
+      if (text.strip().equals("?")) {
+        if (next >= given.size()) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "no value specified for parameter " + (next + 1));
         }
+        values[n - 1] = given.get(next++); // converted to the parameter's type by the statement's execution
+        continue;
       }
-      values[n - 1] = argument(session, execute.arguments().get(n - 1), target, n,
-          named.parameterTypes().get(n - 1));
+      String v = argument(session, text, target(order, statement, n), n, named.parameterTypes().get(n - 1));
+      values[n - 1] = v == null ? TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, null)
+          : TypedValue.ofLocal(ColumnMetaData.Rep.STRING, v);
     }
     List<TypedValue> bound = new ArrayList<>();
     for (int i = 0; i < order.length; i++) {
-      Object v = values[order[i] - 1];
-      bound.add(v == null ? TypedValue.ofLocal(ColumnMetaData.Rep.OBJECT, null)
-          : TypedValue.ofLocal(ColumnMetaData.Rep.STRING, v));
+      bound.add(values[order[i] - 1]);
     }
     return bound;
   }

@@ -785,7 +785,8 @@ public final class Session implements AutoCloseable {
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
       if (command.get() instanceof Command.ExecuteStatement execute) {
-        return Prepared.executing(sql, preparedStatements.statementOf(this, execute), execute);
+        Prepared statement = preparedStatements.statementOf(this, execute);
+        return Prepared.executing(sql, statement, execute, preparedStatements.parametersOf(execute, statement));
       }
       if (command.get() instanceof Command.Explain) {
         return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql), null, command.get());
@@ -910,7 +911,7 @@ public final class Session implements AutoCloseable {
     cacheNote = null;
     if (prepared.execution() != null) {
       Prepared.Execution x = prepared.execution();
-      List<TypedValue> arguments = preparedStatements.arguments(this, x.command(), x.statement());
+      List<TypedValue> arguments = preparedStatements.arguments(this, x.command(), x.statement(), parameters);
       return execute(statementKey, x.statement(), arguments, cancel, timeoutMillis);
     }
     if (prepared.command() instanceof Command.PrepareStatement prepare) {

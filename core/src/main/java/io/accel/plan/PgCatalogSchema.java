@@ -615,7 +615,8 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_prepared_statements", "name text, statement text, prepare_time timestamptz, parameter_types text,"
         + " from_sql bool, generic_plans int8, custom_plans int8", () -> session.sqlPreparedStatements().stream()
             .map(p -> new Object[] {p.name(), p.statement(), p.prepareTime().toEpochMilli(),
-                "{" + String.join(",", p.parameterTypes()) + "}", true, 0L, p.executions()}).toList());
+                "{" + String.join(",", p.parameterTypes().stream()
+                .map(t -> t.contains(" ") ? "\"" + t + "\"" : t).toList()) + "}", true, 0L, p.executions()}).toList());
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", PgCatalogSchema::none);
     // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)

@@ -19,6 +19,8 @@ class SqlPreparedStatementTest extends EngineTestBase {
     run("PREPARE r(int, text) AS SELECT $2 || CAST($1 AS TEXT) AS y");
     assertThat(rows("EXECUTE r(3, 'a')")).containsExactly("a3");
     assertThat(rows("EXECUTE r(3, 'it''s ')")).containsExactly("it's 3");
+    // the declared type is the parameter's, even where the statement alone would take text
+    assertThat(failure(() -> run("EXECUTE r('abc', 'a')")).state().code()).isEqualTo("22P02");
     run("PREPARE q AS SELECT $1"); // an untyped parameter is text
     assertThat(rows("EXECUTE q('z')")).containsExactly("z");
     assertThat(s.prepare("EXECUTE p(1)").columns().get(0).label).isEqualTo("x");
@@ -106,5 +108,21 @@ class SqlPreparedStatementTest extends EngineTestBase {
     assertThat(failure(() -> run("EXECUTE p")).state().code()).isEqualTo("25P02");
     run("ROLLBACK");
     assertThat(rows("EXECUTE p")).containsExactly(1);
+  }
+
+  @Test
+  void executeTakesAFrontendsParametersAsArguments() {
+    run("PREPARE r(int, text) AS SELECT $2 || CAST($1 AS TEXT) AS y");
+    Prepared p = s.prepare("EXECUTE r(?, 'x')");
+    assertThat(p.parameters()).hasSize(1);
+    assertThat(p.parameters().get(0).parameterType).isEqualTo(java.sql.Types.INTEGER);
+    try (Result r = s.execute("k", p, List.of(org.apache.calcite.avatica.remote.TypedValue.ofLocal(
+        org.apache.calcite.avatica.ColumnMetaData.Rep.STRING, "7")), new java.util.concurrent.atomic.AtomicBoolean(),
+        0)) {
+      assertThat(r.cursor().next()).isEqualTo("x7");
+    }
+    // PostgreSQL's PREPARE knows only $n: a ? there is a syntax error
+    assertThat(failure(() -> run("PREPARE q AS SELECT * FROM (VALUES (1)) AS t(a) WHERE a = ?")).state().code())
+        .isEqualTo("42601");
   }
 }

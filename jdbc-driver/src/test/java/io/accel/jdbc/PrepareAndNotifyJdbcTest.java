@@ -22,6 +22,13 @@ class PrepareAndNotifyJdbcTest extends JdbcTestSupport {
     update(c, "PREPARE get(int) AS SELECT b FROM t WHERE a = $1");
     assertThat(scalar(c, "EXECUTE get(1)")).isEqualTo("one");
     assertThat(scalar(c, "SELECT count(*) FROM pg_prepared_statements")).isEqualTo(2L);
+    try (java.sql.PreparedStatement ps = c.prepareStatement("EXECUTE get(?)")) {
+      ps.setInt(1, 1);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("one");
+      }
+    }
     expectState("26000", c, "EXECUTE nosuch");
     expectState("42P05", c, "PREPARE get AS SELECT 1");
     update(c, "DEALLOCATE ALL");

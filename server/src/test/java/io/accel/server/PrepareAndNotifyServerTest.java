@@ -64,6 +64,9 @@ class PrepareAndNotifyServerTest {
         PREPARE q2(nosuchtype) AS SELECT $1;
         PREPARE r(int, text) AS SELECT $2 || CAST($1 AS text) AS y;
         EXECUTE r(3, 'a');
+        EXECUTE r('abc', 'a');
+        PREPARE tz(timestamptz, numeric, boolean, date) AS SELECT $1 AS t, $2 AS n, $3 AS b, $4 AS d;
+        EXECUTE tz('2024-01-02 03:04:05+00', '1.50', 'yes', '2024-02-29');
         PREPARE ins(int, text) AS INSERT INTO prep16 VALUES ($1, $2);
         EXECUTE ins(1, 'one');
         EXECUTE ins(2, 'two');
@@ -193,6 +196,14 @@ class PrepareAndNotifyServerTest {
         assertThat(rs.getMetaData().getColumnName(1)).isEqualTo("b");
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString(1)).isEqualTo("one");
+      }
+      // EXECUTE's arguments may be the protocol's parameters, as on PostgreSQL
+      try (java.sql.PreparedStatement ps = c.prepareStatement("EXECUTE get(?)")) {
+        ps.setInt(1, 1);
+        try (ResultSet rs = ps.executeQuery()) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(1)).isEqualTo("one");
+        }
       }
       SQLException missing = org.assertj.core.api.Assertions.catchThrowableOfType(SQLException.class,
           () -> st.execute("EXECUTE nosuch"));
