@@ -381,6 +381,8 @@ public final class StatementPlanner {
     public static final String STATEMENT_TIMESTAMP = "accelStatementTimestamp";
 
     private final Map<String, Object> values;
+    /** {@code ?0, ?1, ...}: generated code asks for its parameters by name for every row it evaluates. */
+    private final Object[] numbered;
     private final @Nullable TxnContext txn;
 
     ExecutionContext(Map<String, Object> values, @Nullable TxnContext txn) {
@@ -402,6 +404,14 @@ public final class StatementPlanner {
       values.put(Variable.LOCALE.camelName, java.util.Locale.ROOT);
       this.values = values;
       this.txn = txn;
+      int n = 0;
+      while (values.containsKey("?" + n)) {
+        n++;
+      }
+      this.numbered = new Object[n];
+      for (int i = 0; i < n; i++) {
+        numbered[i] = values.get("?" + i);
+      }
     }
 
     /** The transaction the statement reads and writes through; null while planning (constant folding). */
@@ -426,7 +436,27 @@ public final class StatementPlanner {
 
     @Override
     public @Nullable Object get(String name) {
+      // a filter over a 100,000-row scan asked the hash map 200,000 times an execution (S2: 57% of its time)
+      if (name.length() > 1 && name.charAt(0) == '?') {
+        int i = ordinal(name);
+        if (i >= 0 && i < numbered.length) {
+          return numbered[i];
+        }
+      }
       return values.get(name);
+    }
+
+    /** N of a name {@code ?N}; -1 for any other name. */
+    private static int ordinal(String name) {
+      int n = 0;
+      for (int k = 1; k < name.length(); k++) {
+        char c = name.charAt(k);
+        if (c < '0' || c > '9' || n > 1_000_000) {
+          return -1;
+        }
+        n = n * 10 + (c - '0');
+      }
+      return n;
     }
   }
 
