@@ -101,21 +101,28 @@ final class PgSqlValidator extends CalciteSqlValidator {
 
   /**
    * {@code date + interval}, {@code interval + date} and {@code date - interval} are timestamps in PostgreSQL (the
-   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours.
+   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours. {@code timestamp -
+   * timestamp} (either both with or both without time zone) is an interval, which Calcite rejected (42883).
    */
   @Override
   public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
     // (not again once typed: PgTypeCoercion's date + n * INTERVAL '1' DAY stays a date)
     if (expr instanceof SqlCall call && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null
         && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
+      if (call.getKind() == SqlKind.MINUS && call instanceof org.apache.calcite.sql.SqlBasicCall basic
+          && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(0)))
+          && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(1)))) {
+        basic.setOperator(PgTimeFunctions.TIMESTAMP_DIFFERENCE);
+        return super.deriveType(scope, expr);
+      }
       for (int side = 0; side < 2; side++) {
         if (side == 1 && call.getKind() == SqlKind.MINUS) {
           break;
         }
         SqlNode date = call.operand(side);
         SqlNode other = call.operand(1 - side);
-        if (super.deriveType(scope, date).getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE
-            && SqlTypeUtil.isInterval(super.deriveType(scope, other))) {
+        if (deriveType(scope, date).getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE
+            && SqlTypeUtil.isInterval(deriveType(scope, other))) {
           SqlNode timestamp = SqlStdOperatorTable.CAST.createCall(date.getParserPosition(), date,
               SqlTypeUtil.convertTypeToSpec(getTypeFactory().createSqlType(
                   org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 0)));
