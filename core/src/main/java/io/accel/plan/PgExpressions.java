@@ -169,6 +169,13 @@ public final class PgExpressions {
             cx.getValidator().getValidatedNodeType(minus), SqlStdOperatorTable.MINUS_DATE,
             List.of(cx.convertExpression(minus.operand(0)), cx.convertExpression(minus.operand(1))));
       }
+      if (call.getOperator() == PgFunctions.PG_TYPEOF) {
+        // (NULL is unknown, as in PostgreSQL; Calcite typed it as the function's operand inference did)
+        return (cx, typeOf) -> cx.getRexBuilder().makeLiteral(
+            org.apache.calcite.sql.SqlUtil.isNullLiteral(typeOf.operand(0), false) ? "unknown"
+                : PgFunctions.typeName(cx.getValidator().getValidatedNodeType(typeOf.operand(0))),
+            cx.getValidator().getValidatedNodeType(typeOf), true);
+      }
       SqlRexConvertlet convertlet = standard.get(call);
       if (call.getKind() != SqlKind.CAST || convertlet == null) {
         return convertlet;
