@@ -109,7 +109,9 @@ public final class ParameterConversions {
       case "UUID":
         return v instanceof UUID ? value : TypedValue.ofLocal(Rep.OBJECT, uuid(v));
       default:
-        return value;
+        // setObject(i, new Integer[] {...}) for x = ANY(?): the list an array parameter holds
+        return v instanceof Object[] array && type.contains("ARRAY")
+            ? TypedValue.ofLocal(Rep.ARRAY, java.util.Arrays.asList(array)) : value;
     }
   }
 

@@ -306,6 +306,7 @@ public final class PgFunctions {
 
   static {
     OPERATORS.add(PG_TYPEOF);
+    OPERATORS.add(LikeQuantified.FUNCTION);
   }
 
   /** The operator table of these functions, searched before Calcite's. */

@@ -145,11 +145,41 @@ final class PgSqlValidator extends CalciteSqlValidator {
         && getValidatedNodeTypeIfKnown(node) != null) {
       return; // typed below, as an argument
     }
+    RelDataType known = node instanceof SqlDynamicParam ? getValidatedNodeTypeIfKnown(node) : null;
+    if (known != null && known.getSqlTypeName() == SqlTypeName.ARRAY
+        && inferredType.getSqlTypeName() != SqlTypeName.ARRAY) {
+      return; // typeArrayParameter's array, not the element type Calcite infers
+    }
+    if (node instanceof SqlCall call && call.operandCount() >= 2) {
+      typeArrayParameter(call, scope);
+    }
     if (node instanceof SqlCall call && (call.getOperator() instanceof SqlFunction
         || call.getOperator() == SqlStdOperatorTable.CONCAT)) {
       typeUntypedArguments(call, scope, inferredType);
     }
     super.inferUnknownTypes(inferredType, scope, node);
+  }
+
+  /**
+   * {@code x = ANY($1)}, {@code x LIKE ANY($1)}: the parameter is an array of x's type (of text for LIKE), as
+   * PostgreSQL types it; Calcite typed it as x's type, an IN list of one.
+   */
+  private void typeArrayParameter(SqlCall call, SqlValidatorScope scope) {
+    SqlNode array = call.operand(1);
+    boolean like = call.getOperator() == LikeQuantified.FUNCTION;
+    if ((call.getKind() == SqlKind.SOME || call.getKind() == SqlKind.ALL) && call.operandCount() == 2
+        && array instanceof org.apache.calcite.sql.SqlNodeList list && list.size() == 1) {
+      array = list.get(0);
+    } else if (!like) {
+      return;
+    }
+    if (!(array instanceof SqlDynamicParam) || getValidatedNodeTypeIfKnown(array) != null) {
+      return;
+    }
+    RelDataType element = like ? getTypeFactory().createSqlType(SqlTypeName.VARCHAR)
+        : deriveType(scope, call.operand(0));
+    setValidatedNodeType(array, getTypeFactory().createTypeWithNullability(
+        getTypeFactory().createArrayType(getTypeFactory().createTypeWithNullability(element, true), -1), true));
   }
 
   private void typeUntypedArguments(SqlCall call, SqlValidatorScope scope, RelDataType returnType) {

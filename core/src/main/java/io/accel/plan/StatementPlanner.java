@@ -306,7 +306,7 @@ public final class StatementPlanner {
     String pg = io.accel.sql.AtTimeZone.rewrite(io.accel.sql.SelectListSeries.rewrite(
         io.accel.sql.KeywordNames.rewrite(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames))));
     return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
-        io.accel.sql.JsonSyntax.rewrite(pg))));
+        io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(pg)))));
   }
 
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */

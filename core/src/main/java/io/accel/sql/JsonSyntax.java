@@ -117,7 +117,7 @@ public final class JsonSyntax {
   private static final java.util.Set<String> LEFT_OPERATORS = java.util.Set.of("||", "+", "-", "*", "/", "%", "^");
 
   /** The first token of the left operand ending at token {@code end}: primaries (with casts) joined as above. */
-  private static int operandStart(List<SqlLexer.Token> tokens, int end) {
+  static int operandStart(List<SqlLexer.Token> tokens, int end) {
     int start = castStart(tokens, end);
     while (start >= 2 && tokens.get(start - 1).kind() == SqlLexer.Kind.SYMBOL
         && LEFT_OPERATORS.contains(tokens.get(start - 1).text())) {
@@ -205,7 +205,7 @@ public final class JsonSyntax {
     return end;
   }
 
-  private static int closing(List<SqlLexer.Token> tokens, int open) {
+  static int closing(List<SqlLexer.Token> tokens, int open) {
     int depth = 0;
     for (int k = open; k < tokens.size(); k++) {
       if (tokens.get(k).isSymbol("(") || tokens.get(k).isSymbol("[")) {
