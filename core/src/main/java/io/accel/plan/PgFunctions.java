@@ -307,6 +307,15 @@ public final class PgFunctions {
   static {
     OPERATORS.add(PG_TYPEOF);
     OPERATORS.add(LikeQuantified.FUNCTION);
+    for (String prefix : List.of("jsonb", "json")) {
+      OPERATORS.add(table(prefix + "_each", List.of(SqlTypeName.VARCHAR), JsonRows.class, "each"));
+      OPERATORS.add(table(prefix + "_each_text", List.of(SqlTypeName.VARCHAR), JsonRows.class, "eachText"));
+      OPERATORS.add(table(prefix + "_object_keys", List.of(SqlTypeName.VARCHAR), JsonRows.class, "objectKeys"));
+      OPERATORS.add(table(prefix + "_array_elements", List.of(SqlTypeName.VARCHAR), JsonRows.class,
+          "arrayElements"));
+      OPERATORS.add(table(prefix + "_array_elements_text", List.of(SqlTypeName.VARCHAR), JsonRows.class,
+          "arrayElementsText"));
+    }
   }
 
   /** The operator table of these functions, searched before Calcite's. */
