@@ -101,7 +101,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
       Query<T> pgQuery = query.sql == null ? query
           : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
               io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
-                  io.accel.sql.SelectListSeries.rewrite(io.accel.sql.LateralFunctions.rewrite(
+                  io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
                       io.accel.sql.KeywordNames.rewrite(query.sql))))))))));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
