@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * <p>As in PostgreSQL, the operators associate to the left with {@code ||} and bind looser than arithmetic and
  * tighter than comparisons: {@code a || b ->> 'y' = c} reads {@code ((a || b) ->> 'y') = c}. The key operators
  * {@code ?}, {@code ?|} and {@code ?&} are {@code jsonb_exists}, {@code jsonb_exists_any} and
- * {@code jsonb_exists_all} where a string or ARRAY follows them (a parameter is never followed by one); pgJDBC's
+ * {@code jsonb_exists_all} where a string, ARRAY or parameter follows them (a parameter never is); pgJDBC's
  * escaped {@code ??} is read alike. In a prepared statement a {@code ?} stays a parameter otherwise.
  */
 public final class JsonSyntax {
@@ -130,7 +130,7 @@ public final class JsonSyntax {
   /**
    * The function of the key operator at token {@code i} ({@code ?}, {@code ?|}, {@code ?&}, or pgJDBC's escaped
    * {@code ??}, {@code ??|}, {@code ??&}), or null when it is a parameter: the operator is written without
-   * blanks inside and followed by a string or an ARRAY, which no parameter ever is.
+   * blanks inside and followed by a string, an ARRAY or (after a blank) a parameter, which no parameter ever is.
    */
   private static String keyOperator(List<SqlLexer.Token> tokens, int i) {
     int k = i + 1;
@@ -144,7 +144,8 @@ public final class JsonSyntax {
       function = tokens.get(k).isSymbol("|") ? "jsonb_exists_any" : "jsonb_exists_all";
       k++;
     }
-    boolean operand = k < tokens.size() && (tokens.get(k).kind() == SqlLexer.Kind.STRING || tokens.get(k).is("array"));
+    boolean operand = k < tokens.size() && (tokens.get(k).kind() == SqlLexer.Kind.STRING || tokens.get(k).is("array")
+        || tokens.get(k).kind() == SqlLexer.Kind.PARAM && tokens.get(k).start() > tokens.get(k - 1).end());
     return operand ? function : null;
   }
 

@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Array parameters, as applications bind them with pgJDBC: {@code x = ANY(?)}, {@code x <> ALL(?)} and
  * {@code x LIKE ANY(?)} with {@code createArrayOf} (PostgreSQL's type names) or {@code setObject} of a Java array,
- * each result compared with PostgreSQL's for the same statement and values.
+ * and jsonb's key operator written as pgJDBC escapes it ({@code doc ?? ?}), each result compared with PostgreSQL's
+ * for the same statement and values.
  */
 class ArrayParametersTest {
-  private static final String SCHEMA = "CREATE TABLE arr_params (id INTEGER PRIMARY KEY, name TEXT)";
-  private static final String ROWS = "INSERT INTO arr_params VALUES (1, 'foo'), (2, 'bar'), (3, 'Baz'), (4, NULL)";
+  private static final String COLUMNS = "(id INTEGER PRIMARY KEY, name TEXT, doc JSONB)";
+  private static final String ROWS = "INSERT INTO arr_params VALUES (1, 'foo', '{\"a\": 1}'), (2, 'bar', '[\"a\", \"b\"]'),"
+      + " (3, 'Baz', '{\"b\": 2}'), (4, NULL, NULL)";
 
   private interface Binder {
     void bind(Connection c, PreparedStatement ps) throws SQLException;
@@ -43,14 +45,14 @@ class ArrayParametersTest {
     List<Integer> expected;
     try (Connection pg = Services.postgres(); Statement s = pg.createStatement()) {
       pg.setAutoCommit(false);
-      s.execute("CREATE TEMPORARY TABLE arr_params (id INTEGER PRIMARY KEY, name TEXT)");
+      s.execute("CREATE TEMPORARY TABLE arr_params " + COLUMNS);
       s.execute(ROWS);
       expected = ids(pg, sql, binder);
       pg.rollback();
     }
     try (Connection accel = DriverManager.getConnection("jdbc:accel:mem:arrayparams" + System.nanoTime());
         Statement s = accel.createStatement()) {
-      s.execute(SCHEMA);
+      s.execute("CREATE TABLE arr_params " + COLUMNS);
       s.execute(ROWS);
       assertThat(ids(accel, sql, binder)).as(sql).isEqualTo(expected);
     }
@@ -80,6 +82,12 @@ class ArrayParametersTest {
         (c, ps) -> ps.setArray(1, c.createArrayOf("text", new Object[] {"f%", "%z"})));
     sameAsPostgres("SELECT id FROM arr_params WHERE name ILIKE ANY(?) ORDER BY id",
         (c, ps) -> ps.setArray(1, c.createArrayOf("varchar", new Object[] {"B%"})));
+  }
+
+  @Test
+  void theEscapedKeyOperatorTakesAParameterAsTheKey() throws SQLException {
+    sameAsPostgres("SELECT id FROM arr_params WHERE doc ?? ? ORDER BY id", (c, ps) -> ps.setString(1, "a"));
+    sameAsPostgres("SELECT id FROM arr_params WHERE doc ?? 'b' AND id > ? ORDER BY id", (c, ps) -> ps.setInt(1, 1));
   }
 
   @Test
