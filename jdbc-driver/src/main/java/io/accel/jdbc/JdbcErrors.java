@@ -289,16 +289,18 @@ final class JdbcErrors {
       }
     }
 
-    /** For a result set: per column, whether it holds text (numbers are parsed from it) or a timestamptz. */
+    /** For a result set: per column, whether it holds text (numbers are parsed from it), a timestamptz or an interval. */
     private byte[] columnKinds;
     private static final byte PLAIN = 0;
     private static final byte TEXT = 1;
     private static final byte TIMESTAMPTZ = 2;
+    private static final byte INTERVAL = 3;
 
     /**
      * The getters applications call for every value, by column index, called directly on the result set: no
      * reflection and no dispatch on the method's name beyond this switch. The others, and a number read from a
-     * text column or a timestamptz read as a timestamp, take the general path ({@link #invokeResultSet}).
+     * text column, a timestamptz read as a timestamp or an interval read as text, take the general path
+     * ({@link #invokeResultSet}).
      */
     private Object readColumn(ResultSet rs, Method method, int column) throws SQLException {
       int getter = -1;
@@ -315,7 +317,7 @@ final class JdbcErrors {
         byte kind = columnKind(rs, column);
         switch (getter) {
           case 0:
-            return rs.getString(column);
+            return kind == INTERVAL ? NOT_HANDLED : rs.getString(column);
           case 1:
             return kind == TEXT ? NOT_HANDLED : (Object) rs.getInt(column);
           case 2:
@@ -331,7 +333,7 @@ final class JdbcErrors {
           case 7:
             return rs.getDate(column);
           default: {
-            if (kind == TIMESTAMPTZ) {
+            if (kind == TIMESTAMPTZ || kind == INTERVAL) {
               return NOT_HANDLED;
             }
             Object o = rs.getObject(column);
@@ -350,7 +352,8 @@ final class JdbcErrors {
         kinds = new byte[metaData.getColumnCount() + 1];
         for (int i = 1; i < kinds.length; i++) {
           kinds[i] = JdbcValues.isTextType(metaData.getColumnType(i)) ? TEXT
-              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ : PLAIN;
+              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ
+              : metaData.getColumnTypeName(i).startsWith("INTERVAL_") ? INTERVAL : PLAIN;
         }
         columnKinds = kinds;
       }
@@ -610,6 +613,11 @@ final class JdbcErrors {
           case "getByte", "getShort", "getInt", "getLong", "getFloat", "getDouble", "getBigDecimal":
             if (argc == 1 && JdbcValues.isText(rs, args[0])) {
               return JdbcValues.numberFromText(rs, args[0], method.getReturnType());
+            }
+            break;
+          case "getString":
+            if (argc == 1 && JdbcValues.isInterval(rs, args[0])) {
+              return JdbcValues.intervalText(rs, args[0]);
             }
             break;
           case "getTimestamp":
