@@ -173,7 +173,9 @@ public final class PgExpressions {
         // (NULL is unknown, as in PostgreSQL; Calcite typed it as the function's operand inference did)
         return (cx, typeOf) -> cx.getRexBuilder().makeLiteral(
             org.apache.calcite.sql.SqlUtil.isNullLiteral(typeOf.operand(0), false) ? "unknown"
-                : PgFunctions.typeName(cx.getValidator().getValidatedNodeType(typeOf.operand(0))),
+                : cx.getValidator() instanceof PgSqlValidator v && v.declaredTypeName(typeOf) != null
+                    ? v.declaredTypeName(typeOf)
+                    : PgFunctions.typeName(cx.getValidator().getValidatedNodeType(typeOf.operand(0))),
             cx.getValidator().getValidatedNodeType(typeOf), true);
       }
       SqlRexConvertlet convertlet = standard.get(call);

@@ -104,8 +104,45 @@ final class PgSqlValidator extends CalciteSqlValidator {
    * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours. {@code timestamp -
    * timestamp} (either both with or both without time zone) is an interval, which Calcite rejected (42883).
    */
+  /** {@code pg_typeof(column)} calls and the declared type of their column, by call. */
+  private final java.util.Map<SqlNode, String> declaredTypeNames = new java.util.IdentityHashMap<>();
+
+  /**
+   * The declared type of the table column that {@code pg_typeof} call {@code call} names ({@code character
+   * varying}, which Calcite's VARCHAR does not tell from text), or null when its argument is no table column.
+   */
+  @Nullable String declaredTypeName(SqlNode call) {
+    return declaredTypeNames.get(call);
+  }
+
+  private void recordDeclaredType(SqlValidatorScope scope, SqlCall call) {
+    if (!(call.operand(0) instanceof SqlIdentifier id) || declaredTypeNames.containsKey(call)) {
+      return;
+    }
+    try {
+      org.apache.calcite.sql.validate.SqlQualified q = scope.fullyQualify(id);
+      org.apache.calcite.sql.validate.SqlValidatorTable t = q.namespace == null ? null : q.namespace.getTable();
+      AccelTable table = t == null ? null : t.unwrap(AccelTable.class);
+      if (table == null || q.suffix().size() != 1) {
+        return;
+      }
+      for (io.accel.catalog.Column c : table.definition().columns()) {
+        if (c.name().equalsIgnoreCase(q.suffix().get(0))) {
+          int oid = PgTypes.oid(c.type());
+          declaredTypeNames.put(call, oid == 1042 ? "character" : PgTypes.formatType(oid, -1)); // regtype's name
+          return;
+        }
+      }
+    } catch (RuntimeException e) {
+      // not a column this can resolve: pg_typeof names the validated type
+    }
+  }
+
   @Override
   public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    if (expr instanceof SqlCall call && call.getOperator() == PgFunctions.PG_TYPEOF && call.operandCount() == 1) {
+      recordDeclaredType(scope, call);
+    }
     // (not again once typed: PgTypeCoercion's date + n * INTERVAL '1' DAY stays a date)
     if (expr instanceof SqlCall call && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null
         && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
