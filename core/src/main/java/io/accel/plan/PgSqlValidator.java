@@ -149,6 +149,16 @@ final class PgSqlValidator extends CalciteSqlValidator {
       if (call.getKind() == SqlKind.MINUS && call instanceof org.apache.calcite.sql.SqlBasicCall basic
           && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(0)))
           && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(1)))) {
+        for (int side = 0; side < 2; side++) {
+          // timestamp - timestamptz: the timestamp read in the session's zone, as PostgreSQL casts it
+          if (super.deriveType(scope, call.operand(side)).getSqlTypeName() == SqlTypeName.TIMESTAMP
+              && super.deriveType(scope, call.operand(1 - side)).getSqlTypeName()
+                  == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            call.setOperand(side, SqlStdOperatorTable.CAST.createCall(call.operand(side).getParserPosition(),
+                call.operand(side), SqlTypeUtil.convertTypeToSpec(getTypeFactory().createSqlType(
+                    SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3))));
+          }
+        }
         basic.setOperator(PgTimeFunctions.TIMESTAMP_DIFFERENCE);
         return super.deriveType(scope, expr);
       }
