@@ -76,9 +76,74 @@ public final class CopyIn {
     return targets.length;
   }
 
-  /** Always true: rows are text (the text or CSV format); the binary format is refused when COPY is parsed. */
+  /**
+   * Whether rows are text (the text or CSV format, given to {@link #write}); false for the binary format, whose
+   * rows a frontend decodes with {@link #columnTypes} and hands over one by one ({@link #writeRow}).
+   */
   public boolean textFormat() {
-    return true;
+    return !format.binary();
+  }
+
+  /** The type of each field of a row, in order (for decoding the binary format). */
+  public List<io.accel.catalog.DataType> columnTypes() {
+    List<io.accel.catalog.DataType> types = new ArrayList<>(targets.length);
+    for (int t : targets) {
+      types.add(table.columns().get(t).type());
+    }
+    return types;
+  }
+
+  /**
+   * One row of the binary format, decoded by the frontend: a value per field in any Avatica representation (null
+   * for NULL), converted to its column's type as a parameter is; 22P04 when the field count is wrong.
+   */
+  public void writeRow(List<org.apache.calcite.avatica.remote.TypedValue> fields) {
+    run(() -> {
+      line++;
+      if (fields.size() != targets.length) {
+        throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "row field count is " + fields.size()
+            + ", expected " + targets.length).withContext("COPY " + table.name() + ", line " + line);
+      }
+      Object[] row = defaults.clone();
+      for (int f = 0; f < targets.length; f++) {
+        io.accel.catalog.Column column = table.columns().get(targets[f]);
+        try {
+          row[targets[f]] = internal(fields.get(f), column.type());
+        } catch (AccelException e) {
+          throw e.withContext("COPY " + table.name() + ", line " + line + ", column " + column.name());
+        }
+      }
+      writer.normalize(row);
+      batch.add(row);
+      rows++;
+      if (batch.size() >= BATCH) {
+        flush();
+      }
+    });
+  }
+
+  /** A binary field's value in the column's internal representation (as {@link PgText#parse} gives for text). */
+  private Object internal(org.apache.calcite.avatica.remote.TypedValue v, io.accel.catalog.DataType type) {
+    if (v == null || v.value == null) {
+      return null;
+    }
+    return switch (type.kind()) {
+      case CHAR, VARCHAR, TEXT -> v.value.toString();
+      case JSON -> io.accel.json.Jsonb.validate(v.value.toString());
+      case JSONB -> io.accel.json.Jsonb.normalize(v.value.toString().startsWith("\u0001")
+          ? v.value.toString().substring(1) : v.value.toString());
+      case BYTEA, UUID -> {
+        Object local = v.toLocal(); // TypedValue.value is the serial form (base64 for bytes)
+        yield local instanceof org.apache.calcite.avatica.util.ByteString b ? b
+            : local instanceof byte[] a ? new org.apache.calcite.avatica.util.ByteString(a)
+            : PgText.parse(local.toString(), type, zone);
+      }
+      // the binary format's dates and times are already days, milliseconds of the day, and epoch milliseconds
+      case DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> v.value instanceof String text ? PgText.parse(text, type, zone)
+          : v.toLocal();
+      default -> ParameterConversions.convert(v, new org.apache.calcite.avatica.AvaticaParameter(false, 0, 0,
+          java.sql.Types.OTHER, type.kind().sqlTypeName().getName(), Object.class.getName(), "copy"), zone).toLocal();
+    };
   }
 
   /** Whether the rows are in CSV rather than PostgreSQL's text format. */

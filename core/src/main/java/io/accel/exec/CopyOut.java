@@ -40,9 +40,28 @@ public final class CopyOut implements AutoCloseable {
     return columns.size();
   }
 
-  /** Always true: the text or CSV format. */
+  /**
+   * Whether rows are text (the text or CSV format, read with {@link #next}); false for the binary format, whose
+   * rows a frontend encodes from {@link #columns} and {@link #nextRow}.
+   */
   public boolean textFormat() {
-    return true;
+    return !format.binary();
+  }
+
+  /** The columns of each row: their types say how a frontend encodes the binary format. */
+  public List<ColumnMetaData> columns() {
+    return columns;
+  }
+
+  /** The next row's values in the engine's internal representation (as a query's cursor gives them), or null. */
+  public Object[] nextRow() {
+    Cursor cursor = result.cursor();
+    if (!cursor.hasNext()) {
+      return null;
+    }
+    Object row = cursor.next();
+    rows++;
+    return row instanceof Object[] a ? a : new Object[] {row};
   }
 
   /** The next line (header first when asked for), UTF-8 with its newline; null after the last row. */

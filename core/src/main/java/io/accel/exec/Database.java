@@ -159,6 +159,12 @@ public final class Database implements AutoCloseable {
   }
 
   private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
+  private final Notifications notifications = new Notifications();
+
+  /** The store's LISTEN / NOTIFY channels, shared by its sessions. */
+  public Notifications notifications() {
+    return notifications;
+  }
 
   /** The store's advisory locks ({@code pg_advisory_lock}), shared by its sessions. */
   public AdvisoryLocks advisoryLocks() {

@@ -53,7 +53,36 @@ public final class Prepared {
 
   /** Whether it returns rows (a query, EXPLAIN, or DML with a RETURNING clause). */
   public boolean returnsRows() {
-    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null;
+    return kind == Kind.QUERY || kind == Kind.EXPLAIN || returning != null
+        || execution != null && execution.statement().returnsRows();
+  }
+
+  /** For {@code EXECUTE name (arguments)}: the statement PREPARE named and the command with its arguments. */
+  record Execution(Prepared statement, io.accel.sql.Command.ExecuteStatement command) {
+  }
+
+  private Execution execution;
+
+  /**
+   * EXECUTE: described as the statement it runs (its kind, columns and statement type); its parameters are those of
+   * its arguments that are a frontend's parameters.
+   */
+  static Prepared executing(String sql, Prepared statement, io.accel.sql.Command.ExecuteStatement command,
+      List<AvaticaParameter> parameters) {
+    Meta.Signature s = statement.signature();
+    Prepared p = new Prepared(sql, statement.kind, Meta.Signature.create(s.columns, sql, parameters, s.cursorFactory,
+        s.statementType), null, null);
+    p.execution = new Execution(statement, command);
+    return p;
+  }
+
+  Execution execution() {
+    return execution;
+  }
+
+  /** For EXECUTE: the statement it runs (a frontend names its command tag after it); empty otherwise. */
+  public java.util.Optional<Prepared> executed() {
+    return execution == null ? java.util.Optional.empty() : java.util.Optional.of(execution.statement());
   }
 
   /** The RETURNING clause of a DML statement and the query evaluating it over the rows written; null if none. */

@@ -254,6 +254,8 @@ public final class Session implements AutoCloseable {
     final java.util.Set<String> local;
     /** DDL that depends on the block's rows ran since: rolling back to this savepoint is refused. */
     boolean beforeDdl;
+    /** The block's NOTIFYs and LISTENs by then (null: none had been made). */
+    SessionNotifications.Mark notifications;
 
     NamedSavepoint(String name, TxnContext.Mark mark, Map<String, String> settings, java.util.Set<String> local) {
       this.name = name;
@@ -275,7 +277,9 @@ public final class Session implements AutoCloseable {
     for (String key : blockSettings.keySet()) {
       changed.put(key, settings.find(key));
     }
-    savepoints.add(new NamedSavepoint(name, block == null ? null : block.mark(), changed, localSettings));
+    NamedSavepoint sp = new NamedSavepoint(name, block == null ? null : block.mark(), changed, localSettings);
+    sp.notifications = notifications == null ? null : notifications.mark();
+    savepoints.add(sp);
   }
 
   /** SQL RELEASE SAVEPOINT: forgets the newest savepoint named so and every later one; its writes stay. */
@@ -312,6 +316,9 @@ public final class Session implements AutoCloseable {
       block.rollbackTo(sp.mark);
     }
     rollbackSettings(sp);
+    if (notifications != null) {
+      notifications.rollbackTo(sp.notifications == null ? new SessionNotifications.Mark(0, 0) : sp.notifications);
+    }
     aborted = false;
   }
 
@@ -400,9 +407,17 @@ public final class Session implements AutoCloseable {
     if (ctx != null) {
       try {
         ctx.commit();
+      } catch (RuntimeException e) {
+        if (notifications != null) {
+          notifications.discard();
+        }
+        throw e;
       } finally {
         ctx.close();
       }
+    }
+    if (notifications != null) {
+      notifications.commit(); // sent once the transaction is durable, never before
     }
   }
 
@@ -416,6 +431,9 @@ public final class Session implements AutoCloseable {
     explicitBlock = false;
     aborted = false;
     savepoints.clear();
+    if (notifications != null) {
+      notifications.discard();
+    }
     TxnContext ctx = block;
     block = null;
     endTransactionLocks();
@@ -483,9 +501,17 @@ public final class Session implements AutoCloseable {
       statementContexts.remove(statementKey);
       try {
         ctx.commit();
+      } catch (RuntimeException e) {
+        if (notifications != null && !inTransactionBlock()) {
+          notifications.discard();
+        }
+        throw e;
       } finally {
         ctx.close();
       }
+    }
+    if (notifications != null && !inTransactionBlock()) {
+      notifications.commit(); // pg_notify() in an autocommitted statement
     }
   }
 
@@ -493,6 +519,9 @@ public final class Session implements AutoCloseable {
   public synchronized void statementFailed(Object statementKey) {
     if (!inTransactionBlock()) {
       endTransactionLocks();
+      if (notifications != null) {
+        notifications.discard();
+      }
     }
     TxnContext ctx = statementContexts.remove(statementKey);
     if (ctx != null) {
@@ -587,6 +616,71 @@ public final class Session implements AutoCloseable {
       }
     }
     return io.accel.sql.Returning.withKeys(sql, columns);
+  }
+
+  private static final java.util.concurrent.atomic.AtomicInteger PROCESS_IDS = new java.util.concurrent.atomic.AtomicInteger();
+  /** The id notifications from this session carry (a server sets its BackendKeyData pid). */
+  private volatile int processId = PROCESS_IDS.incrementAndGet();
+  private SessionNotifications notifications;
+
+  private SessionNotifications notifications() {
+    if (notifications == null) {
+      notifications = new SessionNotifications(database.notifications());
+    }
+    return notifications;
+  }
+
+  public int processId() {
+    return processId;
+  }
+
+  public void setProcessId(int pid) {
+    processId = pid;
+  }
+
+  /**
+   * The next notification for a channel this session listens on, or empty; a frontend reads them after each
+   * statement and, while idle, when {@link #onNotification} tells it some arrived.
+   */
+  public synchronized Optional<Notifications.Notification> pollNotification() {
+    return notifications == null ? Optional.empty() : Optional.ofNullable(notifications.inbox().poll());
+  }
+
+  /** Runs {@code wakeUp} (on the notifier's thread) whenever a notification arrives for this session. */
+  public synchronized void onNotification(Runnable wakeUp) {
+    notifications().inbox().wakeUp(wakeUp);
+  }
+
+  /** {@code pg_notify(channel, payload)}: NOTIFY, sent when the statement's transaction commits. */
+  public synchronized void pgNotify(String channel, String payload) {
+    notifications().notify(processId, channel, payload, inTransactionBlock());
+  }
+
+  /** The SQL-level prepared statements (PREPARE ... AS), by name. */
+  private final PreparedStatements preparedStatements = new PreparedStatements();
+
+  /** A statement PREPARE named, as {@code pg_prepared_statements} lists it. */
+  public record SqlPreparedStatement(String name, String statement, java.time.Instant prepareTime,
+      List<String> parameterTypes, long executions) {
+  }
+
+  /** Whether PREPARE named a statement {@code name} (a frontend's Parse of that name is then 42P05). */
+  public synchronized boolean hasSqlPreparedStatement(String name) {
+    return preparedStatements.contains(name);
+  }
+
+  /**
+   * The names of a frontend's own prepared statements (the wire protocol's named statements), which PREPARE may
+   * not reuse (42P05): PostgreSQL has one name space for both.
+   */
+  public synchronized void frontendStatementNames(java.util.function.Predicate<String> names) {
+    preparedStatements.frontendNames(names);
+  }
+
+  /** The statements PREPARE named in this session, oldest first. */
+  public synchronized List<SqlPreparedStatement> sqlPreparedStatements() {
+    return preparedStatements.all().stream().map(n -> new SqlPreparedStatement(n.name(), n.text(), n.prepareTime(),
+        n.parameterTypes(), n.executions()[0])).toList();
   }
 
   /** Prepares one statement. */
@@ -690,6 +784,10 @@ public final class Session implements AutoCloseable {
     }
     Optional<Command> command = parseCommand(sql);
     if (command.isPresent()) {
+      if (command.get() instanceof Command.ExecuteStatement execute) {
+        Prepared statement = preparedStatements.statementOf(this, execute);
+        return Prepared.executing(sql, statement, execute, preparedStatements.parametersOf(execute, statement));
+      }
       if (command.get() instanceof Command.Explain) {
         return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql), null, command.get());
       }
@@ -811,6 +909,39 @@ public final class Session implements AutoCloseable {
           org.apache.calcite.linq4j.Linq4j.enumerator(List.of((Object) row)), null, null));
     }
     cacheNote = null;
+    if (prepared.execution() != null) {
+      Prepared.Execution x = prepared.execution();
+      List<TypedValue> arguments = preparedStatements.arguments(this, x.command(), x.statement(), parameters);
+      return execute(statementKey, x.statement(), arguments, cancel, timeoutMillis);
+    }
+    if (prepared.command() instanceof Command.PrepareStatement prepare) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      preparedStatements.prepare(this, prepared.sql(), prepare);
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() instanceof Command.Listen
+        || prepared.command() instanceof Command.Unlisten || prepared.command() instanceof Command.Notify) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      synchronized (this) {
+        boolean inBlock = inTransactionBlock();
+        if (prepared.command() instanceof Command.Listen l) {
+          notifications().listen(l.channel(), inBlock);
+        } else if (prepared.command() instanceof Command.Unlisten u) {
+          notifications().unlisten(u.channel(), inBlock);
+        } else if (prepared.command() instanceof Command.Notify n) {
+          notifications().notify(processId, n.channel(), n.payload(), inBlock);
+        }
+      }
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() instanceof Command.Deallocate deallocate) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      preparedStatements.deallocate(deallocate.name());
+      return Result.count(prepared.signature(), 0);
+    }
     if (prepared.command() instanceof Command.Explain explain) {
       return inStatement(statementKey, false, prepared,
           () -> explain(prepared, explain, cancel, currentContext(statementKey)));
@@ -1695,6 +1826,9 @@ public final class Session implements AutoCloseable {
       plans.close();
     }
     database.advisoryLocks().endSession(this);
+    if (notifications != null) {
+      notifications.close();
+    }
     closed = true;
   }
 }

@@ -163,6 +163,13 @@ public final class PgCatalogFunctions {
     }
   }
 
+  /** {@code pg_notify(channel, payload)}: NOTIFY, sent at the statement's transaction's commit. */
+  @org.apache.calcite.linq4j.function.NonDeterministic
+  public static String accel_pg_notify(int token, String channel, String payload) {
+    PgCatalogSchema.of(token).session().pgNotify(channel, payload);
+    return ""; // void: printed empty, and not NULL
+  }
+
   /** {@code set_config(name, value, is_local)}: SET as the statement runs (see {@code Session.setConfig}). */
   public static String accel_set_config(int token, String name, String value, Boolean isLocal) {
     if (name == null) {

@@ -513,6 +513,7 @@ public final class PgCatalogSchema extends AbstractSchema {
         case "int8" -> SqlTypeName.BIGINT;
         case "float4" -> SqlTypeName.REAL;
         case "bool" -> SqlTypeName.BOOLEAN;
+        case "timestamptz" -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
         default -> SqlTypeName.VARCHAR;
       });
     }
@@ -610,6 +611,12 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
     table("pg_proc", "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, prokind text,"
         + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
+    // the statements PREPARE named in this session (the protocol's named statements are the server's own)
+    table("pg_prepared_statements", "name text, statement text, prepare_time timestamptz, parameter_types text,"
+        + " from_sql bool, generic_plans int8, custom_plans int8", () -> session.sqlPreparedStatements().stream()
+            .map(p -> new Object[] {p.name(), p.statement(), p.prepareTime().toEpochMilli(),
+                "{" + String.join(",", p.parameterTypes().stream()
+                .map(t -> t.contains(" ") ? "\"" + t + "\"" : t).toList()) + "}", true, 0L, p.executions()}).toList());
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", PgCatalogSchema::none);
     // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)

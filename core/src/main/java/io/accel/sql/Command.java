@@ -251,7 +251,11 @@ public sealed interface Command {
    * checks it names the columns.
    */
   record CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
-      boolean headerMatch, boolean freeze) {
+      boolean headerMatch, boolean freeze, boolean binary) {
+    public CopyFormat(boolean csv, char delimiter, String nullString, char quote, char escape, boolean header,
+        boolean headerMatch, boolean freeze) {
+      this(csv, delimiter, nullString, quote, escape, header, headerMatch, freeze, false);
+    }
   }
 
   /**
@@ -318,5 +322,35 @@ public sealed interface Command {
 
   /** {@code ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name}: undoes what ran since it, keeping it. */
   record RollbackToSavepoint(String name) implements Command {
+  }
+
+  /** {@code PREPARE name [(type, ...)] AS statement}: {@code statement} as written, with its {@code $n}. */
+  record PrepareStatement(String name, List<DataType> types, String statement) implements Command {
+    public PrepareStatement {
+      types = List.copyOf(types);
+    }
+  }
+
+  /** {@code EXECUTE name [(argument, ...)]}: the text of each argument expression. */
+  record ExecuteStatement(String name, List<String> arguments) implements Command {
+    public ExecuteStatement {
+      arguments = List.copyOf(arguments);
+    }
+  }
+
+  /** {@code DEALLOCATE [PREPARE] name | ALL}: empty for ALL. */
+  record Deallocate(Optional<String> name) implements Command {
+  }
+
+  /** {@code LISTEN channel}. */
+  record Listen(String channel) implements Command {
+  }
+
+  /** {@code UNLISTEN channel | *}: empty for every channel. */
+  record Unlisten(Optional<String> channel) implements Command {
+  }
+
+  /** {@code NOTIFY channel [, 'payload']}: the payload is empty when none is given, as in PostgreSQL. */
+  record Notify(String channel, String payload) implements Command {
   }
 }

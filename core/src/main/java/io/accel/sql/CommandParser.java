@@ -33,11 +33,28 @@ public final class CommandParser {
     this.tokens = SqlLexer.tokenize(sql);
   }
 
+  private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile(
+      "\\s*([A-Za-z]+)\\b");
+
   /** The command, or empty when the statement is one for Calcite (queries and DML). */
   public static Optional<Command> parse(String sql) {
     Optional<Command> cache = CacheCommands.parse(sql);
     if (cache.isPresent()) {
       return cache;
+    }
+    java.util.regex.Matcher word = FIRST_WORD.matcher(sql);
+    if (word.lookingAt()) {
+      // lexed as Calcite's statements are: their arguments and bodies may hold $n, E'' strings and casts
+      switch (word.group(1).toLowerCase(java.util.Locale.ROOT)) {
+        case "prepare", "execute", "deallocate" -> {
+          return PreparedStatementSyntax.parse(sql);
+        }
+        case "listen", "unlisten", "notify" -> {
+          return NotifySyntax.parse(sql);
+        }
+        default -> {
+        }
+      }
     }
     CommandParser p = new CommandParser(sql);
     Token first = p.peek();
@@ -712,6 +729,7 @@ public final class CommandParser {
   /** COPY options as given, checked as PostgreSQL's ProcessCopyOptions does. */
   private static final class CopyOptions {
     boolean csv;
+    boolean binary;
     boolean header;
     boolean headerMatch;
     boolean freeze;
@@ -729,16 +747,13 @@ public final class CommandParser {
       switch (name) {
         case "format" -> {
           String f = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT);
-          if (f.equals("binary")) {
-            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY format \"binary\" is not supported by Accel");
-          }
-          if (!f.equals("text") && !f.equals("csv")) {
+          binary = f.equals("binary");
+          if (!binary && !f.equals("text") && !f.equals("csv")) {
             throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "COPY format \"" + value + "\" not recognized");
           }
           csv = f.equals("csv");
         }
-        case "binary" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-            "COPY format \"binary\" is not supported by Accel");
+        case "binary" -> binary = true; // the syntax of before 9.0
         case "freeze" -> freeze = bool(name, value);
         case "header" -> {
           if (value != null && value.equalsIgnoreCase("match")) {
@@ -777,6 +792,21 @@ public final class CommandParser {
     }
 
     Command.CopyFormat format() {
+      if (binary) {
+        // PostgreSQL's ProcessCopyOptions: the text options mean nothing to the binary format
+        if (delimiter != null || nullString != null) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "cannot specify " + (delimiter != null ? "DELIMITER"
+              : "NULL") + " in BINARY mode");
+        }
+        if (header) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot specify HEADER in BINARY mode");
+        }
+        if (quote != null || escape != null) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY " + (quote != null ? "quote" : "escape")
+              + " available only in CSV mode");
+        }
+        return new Command.CopyFormat(false, '\t', "\\N", '"', '"', false, false, freeze, true);
+      }
       String d = delimiter != null ? delimiter : csv ? "," : "\t";
       if (d.length() != 1 || d.charAt(0) > 127) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COPY delimiter must be a single one-byte character");
@@ -1394,6 +1424,14 @@ public final class CommandParser {
       throw AccelException.syntax("invalid DEFAULT expression \"" + text + "\": " + e.getMessage());
     }
     return text;
+  }
+
+  /** One type name as a column declares it ({@code int}, {@code numeric(10,2)}, ...); 42704 when unknown. */
+  static DataType parseType(String text) {
+    CommandParser p = new CommandParser(text);
+    DataType type = p.type();
+    p.finish();
+    return type;
   }
 
   private DataType type() {

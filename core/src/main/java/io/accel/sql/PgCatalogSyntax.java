@@ -44,7 +44,7 @@ public final class PgCatalogSyntax {
 
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
-          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_has_role|_size\\s*\\(|unnest"
+          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
           + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random|round\\s*\\("
           + "|_advisory_|select\\s+exists");
 
@@ -58,6 +58,7 @@ public final class PgCatalogSyntax {
       Map.entry("pg_table_is_visible", "accel_table_is_visible"),
       Map.entry("current_setting", "accel_current_setting"),
       Map.entry("set_config", "accel_set_config"),
+      Map.entry("pg_notify", "accel_pg_notify"),
       // the session's role and its store's sizes
       Map.entry("pg_has_role", "accel_has_role"),
       Map.entry("pg_table_size", "accel_table_size"),

@@ -11,9 +11,19 @@ import java.util.List;
  */
 public record PositionalParameters(String sql, int[] order, int count) {
 
+  private static final java.util.regex.Pattern PREPARE = java.util.regex.Pattern.compile("(?i)\\s*prepare\\s");
+
   public static PositionalParameters of(String sql) {
-    if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql)) {
-      // CREATE CACHE FROM ... $1: the cached query's placeholders, not parameters of the statement
+    return of(sql, n -> null);
+  }
+
+  /**
+   * As {@link #of(String)}, with {@code $n} written {@code CAST(? AS type)} where {@code castTo} gives parameter n
+   * (1-based) a type name: PREPARE's declared types, for statements whose parameters Calcite cannot type alone.
+   */
+  public static PositionalParameters of(String sql, java.util.function.IntFunction<String> castTo) {
+    if (sql.indexOf('$') < 0 || CacheCommands.isCacheStatement(sql) || PREPARE.matcher(sql).lookingAt()) {
+      // CREATE CACHE FROM ... $1, PREPARE ... AS ... $1: the inner statement's placeholders, not the statement's
       return new PositionalParameters(sql, new int[0], 0);
     }
     List<SqlLexer.Token> tokens;
@@ -38,7 +48,8 @@ public record PositionalParameters(String sql, int[] order, int count) {
         if (n < 1) {
           throw new AccelException(SqlState.UNDEFINED_PARAMETER, "there is no parameter " + t.text());
         }
-        out.append(sql, copied, t.start()).append('?');
+        String type = castTo.apply(n);
+        out.append(sql, copied, t.start()).append(type == null ? "?" : "CAST(? AS " + type + ")");
         copied = t.end();
         order.add(n);
         max = Math.max(max, n);

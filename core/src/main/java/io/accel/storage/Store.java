@@ -51,6 +51,8 @@ public final class Store implements AutoCloseable {
   private final Env env;
   private final Cache blockCache;
   private final BloomFilter bloomFilter;
+  /** RocksDB's row cache (point reads), a quarter of the block cache's size. */
+  private final Cache pointCache;
   private final BlockBasedTableConfig tableConfig;
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions familyOptions;
@@ -72,6 +74,7 @@ public final class Store implements AutoCloseable {
     // half the cache is kept for index and filter blocks (high priority), which data blocks cannot push out
     this.blockCache = new LRUCache(options.blockCacheBytes(), -1, false, 0.5);
     this.bloomFilter = new BloomFilter(10, false);
+    this.pointCache = new LRUCache(Math.max(options.blockCacheBytes() / 4, 1L << 20));
     this.tableConfig = new BlockBasedTableConfig()
         .setBlockCache(blockCache)
         .setFilterPolicy(bloomFilter)
@@ -93,6 +96,10 @@ public final class Store implements AutoCloseable {
         // write-ahead log files are reused rather than created: a synced commit then overwrites blocks the file
         // already has, and fdatasync need not also journal the file's growth (TPC-B, one client: 771 -> 1014 tps)
         .setRecycleLogFileNum(4);
+    // RocksDB's own cache of point reads (key -> value per table file, kept exact by RocksDB across writes and
+    // snapshots): a unique index's entry or a row Accel's row cache does not hold skips the filter, index and data
+    // block lookups of every file (S1 in a plain loop: 12.2 -> 10.4 us p50)
+    dbOptions.setRowCache(pointCache);
     if (env != null) {
       dbOptions.setEnv(env);
     }
@@ -274,6 +281,7 @@ public final class Store implements AutoCloseable {
     familyOptions.close();
     dbOptions.close();
     bloomFilter.close();
+    pointCache.close();
     blockCache.close();
     if (env != null) {
       env.close();

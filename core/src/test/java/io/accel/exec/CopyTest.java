@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.accel.sql.AccelException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.calcite.avatica.ColumnMetaData.Rep;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -147,7 +150,12 @@ class CopyTest extends EngineTestBase {
     assertThat(file.state().code()).isEqualTo("42501");
     assertThat(file.getMessage())
         .isEqualTo("must be superuser or have privileges of the pg_read_server_files role to COPY from a file");
-    assertThat(failure(() -> s.prepare("COPY t FROM STDIN (FORMAT binary)")).state().code()).isEqualTo("0A000");
+    // the binary format takes none of the text format's options (PostgreSQL's messages and codes)
+    AccelException delimiter = failure(() -> s.prepare("COPY t FROM STDIN (FORMAT binary, DELIMITER ',')"));
+    assertThat(delimiter.state().code()).isEqualTo("42601");
+    assertThat(delimiter.getMessage()).isEqualTo("cannot specify DELIMITER in BINARY mode");
+    assertThat(failure(() -> s.prepare("COPY t TO STDOUT (FORMAT binary, HEADER)")).getMessage())
+        .isEqualTo("cannot specify HEADER in BINARY mode");
     assertThat(failure(() -> s.copyIn("c", "COPY nosuch FROM STDIN")).state().code()).isEqualTo("42P01");
     assertThat(failure(() -> s.copyIn("c", "COPY t (nosuch) FROM STDIN")).state().code()).isEqualTo("42703");
   }
@@ -180,5 +188,42 @@ class CopyTest extends EngineTestBase {
       assertThat(out.rows()).isEqualTo(n);
     }
     System.out.printf("COPY TO of %d rows: %.2f s%n", lines, (System.nanoTime() - outStart) / 1e9);
+  }
+
+  @Test
+  void theBinaryFormatTakesDecodedRowsAndGivesInternalValues() {
+    run("create table b (id int primary key, name text, price numeric(10,2), day date, at timestamp)");
+    CopyIn in = s.copyIn("c", "COPY b FROM STDIN (FORMAT binary)");
+    assertThat(in.textFormat()).isFalse();
+    assertThat(in.columnTypes()).extracting(t -> t.kind().name())
+        .containsExactly("INTEGER", "TEXT", "NUMERIC", "DATE", "TIMESTAMP");
+    in.writeRow(java.util.Arrays.asList(
+        TypedValue.ofLocal(Rep.INTEGER, 1),
+        TypedValue.ofLocal(Rep.STRING, "one"),
+        TypedValue.ofLocal(Rep.NUMBER, new java.math.BigDecimal("1.5")),
+        TypedValue.ofLocal(Rep.JAVA_SQL_DATE, 19000),
+        TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, 86_400_000L)));
+    in.writeRow(java.util.Arrays.asList(
+        TypedValue.ofLocal(Rep.INTEGER, 2), null, null, null, null));
+    AccelException count = failure(() -> in.writeRow(List.of()));
+    assertThat(count.state().code()).isEqualTo("22P04");
+    CopyIn again = s.copyIn("c2", "COPY b FROM STDIN (FORMAT binary)");
+    again.writeRow(java.util.Arrays.asList(
+        TypedValue.ofLocal(Rep.INTEGER, 1),
+        TypedValue.ofLocal(Rep.STRING, "one"),
+        TypedValue.ofLocal(Rep.NUMBER, new java.math.BigDecimal("1.5")),
+        TypedValue.ofLocal(Rep.JAVA_SQL_DATE, 19000),
+        TypedValue.ofLocal(Rep.JAVA_SQL_TIMESTAMP, 86_400_000L)));
+    assertThat(again.finish()).isEqualTo(1);
+    assertThat(rows("SELECT CAST(price AS TEXT) || ' ' || CAST(day AS TEXT) || ' ' || CAST(at AS TEXT) FROM b"))
+        .containsExactly("1.50 2022-01-08 1970-01-02 00:00:00");
+    try (CopyOut out = s.copyOut("o", "COPY b TO STDOUT (FORMAT binary)")) {
+      assertThat(out.textFormat()).isFalse();
+      Object[] row = out.nextRow();
+      assertThat(row[0]).isEqualTo(1);
+      assertThat(row[3]).isEqualTo(19000);
+      assertThat(out.nextRow()).isNull();
+      assertThat(out.rows()).isEqualTo(1);
+    }
   }
 }

@@ -61,8 +61,33 @@ public final class AccelJdbcFactory implements AvaticaFactory {
   @Override
   public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
       TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-    return new AvaticaResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
+    return new LocalResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
         firstFrame);
+  }
+
+  /** Avatica's result set, which also knows the rows of its cursor (for {@link DriverResultSet}'s direct reads). */
+  static final class LocalResultSet extends AvaticaResultSet {
+    private CursorRows rows;
+
+    LocalResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+        ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+      super(statement, state, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override
+    protected AvaticaResultSet execute() throws SQLException {
+      AvaticaResultSet result = super.execute();
+      if (statement.connection instanceof AccelConnection c) {
+        rows = c.accelMeta().takeRows(statement.handle);
+      }
+      return result;
+    }
+
+    /** The row the result set is on, as the cursor gave it, or null when that is not known (or no row). */
+    Object[] currentRow() {
+      CursorRows r = rows;
+      return r == null || signature.cursorFactory.style != Meta.Style.ARRAY ? null : r.current();
+    }
   }
 
   @Override
@@ -94,7 +119,12 @@ public final class AccelJdbcFactory implements AvaticaFactory {
   }
 
   /** An Accel connection: Avatica's, with its Meta and statements reachable by the driver. */
-  static final class AccelConnection extends AvaticaConnection {
+  static final class AccelConnection extends AvaticaConnection implements AccelNotifications {
+    /** Signalled when a notification arrives for the session (by the notifier's thread). */
+    private final Object arrived = new Object();
+    private boolean wakeUpSet;
+    private long arrivals;
+
     AccelConnection(UnregisteredDriver driver, AvaticaFactory factory, String url, Properties info) {
       super(driver, factory, url, info);
       // identifiers as PostgreSQL treats them, for DatabaseMetaData (matching is case-insensitive, see core)
@@ -125,6 +155,58 @@ public final class AccelJdbcFactory implements AvaticaFactory {
         default -> typeName;
       };
       return super.createArrayOf(jdbc, elements);
+    }
+
+    @Override
+    public java.util.List<io.accel.exec.Notifications.Notification> getNotifications() throws SQLException {
+      return getNotifications(-1);
+    }
+
+    @Override
+    public java.util.List<io.accel.exec.Notifications.Notification> getNotifications(int timeoutMillis)
+        throws SQLException {
+      checkOpen();
+      io.accel.exec.Session session = accelMeta().session();
+      synchronized (arrived) {
+        if (!wakeUpSet) {
+          session.onNotification(() -> {
+            synchronized (arrived) {
+              arrivals++;
+              arrived.notifyAll();
+            }
+          });
+          wakeUpSet = true;
+        }
+      }
+      long deadline = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : 0;
+      java.util.List<io.accel.exec.Notifications.Notification> out = new java.util.ArrayList<>();
+      while (true) {
+        long seen;
+        synchronized (arrived) {
+          seen = arrivals;
+        }
+        // polled without holding the monitor: the notifier takes it while holding its own session's lock
+        for (var n = session.pollNotification(); n.isPresent(); n = session.pollNotification()) {
+          out.add(n.get());
+        }
+        if (!out.isEmpty() || timeoutMillis < 0) {
+          return out;
+        }
+        synchronized (arrived) {
+          while (arrivals == seen) {
+            long wait = timeoutMillis == 0 ? 0 : (deadline - System.nanoTime()) / 1_000_000L;
+            if (timeoutMillis > 0 && wait <= 0) {
+              return out;
+            }
+            try {
+              arrived.wait(wait);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new SQLException("interrupted while waiting for notifications", "57014", e);
+            }
+          }
+        }
+      }
     }
 
     /** The statement of handle {@code h}, or null when it is closed. */

@@ -222,7 +222,7 @@ final class JdbcErrors {
     }
   }
 
-  private static final class Handler implements InvocationHandler {
+  static final class Handler implements InvocationHandler {
     private final Object delegate;
     private final Handler connection;
     /** A connection's statements: what Avatica holds, to the application's proxy (weakly: see CLEANER). */
@@ -265,21 +265,6 @@ final class JdbcErrors {
       java.util.concurrent.locks.ReentrantLock l = connection.lock;
       l.lock();
       try {
-        if (delegate instanceof ResultSet rs) {
-          if (args == null && NEXT.equals(method)) {
-            try {
-              return next(rs);
-            } catch (SQLException | RuntimeException e) {
-              throw translateOnce(e);
-            }
-          }
-          if (args != null && args.length == 1 && args[0] instanceof Integer column) {
-            Object value = readColumn(rs, method, column);
-            if (value != NOT_HANDLED) {
-              return value;
-            }
-          }
-        }
         if (name.startsWith("execute") && delegate instanceof AccelJdbcFactory.Cancellable s) {
           s.clearCancel();
         }
@@ -296,50 +281,41 @@ final class JdbcErrors {
     private static final byte TIMESTAMPTZ = 2;
     private static final byte INTERVAL = 3;
 
-    /**
-     * The getters applications call for every value, by column index, called directly on the result set: no
-     * reflection and no dispatch on the method's name beyond this switch. The others, and a number read from a
-     * text column, a timestamptz read as a timestamp or an interval read as text, take the general path
-     * ({@link #invokeResultSet}).
-     */
-    private Object readColumn(ResultSet rs, Method method, int column) throws SQLException {
-      int getter = -1;
-      for (int i = 0; i < GETTERS.length; i++) {
-        if (GETTERS[i].equals(method)) {
-          getter = i;
-          break;
-        }
-      }
-      if (getter < 0) {
-        return NOT_HANDLED;
-      }
+    /** ResultSet.next under the connection's lock, for {@link DriverResultSet}. */
+    boolean nextLocked(ResultSet rs) throws SQLException {
+      java.util.concurrent.locks.ReentrantLock l = connection.lock;
+      l.lock();
       try {
-        byte kind = columnKind(rs, column);
-        switch (getter) {
-          case 0:
-            return kind == INTERVAL ? NOT_HANDLED : rs.getString(column);
-          case 1:
-            return kind == TEXT ? NOT_HANDLED : (Object) rs.getInt(column);
-          case 2:
-            return kind == TEXT ? NOT_HANDLED : (Object) rs.getLong(column);
-          case 3:
-            return kind == TEXT ? NOT_HANDLED : (Object) rs.getDouble(column);
-          case 4:
-            return kind == TEXT ? NOT_HANDLED : rs.getBigDecimal(column);
-          case 5:
-            return kind == TEXT ? NOT_HANDLED : (Object) rs.getShort(column);
-          case 6:
-            return rs.getBoolean(column);
-          case 7:
-            return rs.getDate(column);
-          default: {
-            if (kind == TIMESTAMPTZ || kind == INTERVAL) {
-              return NOT_HANDLED;
-            }
-            Object o = rs.getObject(column);
-            return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes() : o;
-          }
-        }
+        return next(rs);
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      } finally {
+        l.unlock();
+      }
+    }
+
+    /** Whether the column holds text: numbers read from it are parsed, which Avatica's getters refuse. */
+    boolean textColumn(ResultSet rs, int column) throws SQLException {
+      try {
+        return columnKind(rs, column) == TEXT;
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+    }
+
+    /** Whether the column is an interval, which getString and getObject return as PostgreSQL's text. */
+    boolean intervalColumn(ResultSet rs, int column) throws SQLException {
+      try {
+        return columnKind(rs, column) == INTERVAL;
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+    }
+
+    /** Whether the column is a timestamptz, which getObject returns as the instant's OffsetDateTime. */
+    boolean timestamptzColumn(ResultSet rs, int column) throws SQLException {
+      try {
+        return columnKind(rs, column) == TIMESTAMPTZ;
       } catch (SQLException | RuntimeException e) {
         throw translateOnce(e);
       }
@@ -679,7 +655,7 @@ final class JdbcErrors {
           h.rowLimit = s.getLargeMaxRows();
           h.owner = proxy;
         }
-        return h.proxy(ResultSet.class);
+        return new DriverResultSet(h, (ResultSet) result, h.proxy(ResultSet.class));
       }
       if (type == DatabaseMetaData.class || type == ResultSetMetaData.class) {
         return new Handler(result, connection).proxy(type);
@@ -689,16 +665,6 @@ final class JdbcErrors {
   }
 
   private static final Object NOT_HANDLED = new Object();
-
-  private static final Method NEXT = method(ResultSet.class, "next");
-
-  /** The getters {@code Handler.readColumn} calls directly, in the order of its switch. */
-  private static final Method[] GETTERS = {
-      method(ResultSet.class, "getString", int.class), method(ResultSet.class, "getInt", int.class),
-      method(ResultSet.class, "getLong", int.class), method(ResultSet.class, "getDouble", int.class),
-      method(ResultSet.class, "getBigDecimal", int.class), method(ResultSet.class, "getShort", int.class),
-      method(ResultSet.class, "getBoolean", int.class), method(ResultSet.class, "getDate", int.class),
-      method(ResultSet.class, "getObject", int.class)};
 
   private static final Method PREPARE = method(Connection.class, "prepareStatement", String.class);
   private static final Method EXECUTE = method(Statement.class, "execute", String.class);

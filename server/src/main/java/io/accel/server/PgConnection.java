@@ -84,6 +84,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private final Map<String, Portal> portals = new HashMap<>();
   private final Map<String, String> reported = new HashMap<>();
   private boolean skipUntilSync;
+  /** ReadyForQuery was sent and no message has come since: notifications go out as they arrive. */
+  private boolean awaitingCommand;
   /** A transaction the server opened for a pipeline of several Executes before one Sync. */
   private boolean implicitBlock;
   private final AtomicBoolean cancel = new AtomicBoolean();
@@ -440,6 +442,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         throw new Fatal(bad.sqlState(), bad.message());
       }
       if (next != null) {
+        awaitingCommand = false;
         if (next instanceof PgFrameDecoder.Frame f) {
           queuedBytes -= f.body().readableBytes();
           if (queuedBytes < QUEUE_LOW && !channel.config().isAutoRead()) {
@@ -453,6 +456,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       }
       if (closed || !channel.isActive()) {
         return CLOSED;
+      }
+      if (awaitingCommand && link == null && session != null) {
+        writeNotifications(); // an idle connection gets them at once
+        if (out.readableBytes() > 0) {
+          flush();
+        }
       }
       long wait = TimeUnit.SECONDS.toNanos(1);
       if (deadline != 0) {
@@ -523,6 +532,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       setStartupParameter(name, e.getValue());
     }
     key = server.register(this);
+    session.setProcessId(key.pid());
+    session.frontendStatementNames(name -> !name.isEmpty() && statements.containsKey(name));
+    // a notification for an idle connection wakes its loop, which sends it (next())
+    session.onNotification(() -> {
+      try {
+        loop.execute(() -> { });
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        // the connection is ending: nothing to wake
+      }
+    });
     PgWriter.authenticationOk(out);
     reportChangedSettings(); // nothing reported yet: every parameter
     PgWriter.backendKeyData(out, key.pid(), key.secret());
@@ -1342,7 +1361,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     String name = parse.name();
     String sql = parse.sql();
     int[] types = parse.types();
-    if (!name.isEmpty() && statements.containsKey(name)) {
+    if (!name.isEmpty() && (statements.containsKey(name) || session.hasSqlPreparedStatement(name))) {
       throw new AccelException(SqlState.DUPLICATE_PREPARED_STATEMENT, "prepared statement \"" + name + "\" already exists");
     }
     List<String> texts = Statements.split(sql);
@@ -1724,6 +1743,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     io.accel.exec.CopyIn copy = session.copyIn(key, prepared);
     PgWriter.copyResponse(out, 'G', !copy.textFormat(), copy.columnCount());
     flush();
+    if (!copy.textFormat()) {
+      try (BinaryCopy.Reader binary = new BinaryCopy.Reader(copy.columnTypes())) {
+        return pumpCopyData(copy, binary);
+      }
+    }
+    return pumpCopyData(copy, null);
+  }
+
+  /** CopyData until CopyDone or CopyFail; {@code binary} decodes the binary format's tuples (null: text). */
+  private long pumpCopyData(io.accel.exec.CopyIn copy, BinaryCopy.Reader binary) {
     while (true) {
       Object next;
       try {
@@ -1741,9 +1770,26 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         switch (frame.type()) {
           case 'd' -> {
             ByteBuf data = frame.body();
-            copy.write(data.nioBuffer());
+            if (binary == null) {
+              copy.write(data.nioBuffer());
+            } else {
+              try {
+                binary.write(data, copy::writeRow);
+              } catch (AccelException e) {
+                failQuietly(copy, e.getMessage());
+                throw e;
+              }
+            }
           }
           case 'c' -> {
+            if (binary != null) {
+              try {
+                binary.finish();
+              } catch (AccelException e) {
+                failQuietly(copy, e.getMessage());
+                throw e;
+              }
+            }
             return copy.finish();
           }
           case 'f' -> copy.fail(cstring(frame.body()));
@@ -1773,6 +1819,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private long copyOut(Object key, Prepared prepared) {
     try (io.accel.exec.CopyOut copy = session.copyOut(key, prepared)) {
       PgWriter.copyResponse(out, 'H', !copy.textFormat(), copy.columnCount());
+      if (!copy.textFormat()) {
+        return binaryCopyOut(copy);
+      }
       for (byte[] row; (row = copy.next()) != null; ) {
         int at = PgWriter.begin(out, 'd');
         out.writeBytes(row);
@@ -1785,6 +1834,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       rowsSent += copy.rows();
       return copy.rows();
     }
+  }
+
+  /** COPY ... TO STDOUT (FORMAT binary): the header, a CopyData per tuple, the trailer. */
+  private long binaryCopyOut(io.accel.exec.CopyOut copy) {
+    int[] oids = copy.columns().stream().mapToInt(c -> PgTypes.oid(c.type)).toArray();
+    int at = PgWriter.begin(out, 'd');
+    BinaryCopy.writeHeader(out);
+    PgWriter.end(out, at);
+    for (Object[] row; (row = copy.nextRow()) != null; ) {
+      at = PgWriter.begin(out, 'd');
+      BinaryCopy.writeTuple(out, row, oids);
+      PgWriter.end(out, at);
+      if (out.readableBytes() >= FLUSH_BYTES) {
+        flush();
+      }
+    }
+    at = PgWriter.begin(out, 'd');
+    BinaryCopy.writeTrailer(out);
+    PgWriter.end(out, at);
+    PgWriter.simple(out, 'c');
+    rowsSent += copy.rows();
+    return copy.rows();
   }
 
   /** Statements about the connection's own protocol state, which the server runs itself. */
@@ -1806,15 +1877,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error: DEALLOCATE [PREPARE] name | ALL");
       }
       String name = words[at];
+      // the protocol's named statements are the connection's, PREPARE's are the session's: one name space
       if (name.equalsIgnoreCase("all")) {
         statements.clear();
+        session.execute(new Object(), "DEALLOCATE ALL");
         PgWriter.commandComplete(out, "DEALLOCATE ALL");
         return;
       }
       name = name.startsWith("\"") && name.endsWith("\"") && name.length() > 1
           ? name.substring(1, name.length() - 1) : name.toLowerCase(Locale.ROOT);
       if (statements.remove(name) == null) {
-        throw new AccelException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
+        session.execute(new Object(), sql); // 26000 when PREPARE did not name it either
       }
       PgWriter.commandComplete(out, "DEALLOCATE");
       return;
@@ -1827,6 +1900,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         }
         statements.clear();
         closeAllPortals();
+        session.execute(new Object(), "DEALLOCATE ALL");
         session.execute(new Object(), "RESET ALL");
         reportChangedSettings();
       }
@@ -1878,18 +1952,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       digits++;
     }
     int length = digits + (v < 0 ? 1 : 0);
-    out.writeInt(length);
-    int at = out.writerIndex();
-    out.ensureWritable(length);
+    byte[] text = decimalScratch;
     if (v < 0) {
-      out.setByte(at, '-');
+      text[0] = '-';
     }
-    for (int i = at + length - 1; i >= at + length - digits; i--) {
-      out.setByte(i, (int) ('0' + magnitude % 10));
+    for (int i = length - 1; i >= length - digits; i--) {
+      text[i] = (byte) ('0' + magnitude % 10);
       magnitude /= 10;
     }
-    out.writerIndex(at + length);
+    // one bounds check for the length and the digits (setByte per digit checked the buffer each time)
+    out.ensureWritable(4 + length);
+    out.writeInt(length);
+    out.writeBytes(text, 0, length);
   }
+
+  /** The digits of {@link #writeDecimal}, before they are copied into the reply. */
+  private final byte[] decimalScratch = new byte[20];
 
   private static short format(short[] formats, int column) {
     return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : column];
@@ -1941,6 +2019,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
 
   /** PostgreSQL's command tag for a statement that ran, from its leading words. */
   static String tag(String words, Prepared prepared, long count, boolean failedCommit) {
+    if (prepared.executed().isPresent()) {
+      // EXECUTE reports the tag of the statement it ran, as PostgreSQL does
+      return tag(firstWords(prepared.executed().get().sql(), 3), prepared.executed().get(), count, failedCommit);
+    }
     String first = words.contains(" ") ? words.substring(0, words.indexOf(' ')) : words;
     if (prepared.kind() == Prepared.Kind.QUERY || prepared.kind() == Prepared.Kind.EXPLAIN) {
       return switch (first) {
@@ -2058,10 +2140,31 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (unpublished >= 256) {
       publishMetrics();
     }
+    if (link == null) {
+      writeNotifications(); // what the statement's commit sent, before ReadyForQuery as PostgreSQL does
+    }
+    awaitingCommand = true;
     char status = link != null ? upstreamStatus
         : session == null || !session.inTransactionBlock() ? 'I' : session.failedTransaction() ? 'E' : 'T';
     PgWriter.readyForQuery(out, status);
     flush();
+  }
+
+  /**
+   * NotificationResponse for each notification the session has received (standalone; fronting relays them), unless
+   * the session is in a transaction block.
+   */
+  private void writeNotifications() {
+    if (session == null || session.inTransactionBlock()) {
+      return; // a listener in a transaction gets them once it ends, as in PostgreSQL
+    }
+    for (var n = session.pollNotification(); n.isPresent(); n = session.pollNotification()) {
+      int at = PgWriter.begin(out, 'A');
+      out.writeInt(n.get().processId());
+      PgWriter.cstring(out, n.get().channel());
+      PgWriter.cstring(out, n.get().payload());
+      PgWriter.end(out, at);
+    }
   }
 
   private void sendError(AccelException e) {

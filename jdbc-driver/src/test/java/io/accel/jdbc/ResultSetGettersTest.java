@@ -1,0 +1,135 @@
+package io.accel.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The getters applications call for every value, as pgJDBC answers them on PostgreSQL: the Java class getObject
+ * returns per type, NULLs and wasNull across getters that read the row directly and those that convert, numbers
+ * from text, labels in any case, and errors before the first row, after the last and after close.
+ */
+class ResultSetGettersTest extends JdbcTestSupport {
+  private Connection c;
+
+  @BeforeEach
+  void load() throws SQLException {
+    c = connect();
+    update(c, "CREATE TABLE t (id INTEGER PRIMARY KEY, big BIGINT, name VARCHAR(20), ok BOOLEAN, "
+        + "ratio DOUBLE PRECISION, price NUMERIC(10,2), at TIMESTAMP, day DATE, digits VARCHAR(10))");
+    update(c, "INSERT INTO t VALUES (1, 10000000000, 'one', true, 0.5, 12.30, TIMESTAMP '2026-01-02 03:04:05', "
+        + "DATE '2026-01-02', '42')");
+    update(c, "INSERT INTO t VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+  }
+
+  @Test
+  void getObjectReturnsPgJdbcsClassPerType() throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id, big, name, ok, ratio, price FROM t WHERE id = 1")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getObject(1)).isEqualTo(1);
+      assertThat(rs.getObject(2)).isEqualTo(10_000_000_000L);
+      assertThat(rs.getObject(3)).isEqualTo("one");
+      assertThat(rs.getObject(4)).isEqualTo(Boolean.TRUE);
+      assertThat(rs.getObject(5)).isEqualTo(0.5d);
+      assertThat(rs.getObject(6)).isEqualTo(new BigDecimal("12.30"));
+      assertThat(rs.getObject("NAME")).isEqualTo("one");
+      assertThat(rs.getLong(1)).isEqualTo(1L);
+      assertThat(rs.getString(1)).isEqualTo("1");
+      assertThat(rs.getInt("Id")).isEqualTo(1);
+      assertThat(rs.getDouble("ratio")).isEqualTo(0.5d);
+      assertThat(rs.getBoolean(4)).isTrue();
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  @Test
+  void nullsReadAsPgJdbcDefaultsAndWasNullFollowsTheLastGetter() throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT id, big, name, ok, ratio, at, day FROM t ORDER BY id")) {
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.next()).isTrue(); // the row of NULLs
+        assertThat(rs.getLong(2)).isZero();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(2);
+        assertThat(rs.wasNull()).isFalse();
+        assertThat(rs.getString(3)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getBoolean(4)).isFalse();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getDouble(5)).isZero();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getObject(1)).isEqualTo(2);
+        assertThat(rs.wasNull()).isFalse();
+        // a converting getter after a direct one, and the other way round
+        assertThat(rs.getTimestamp(6)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(2);
+        assertThat(rs.wasNull()).isFalse();
+        assertThat(rs.getDate(7)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.getObject(3)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getObject(3)).isEqualTo("one");
+        assertThat(rs.getTimestamp(6)).isEqualTo(Timestamp.valueOf("2026-01-02 03:04:05"));
+        assertThat(rs.wasNull()).isFalse();
+        assertThat(rs.getObject(2)).isEqualTo(10_000_000_000L);
+        assertThat(rs.wasNull()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void numbersAreReadFromText() throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT digits, name FROM t WHERE id = 1")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(42);
+      assertThat(rs.getLong("digits")).isEqualTo(42L);
+      assertThat(rs.getBigDecimal(1)).isEqualTo(new BigDecimal("42"));
+      assertThatThrownBy(() -> rs.getInt(2)).isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"));
+    }
+  }
+
+  @Test
+  void gettersOffARowOrAfterCloseFail() throws SQLException {
+    try (Statement s = c.createStatement()) {
+      ResultSet rs = s.executeQuery("SELECT id, name FROM t WHERE id = 1");
+      assertThatThrownBy(() -> rs.getInt(1)).isInstanceOf(SQLException.class);
+      assertThat(rs.next()).isTrue();
+      assertThatThrownBy(() -> rs.getInt(3)).isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22023"));
+      assertThatThrownBy(() -> rs.getString("nope")).isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42703"));
+      assertThat(rs.next()).isFalse();
+      assertThatThrownBy(() -> rs.getString(2)).isInstanceOf(SQLException.class);
+      rs.close();
+      assertThat(rs.isClosed()).isTrue();
+      assertThatThrownBy(() -> rs.getObject(1)).isInstanceOf(SQLException.class);
+      assertThatThrownBy(() -> rs.getString(2)).isInstanceOf(SQLException.class);
+    }
+  }
+
+  @Test
+  void aResultSetIsItselfAndKnowsItsStatement() throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM t")) {
+      assertThat(rs.getStatement()).isSameAs(s);
+      assertThat(rs.unwrap(ResultSet.class)).isSameAs(rs);
+      assertThat(rs.isWrapperFor(ResultSet.class)).isTrue();
+      assertThat(rs).isEqualTo(rs);
+      assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+    }
+  }
+}
