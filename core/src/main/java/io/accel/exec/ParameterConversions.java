@@ -15,6 +15,7 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -70,8 +71,20 @@ public final class ParameterConversions {
    * TIME ZONE parameter without an offset are read in {@code zone}, the session's time zone.
    */
   public static TypedValue convert(TypedValue value, AvaticaParameter parameter, java.time.ZoneId zone) {
-    String type = parameter.typeName == null ? "" : parameter.typeName.toUpperCase(Locale.ROOT);
+    return convert(value, parameter.typeName == null ? "" : parameter.typeName.toUpperCase(Locale.ROOT), zone);
+  }
+
+  private static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
     Object v = value.toLocal();
+    if (v instanceof String text && type.endsWith(" ARRAY")) {
+      // PostgreSQL's array text ({1,3}, {"a b",NULL}), as the server receives x = ANY($1): each element converted
+      String element = type.substring(0, type.length() - " ARRAY".length());
+      List<Object> elements = new java.util.ArrayList<>();
+      for (String e : io.accel.json.Jsonb.textArray(text)) {
+        elements.add(e == null ? null : convert(TypedValue.ofLocal(Rep.STRING, e), element, zone).toLocal());
+      }
+      return TypedValue.ofLocal(Rep.ARRAY, elements);
+    }
     Rep rep = value.type;
     switch (type) {
       case "TINYINT":
@@ -109,7 +122,9 @@ public final class ParameterConversions {
       case "UUID":
         return v instanceof UUID ? value : TypedValue.ofLocal(Rep.OBJECT, uuid(v));
       default:
-        return value;
+        // setObject(i, new Integer[] {...}) for x = ANY(?): the list an array parameter holds
+        return v instanceof Object[] array && type.contains("ARRAY")
+            ? TypedValue.ofLocal(Rep.ARRAY, java.util.Arrays.asList(array)) : value;
     }
   }
 

@@ -33,7 +33,7 @@ import org.apache.calcite.avatica.util.ByteString;
  *       TIMESTAMP {@code 2024-01-31 13:45:00[.fff]}; TIMESTAMP WITH TIME ZONE in {@code zone} with its offset
  *       ({@code +00}, {@code +05:30}, {@code -03:30}); fractions without trailing zeros;
  *   <li>BYTEA in hex ({@code \x0a0b}); UUID in lower case; CHAR(n) as the cursor padded it; arrays
- *       {@code {1,2}} with PostgreSQL's element quoting.
+ *       {@code {1,2}} with PostgreSQL's element quoting; intervals {@code 5 days 01:30:00}, {@code 1 year 2 mons}.
  * </ul>
  * SQL NULL is {@code null} both ways. {@link #parse(String, DataType, ZoneId)} reads such text (and what
  * PostgreSQL's input functions accept besides) into a column's internal representation, through
@@ -92,6 +92,10 @@ public final class PgText {
         }
         if (value instanceof BigDecimal d) {
           return d.toPlainString();
+        }
+        if (type.name != null && type.name.startsWith("INTERVAL_") && value instanceof Number) {
+          return io.accel.plan.PgExpressions.intervalText(value, type.name.contains("YEAR")
+              || type.name.contains("MONTH"));
         }
         return value.toString();
     }

@@ -105,7 +105,7 @@ public final class Jsonb {
   }
 
   /** jsonb's key order: shorter keys first, then by their UTF-8 bytes. */
-  static int compareKeys(String x, String y) {
+  public static int compareKeys(String x, String y) {
     byte[] a = x.getBytes(StandardCharsets.UTF_8);
     byte[] c = y.getBytes(StandardCharsets.UTF_8);
     return a.length != c.length ? Integer.compare(a.length, c.length) : java.util.Arrays.compareUnsigned(a, c);

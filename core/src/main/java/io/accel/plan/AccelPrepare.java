@@ -100,8 +100,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
       // for :: (which Calcite's Babel parser binds looser than comparisons), rewritten into what Calcite reads
       Query<T> pgQuery = query.sql == null ? query
           : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
-              io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(io.accel.sql.SelectListSeries.rewrite(
-                  io.accel.sql.KeywordNames.rewrite(query.sql))))))));
+              io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
+                  io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
+                      io.accel.sql.KeywordNames.rewrite(query.sql))))))))));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
   }

@@ -124,6 +124,12 @@ public final class JsonFunctions {
           c -> List.of(), false)),
       fn("json_typeof", sql(SqlTypeName.VARCHAR), 1, 1, impl("typeOf", false, NullPolicy.STRICT,
           c -> List.of(), false)),
+      fn("jsonb_exists", sql(SqlTypeName.BOOLEAN), 2, 2, impl("exists", false, NullPolicy.STRICT,
+          c -> List.of(), false)),
+      fn("jsonb_exists_any", sql(SqlTypeName.BOOLEAN), 2, 2, impl("existsAny", false, NullPolicy.STRICT,
+          c -> List.of(), false)),
+      fn("jsonb_exists_all", sql(SqlTypeName.BOOLEAN), 2, 2, impl("existsAll", false, NullPolicy.STRICT,
+          c -> List.of(), false)),
       fn("jsonb_array_length", sql(SqlTypeName.INTEGER), 1, 1, impl("arrayLength", false, NullPolicy.STRICT,
           c -> List.of(), false)),
       fn("json_array_length", sql(SqlTypeName.INTEGER), 1, 1, impl("arrayLength", false, NullPolicy.STRICT,
@@ -264,6 +270,48 @@ public final class JsonFunctions {
 
   public static String typeOf(String json) {
     return Jsonb.typeOf(Jsonb.parse(json));
+  }
+
+  /**
+   * jsonb's {@code ?}: whether {@code key} is a key of the top-level object, a string element of the top-level
+   * array, or the string itself.
+   */
+  public static boolean exists(String json, String key) {
+    return exists(Jsonb.parse(json), key);
+  }
+
+  private static boolean exists(JsonNode node, String key) {
+    if (node.isObject()) {
+      return node.has(key);
+    }
+    if (node.isArray()) {
+      for (JsonNode element : node) {
+        if (element.isTextual() && element.textValue().equals(key)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return node.isTextual() && node.textValue().equals(key);
+  }
+
+  /** {@code ?|}: any of the keys (an array, or text[] literal text) exists; NULL keys are skipped. */
+  public static boolean existsAny(String json, Object keys) {
+    JsonNode node = Jsonb.parse(json);
+    return keys(keys).stream().anyMatch(k -> k != null && exists(node, k));
+  }
+
+  /** {@code ?&}: every key exists; NULL keys are skipped. */
+  public static boolean existsAll(String json, Object keys) {
+    JsonNode node = Jsonb.parse(json);
+    return keys(keys).stream().allMatch(k -> k == null || exists(node, k));
+  }
+
+  private static List<String> keys(Object keys) {
+    if (keys instanceof List<?> list) {
+      return list.stream().map(k -> k == null ? null : k.toString()).toList();
+    }
+    return Jsonb.textArray(keys.toString());
   }
 
   /** 22023 for a scalar or object, as PostgreSQL. */

@@ -98,6 +98,10 @@ public final class PgExpressions {
       returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
 
+  static final SqlUserDefinedFunction INTERVAL_TO_TEXT = function("accel_interval_text", "intervalText",
+      returning(SqlTypeName.VARCHAR),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.BOOLEAN), List.of(SqlTypeName.ANY, SqlTypeName.BOOLEAN));
+
   static final SqlUserDefinedFunction TO_BOOLEAN = function("accel_to_boolean", "toBoolean",
       returning(SqlTypeName.BOOLEAN),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
@@ -159,6 +163,21 @@ public final class PgExpressions {
    */
   public static SqlRexConvertletTable convertlets(SqlRexConvertletTable standard) {
     return call -> {
+      if (call.getOperator() == PgTimeFunctions.TIMESTAMP_DIFFERENCE) {
+        // Calcite's (a - b) DAY TO SECOND
+        return (cx, minus) -> cx.getRexBuilder().makeCall(minus.getParserPosition(),
+            cx.getValidator().getValidatedNodeType(minus), SqlStdOperatorTable.MINUS_DATE,
+            List.of(cx.convertExpression(minus.operand(0)), cx.convertExpression(minus.operand(1))));
+      }
+      if (call.getOperator() == PgFunctions.PG_TYPEOF) {
+        // (NULL is unknown, as in PostgreSQL; Calcite typed it as the function's operand inference did)
+        return (cx, typeOf) -> cx.getRexBuilder().makeLiteral(
+            org.apache.calcite.sql.SqlUtil.isNullLiteral(typeOf.operand(0), false) ? "unknown"
+                : cx.getValidator() instanceof PgSqlValidator v && v.declaredTypeName(typeOf) != null
+                    ? v.declaredTypeName(typeOf)
+                    : PgFunctions.typeName(cx.getValidator().getValidatedNodeType(typeOf.operand(0))),
+            cx.getValidator().getValidatedNodeType(typeOf), true);
+      }
       SqlRexConvertlet convertlet = standard.get(call);
       if (call.getKind() != SqlKind.CAST || convertlet == null) {
         return convertlet;
@@ -413,7 +432,8 @@ public final class PgExpressions {
 
     private static boolean printsAsText(SqlTypeName from, SqlTypeName to) {
       return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL
-          || from == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(from))
+          || from == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(from)
+          || SqlTypeName.INTERVAL_TYPES.contains(from))
           && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
@@ -460,7 +480,10 @@ public final class PgExpressions {
       if (printsAsText(from, to)) {
         RelDataType varchar = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR),
             type.isNullable());
-        RexNode text = rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
+        RexNode text = SqlTypeName.INTERVAL_TYPES.contains(from)
+            ? rexBuilder.makeCall(varchar, INTERVAL_TO_TEXT, List.of(operand,
+                rexBuilder.makeLiteral(SqlTypeName.YEAR_INTERVAL_TYPES.contains(from))))
+            : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
         return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
             : rexBuilder.makeCast(type, text, true, false);
       }
@@ -543,6 +566,40 @@ public final class PgExpressions {
       return floatText(d, Double.toString(d));
     }
     return value.toString();
+  }
+
+  /**
+   * An interval as PostgreSQL prints it (IntervalStyle postgres): {@code 1 year 2 mons}, {@code 5 days 01:30:00},
+   * {@code -1 days -00:00:00.5} (only 1 is singular), {@code 00:00:00}; a year-month interval is its months, a day-time one its
+   * milliseconds, which are read as days and a time of day (PostgreSQL keeps {@code INTERVAL '26' HOUR} as 26
+   * hours; Calcite's value cannot tell). NULL for NULL. Called by generated code.
+   */
+  public static @Nullable String intervalText(@Nullable Object value, boolean months) {
+    if (value == null) {
+      return null;
+    }
+    long v = ((Number) value).longValue();
+    StringBuilder b = new StringBuilder();
+    boolean negativeBefore = false;
+    long[] amounts = months ? new long[] {v / 12, v % 12} : new long[] {v / 86_400_000L};
+    String[] units = months ? new String[] {"year", "mon"} : new String[] {"day"};
+    for (int i = 0; i < amounts.length; i++) {
+      if (amounts[i] != 0) {
+        b.append(b.isEmpty() ? "" : " ").append(negativeBefore && amounts[i] > 0 ? "+" : "").append(amounts[i])
+            .append(' ').append(units[i]).append(amounts[i] == 1 ? "" : "s");
+        negativeBefore = amounts[i] < 0;
+      }
+    }
+    long millis = months ? 0 : v % 86_400_000L;
+    if (millis != 0 || b.isEmpty()) {
+      long m = Math.abs(millis);
+      b.append(b.isEmpty() ? "" : " ").append(millis < 0 ? "-" : negativeBefore ? "+" : "")
+          .append(String.format(Locale.ROOT, "%02d:%02d:%02d", m / 3_600_000, m / 60_000 % 60, m / 1000 % 60));
+      if (m % 1000 != 0) {
+        b.append('.').append(String.format(Locale.ROOT, "%03d", m % 1000).replaceAll("0+$", ""));
+      }
+    }
+    return b.toString();
   }
 
   /**

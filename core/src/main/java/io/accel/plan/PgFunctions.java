@@ -291,6 +291,33 @@ public final class PgFunctions {
         "timestampTzs"));
   }
 
+  /**
+   * {@code pg_typeof(x)}: the name of x's type as PostgreSQL prints it ({@code integer}, {@code timestamp without
+   * time zone}); a constant, converted by {@link PgExpressions#convertlets} from the validated operand type.
+   */
+  static final org.apache.calcite.sql.SqlFunction PG_TYPEOF = new org.apache.calcite.sql.SqlFunction("PG_TYPEOF",
+      SqlKind.OTHER_FUNCTION, ReturnTypes.VARCHAR, InferTypes.VARCHAR_1024, OperandTypes.ANY,
+      org.apache.calcite.sql.SqlFunctionCategory.SYSTEM);
+
+  /** What {@code pg_typeof} of a value of {@code type} returns. */
+  static String typeName(RelDataType type) {
+    return PgTypes.formatType(PgTypes.oid(type), -1);
+  }
+
+  static {
+    OPERATORS.add(PG_TYPEOF);
+    OPERATORS.add(LikeQuantified.FUNCTION);
+    for (String prefix : List.of("jsonb", "json")) {
+      OPERATORS.add(table(prefix + "_each", List.of(SqlTypeName.VARCHAR), JsonRows.class, "each"));
+      OPERATORS.add(table(prefix + "_each_text", List.of(SqlTypeName.VARCHAR), JsonRows.class, "eachText"));
+      OPERATORS.add(table(prefix + "_object_keys", List.of(SqlTypeName.VARCHAR), JsonRows.class, "objectKeys"));
+      OPERATORS.add(table(prefix + "_array_elements", List.of(SqlTypeName.VARCHAR), JsonRows.class,
+          "arrayElements"));
+      OPERATORS.add(table(prefix + "_array_elements_text", List.of(SqlTypeName.VARCHAR), JsonRows.class,
+          "arrayElementsText"));
+    }
+  }
+
   /** The operator table of these functions, searched before Calcite's. */
   static final SqlOperatorTable TABLE = SqlOperatorTables.of(OPERATORS);
 

@@ -101,21 +101,75 @@ final class PgSqlValidator extends CalciteSqlValidator {
 
   /**
    * {@code date + interval}, {@code interval + date} and {@code date - interval} are timestamps in PostgreSQL (the
-   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours.
+   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours. {@code timestamp -
+   * timestamp} (with or without time zone) is an interval, which Calcite rejected (42883).
    */
+  /** {@code pg_typeof(column)} calls and the declared type of their column, by call. */
+  private final java.util.Map<SqlNode, String> declaredTypeNames = new java.util.IdentityHashMap<>();
+
+  /**
+   * The declared type of the table column that {@code pg_typeof} call {@code call} names ({@code character
+   * varying}, which Calcite's VARCHAR does not tell from text), or null when its argument is no table column.
+   */
+  @Nullable String declaredTypeName(SqlNode call) {
+    return declaredTypeNames.get(call);
+  }
+
+  private void recordDeclaredType(SqlValidatorScope scope, SqlCall call) {
+    if (!(call.operand(0) instanceof SqlIdentifier id) || declaredTypeNames.containsKey(call)) {
+      return;
+    }
+    try {
+      org.apache.calcite.sql.validate.SqlQualified q = scope.fullyQualify(id);
+      org.apache.calcite.sql.validate.SqlValidatorTable t = q.namespace == null ? null : q.namespace.getTable();
+      AccelTable table = t == null ? null : t.unwrap(AccelTable.class);
+      if (table == null || q.suffix().size() != 1) {
+        return;
+      }
+      for (io.accel.catalog.Column c : table.definition().columns()) {
+        if (c.name().equalsIgnoreCase(q.suffix().get(0))) {
+          int oid = PgTypes.oid(c.type());
+          declaredTypeNames.put(call, oid == 1042 ? "character" : PgTypes.formatType(oid, -1)); // regtype's name
+          return;
+        }
+      }
+    } catch (RuntimeException e) {
+      // not a column this can resolve: pg_typeof names the validated type
+    }
+  }
+
   @Override
   public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    if (expr instanceof SqlCall call && call.getOperator() == PgFunctions.PG_TYPEOF && call.operandCount() == 1) {
+      recordDeclaredType(scope, call);
+    }
     // (not again once typed: PgTypeCoercion's date + n * INTERVAL '1' DAY stays a date)
     if (expr instanceof SqlCall call && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null
         && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
+      if (call.getKind() == SqlKind.MINUS && call instanceof org.apache.calcite.sql.SqlBasicCall basic
+          && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(0)))
+          && PgTimeFunctions.isTimestamp(super.deriveType(scope, call.operand(1)))) {
+        for (int side = 0; side < 2; side++) {
+          // timestamp - timestamptz: the timestamp read in the session's zone, as PostgreSQL casts it
+          if (super.deriveType(scope, call.operand(side)).getSqlTypeName() == SqlTypeName.TIMESTAMP
+              && super.deriveType(scope, call.operand(1 - side)).getSqlTypeName()
+                  == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            call.setOperand(side, SqlStdOperatorTable.CAST.createCall(call.operand(side).getParserPosition(),
+                call.operand(side), SqlTypeUtil.convertTypeToSpec(getTypeFactory().createSqlType(
+                    SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3))));
+          }
+        }
+        basic.setOperator(PgTimeFunctions.TIMESTAMP_DIFFERENCE);
+        return super.deriveType(scope, expr);
+      }
       for (int side = 0; side < 2; side++) {
         if (side == 1 && call.getKind() == SqlKind.MINUS) {
           break;
         }
         SqlNode date = call.operand(side);
         SqlNode other = call.operand(1 - side);
-        if (super.deriveType(scope, date).getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE
-            && SqlTypeUtil.isInterval(super.deriveType(scope, other))) {
+        if (deriveType(scope, date).getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DATE
+            && SqlTypeUtil.isInterval(deriveType(scope, other))) {
           SqlNode timestamp = SqlStdOperatorTable.CAST.createCall(date.getParserPosition(), date,
               SqlTypeUtil.convertTypeToSpec(getTypeFactory().createSqlType(
                   org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 0)));
@@ -138,11 +192,41 @@ final class PgSqlValidator extends CalciteSqlValidator {
         && getValidatedNodeTypeIfKnown(node) != null) {
       return; // typed below, as an argument
     }
+    RelDataType known = node instanceof SqlDynamicParam ? getValidatedNodeTypeIfKnown(node) : null;
+    if (known != null && known.getSqlTypeName() == SqlTypeName.ARRAY
+        && inferredType.getSqlTypeName() != SqlTypeName.ARRAY) {
+      return; // typeArrayParameter's array, not the element type Calcite infers
+    }
+    if (node instanceof SqlCall call && call.operandCount() >= 2) {
+      typeArrayParameter(call, scope);
+    }
     if (node instanceof SqlCall call && (call.getOperator() instanceof SqlFunction
         || call.getOperator() == SqlStdOperatorTable.CONCAT)) {
       typeUntypedArguments(call, scope, inferredType);
     }
     super.inferUnknownTypes(inferredType, scope, node);
+  }
+
+  /**
+   * {@code x = ANY($1)}, {@code x LIKE ANY($1)}: the parameter is an array of x's type (of text for LIKE), as
+   * PostgreSQL types it; Calcite typed it as x's type, an IN list of one.
+   */
+  private void typeArrayParameter(SqlCall call, SqlValidatorScope scope) {
+    SqlNode array = call.operand(1);
+    boolean like = call.getOperator() == LikeQuantified.FUNCTION;
+    if ((call.getKind() == SqlKind.SOME || call.getKind() == SqlKind.ALL) && call.operandCount() == 2
+        && array instanceof org.apache.calcite.sql.SqlNodeList list && list.size() == 1) {
+      array = list.get(0);
+    } else if (!like) {
+      return;
+    }
+    if (!(array instanceof SqlDynamicParam) || getValidatedNodeTypeIfKnown(array) != null) {
+      return;
+    }
+    RelDataType element = like ? getTypeFactory().createSqlType(SqlTypeName.VARCHAR)
+        : deriveType(scope, call.operand(0));
+    setValidatedNodeType(array, getTypeFactory().createTypeWithNullability(
+        getTypeFactory().createArrayType(getTypeFactory().createTypeWithNullability(element, true), -1), true));
   }
 
   private void typeUntypedArguments(SqlCall call, SqlValidatorScope scope, RelDataType returnType) {

@@ -14,6 +14,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's {@code date_trunc(field, source)} over Calcite's internal values: TIMESTAMP as milliseconds of the
@@ -22,6 +37,35 @@ import org.apache.calcite.DataContext;
  */
 public final class PgTimeFunctions {
   private PgTimeFunctions() {
+  }
+
+  /**
+   * {@code timestamp - timestamp}, installed by {@link PgSqlValidator#deriveType} in place of Calcite's minus: a
+   * day-time interval (milliseconds), converted to Calcite's {@code (a - b) DAY TO SECOND}.
+   */
+  static final SqlBinaryOperator TIMESTAMP_DIFFERENCE = new SqlBinaryOperator("-", SqlKind.OTHER, 40, true,
+      binding -> {
+        RelDataTypeFactory f = binding.getTypeFactory();
+        RelDataType interval = f.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
+            f.getTypeSystem().getMaxPrecision(SqlTypeName.INTERVAL_DAY_SECOND), TimeUnit.SECOND, 3,
+            SqlParserPos.ZERO));
+        return f.createTypeWithNullability(interval,
+            binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
+      }, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP)) {
+    @Override
+    public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
+      // as it is: Calcite's would look "-" up again and find its own
+      for (SqlNode operand : call.getOperandList()) {
+        validator.deriveType(scope, operand);
+      }
+      return validateOperands(validator, scope, call);
+    }
+  };
+
+  /** A timestamp with or without time zone. */
+  static boolean isTimestamp(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.TIMESTAMP
+        || type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
   }
 
   /** PostgreSQL's spellings of the fields, and their canonical names. */

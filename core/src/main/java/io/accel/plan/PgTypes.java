@@ -86,6 +86,34 @@ final class PgTypes {
     };
   }
 
+  /**
+   * The pg_type oid of a value Calcite typed as {@code type}: a string literal (CHAR) and NULL are
+   * {@code unknown}, as PostgreSQL leaves them; text, varchar and char columns are all text to Calcite.
+   */
+  static int oid(org.apache.calcite.rel.type.RelDataType type) {
+    return switch (type.getSqlTypeName()) {
+      case BOOLEAN -> 16;
+      case TINYINT, SMALLINT -> 21;
+      case INTEGER -> 23;
+      case BIGINT -> 20;
+      case DECIMAL -> 1700;
+      case REAL -> 700;
+      case FLOAT, DOUBLE -> 701;
+      case VARCHAR -> JsonSqlType.is(type) ? (JsonSqlType.isBinary(type) ? 3802 : 114) : 25;
+      case DATE -> 1082;
+      case TIME -> 1083;
+      case TIMESTAMP -> 1114;
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 1184;
+      case BINARY, VARBINARY -> 17;
+      case UUID -> 2950;
+      case ARRAY -> {
+        PgType element = type.getComponentType() == null ? null : BY_OID.get(oid(type.getComponentType()));
+        yield element == null || element.array() == 0 ? 705 : element.array();
+      }
+      default -> org.apache.calcite.sql.type.SqlTypeName.INTERVAL_TYPES.contains(type.getSqlTypeName()) ? 1186 : 705;
+    };
+  }
+
   /** The type modifier PostgreSQL records for a declaration (atttypmod): length + 4, (p << 16 | s) + 4, or -1. */
   static int typmod(DataType type) {
     return switch (type.kind()) {

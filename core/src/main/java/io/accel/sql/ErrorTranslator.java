@@ -68,6 +68,11 @@ public final class ErrorTranslator {
       if (m.contains("Value out of range") || m.contains("out of range") || m.contains("overflow")) {
         return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, clean(m), t);
       }
+      if (m.startsWith("Cannot call table function here:")) {
+        // a set-returning function where Accel cannot expand it (beside an aggregate, two in one SELECT list)
+        return new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "set-returning function "
+            + m.substring("Cannot call table function here:".length()).trim() + " is not supported here", t);
+      }
       if (m.startsWith("Invalid UUID string: ")) {
         return new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type uuid: \""
             + m.substring("Invalid UUID string: ".length()) + "\"", t);

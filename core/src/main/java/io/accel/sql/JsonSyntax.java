@@ -13,14 +13,16 @@ import java.util.regex.Pattern;
  * ',' [ORDER BY ...]))} (and json_agg alike, joined by {@code ", "}; a FILTER becomes a CASE in the element).
  *
  * <p>As in PostgreSQL, the operators associate to the left with {@code ||} and bind looser than arithmetic and
- * tighter than comparisons: {@code a || b ->> 'y' = c} reads {@code ((a || b) ->> 'y') = c}. The key operator {@code ?} is not supported: JDBC
- * reads it as a parameter.
+ * tighter than comparisons: {@code a || b ->> 'y' = c} reads {@code ((a || b) ->> 'y') = c}. The key operators
+ * {@code ?}, {@code ?|} and {@code ?&} are {@code jsonb_exists}, {@code jsonb_exists_any} and
+ * {@code jsonb_exists_all} where a string, ARRAY or parameter follows them (a parameter never is); pgJDBC's
+ * escaped {@code ??} is read alike. In a prepared statement a {@code ?} stays a parameter otherwise.
  */
 public final class JsonSyntax {
   private JsonSyntax() {
   }
 
-  private static final Pattern TRIGGER = Pattern.compile("->|#>|@>|<@|(?i)json_agg|jsonb_agg");
+  private static final Pattern TRIGGER = Pattern.compile("->|#>|@>|<@|\\?|(?i)json_agg|jsonb_agg");
 
   private static final Map<String, String> OPERATORS = Map.of("->", "accel_json_get", "->>", "accel_json_get_text",
       "#>", "accel_json_path", "#>>", "accel_json_path_text", "@>", "accel_jsonb_contains",
@@ -51,6 +53,22 @@ public final class JsonSyntax {
   private static String rewriteFirst(String sql, List<SqlLexer.Token> tokens) {
     for (int i = 0; i < tokens.size(); i++) {
       SqlLexer.Token t = tokens.get(i);
+      String keyOperator = t.kind() == SqlLexer.Kind.PARAM && t.text().equals("?") && i > 0 ? keyOperator(tokens, i)
+          : null;
+      if (keyOperator != null) {
+        int right = i + 1;
+        while (tokens.get(right).start() == tokens.get(right - 1).end() && !tokens.get(right).isName()
+            && tokens.get(right).kind() != SqlLexer.Kind.STRING) {
+          right++; // the rest of ??, ?|, ?&
+        }
+        int start = operandStart(tokens, i - 1);
+        int end = operandEnd(tokens, right);
+        if (start < 0 || end < 0) {
+          continue;
+        }
+        String call = keyOperator + "(" + text(sql, tokens, start, i - 1) + ", " + text(sql, tokens, right, end) + ")";
+        return sql.substring(0, tokens.get(start).start()) + call + sql.substring(tokens.get(end).end());
+      }
       if (t.kind() == SqlLexer.Kind.SYMBOL && OPERATORS.containsKey(t.text()) && i > 0) {
         int start = operandStart(tokens, i - 1);
         int end = operandEnd(tokens, i + 1);
@@ -109,6 +127,28 @@ public final class JsonSyntax {
     return null;
   }
 
+  /**
+   * The function of the key operator at token {@code i} ({@code ?}, {@code ?|}, {@code ?&}, or pgJDBC's escaped
+   * {@code ??}, {@code ??|}, {@code ??&}), or null when it is a parameter: the operator is written without
+   * blanks inside and followed by a string, an ARRAY or (after a blank) a parameter, which no parameter ever is.
+   */
+  private static String keyOperator(List<SqlLexer.Token> tokens, int i) {
+    int k = i + 1;
+    if (k < tokens.size() && tokens.get(k).kind() == SqlLexer.Kind.PARAM && tokens.get(k).text().equals("?")
+        && tokens.get(k).start() == tokens.get(i).end()) {
+      k++;
+    }
+    String function = "jsonb_exists";
+    if (k < tokens.size() && tokens.get(k).start() == tokens.get(k - 1).end()
+        && (tokens.get(k).isSymbol("|") || tokens.get(k).isSymbol("&"))) {
+      function = tokens.get(k).isSymbol("|") ? "jsonb_exists_any" : "jsonb_exists_all";
+      k++;
+    }
+    boolean operand = k < tokens.size() && (tokens.get(k).kind() == SqlLexer.Kind.STRING || tokens.get(k).is("array")
+        || tokens.get(k).kind() == SqlLexer.Kind.PARAM && tokens.get(k).start() > tokens.get(k - 1).end());
+    return operand ? function : null;
+  }
+
   private static String text(String sql, List<SqlLexer.Token> tokens, int from, int to) {
     return sql.substring(tokens.get(from).start(), tokens.get(to).end());
   }
@@ -117,7 +157,7 @@ public final class JsonSyntax {
   private static final java.util.Set<String> LEFT_OPERATORS = java.util.Set.of("||", "+", "-", "*", "/", "%", "^");
 
   /** The first token of the left operand ending at token {@code end}: primaries (with casts) joined as above. */
-  private static int operandStart(List<SqlLexer.Token> tokens, int end) {
+  static int operandStart(List<SqlLexer.Token> tokens, int end) {
     int start = castStart(tokens, end);
     while (start >= 2 && tokens.get(start - 1).kind() == SqlLexer.Kind.SYMBOL
         && LEFT_OPERATORS.contains(tokens.get(start - 1).text())) {
@@ -187,8 +227,8 @@ public final class JsonSyntax {
       while (end + 2 < tokens.size() && tokens.get(end + 1).isSymbol(".") && tokens.get(end + 2).isName()) {
         end += 2;
       }
-      if (end + 1 < tokens.size() && tokens.get(end + 1).isSymbol("(")) {
-        end = closing(tokens, end + 1);
+      if (end + 1 < tokens.size() && (tokens.get(end + 1).isSymbol("(") || tokens.get(end + 1).isSymbol("["))) {
+        end = closing(tokens, end + 1); // a call, or ARRAY[...]
       } else if (end + 1 < tokens.size() && tokens.get(end + 1).kind() == SqlLexer.Kind.STRING) {
         end++; // a typed literal: jsonb '{...}'
       }
@@ -205,7 +245,7 @@ public final class JsonSyntax {
     return end;
   }
 
-  private static int closing(List<SqlLexer.Token> tokens, int open) {
+  static int closing(List<SqlLexer.Token> tokens, int open) {
     int depth = 0;
     for (int k = open; k < tokens.size(); k++) {
       if (tokens.get(k).isSymbol("(") || tokens.get(k).isSymbol("[")) {

@@ -138,6 +138,25 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       return (AccelMeta) meta;
     }
 
+    /** PostgreSQL's element type names as pgJDBC takes them ({@code int4}, {@code text}), besides JDBC's. */
+    @Override
+    public java.sql.Array createArrayOf(String typeName, Object[] elements) throws java.sql.SQLException {
+      String jdbc = switch (typeName.toLowerCase(java.util.Locale.ROOT)) {
+        case "int2", "smallint" -> "SMALLINT";
+        case "int", "int4", "integer", "serial" -> "INTEGER";
+        case "int8", "bigint", "bigserial" -> "BIGINT";
+        case "numeric", "decimal" -> "DECIMAL";
+        case "float4", "real" -> "REAL";
+        case "float8", "double precision", "double" -> "DOUBLE";
+        case "bool", "boolean" -> "BOOLEAN";
+        case "text", "varchar", "character varying", "bpchar", "char", "character", "name" -> "VARCHAR";
+        case "date" -> "DATE";
+        case "timestamp", "timestamp without time zone" -> "TIMESTAMP";
+        default -> typeName;
+      };
+      return super.createArrayOf(jdbc, elements);
+    }
+
     @Override
     public java.util.List<io.accel.exec.Notifications.Notification> getNotifications() throws SQLException {
       return getNotifications(-1);

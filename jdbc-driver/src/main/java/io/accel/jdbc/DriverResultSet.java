@@ -142,6 +142,9 @@ final class DriverResultSet implements ResultSet {
       return v == null ? null : (String) v;
     }
     lastNull = ASK_AVATICA;
+    if (handler.intervalColumn(rs, column)) {
+      return general().getString(column); // PostgreSQL's text of it
+    }
     try {
       return rs.getString(column);
     } catch (SQLException | RuntimeException e) {
@@ -255,7 +258,10 @@ final class DriverResultSet implements ResultSet {
     }
   }
 
-  /** A timestamptz is an instant the general path converts; bytes come as byte[], not Avatica's ByteString. */
+  /**
+   * A timestamptz is an instant the general path converts, an interval its PostgreSQL text; bytes come as byte[], not
+   * Avatica's ByteString.
+   */
   @Override
   public Object getObject(int column) throws SQLException {
     Object v = raw(column, null);
@@ -263,7 +269,7 @@ final class DriverResultSet implements ResultSet {
       return v == null ? null : v;
     }
     lastNull = ASK_AVATICA;
-    if (handler.timestamptzColumn(rs, column)) {
+    if (handler.timestamptzColumn(rs, column) || handler.intervalColumn(rs, column)) {
       return general().getObject(column);
     }
     try {

@@ -274,11 +274,12 @@ final class JdbcErrors {
       }
     }
 
-    /** For a result set: per column, whether it holds text (numbers are parsed from it) or a timestamptz. */
+    /** For a result set: per column, whether it holds text (numbers are parsed from it), a timestamptz or an interval. */
     private byte[] columnKinds;
     private static final byte PLAIN = 0;
     private static final byte TEXT = 1;
     private static final byte TIMESTAMPTZ = 2;
+    private static final byte INTERVAL = 3;
 
     /** ResultSet.next under the connection's lock, for {@link DriverResultSet}. */
     boolean nextLocked(ResultSet rs) throws SQLException {
@@ -302,6 +303,15 @@ final class JdbcErrors {
       }
     }
 
+    /** Whether the column is an interval, which getString and getObject return as PostgreSQL's text. */
+    boolean intervalColumn(ResultSet rs, int column) throws SQLException {
+      try {
+        return columnKind(rs, column) == INTERVAL;
+      } catch (SQLException | RuntimeException e) {
+        throw translateOnce(e);
+      }
+    }
+
     /** Whether the column is a timestamptz, which getObject returns as the instant's OffsetDateTime. */
     boolean timestamptzColumn(ResultSet rs, int column) throws SQLException {
       try {
@@ -318,7 +328,8 @@ final class JdbcErrors {
         kinds = new byte[metaData.getColumnCount() + 1];
         for (int i = 1; i < kinds.length; i++) {
           kinds[i] = JdbcValues.isTextType(metaData.getColumnType(i)) ? TEXT
-              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ : PLAIN;
+              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ
+              : metaData.getColumnTypeName(i).startsWith("INTERVAL_") ? INTERVAL : PLAIN;
         }
         columnKinds = kinds;
       }
@@ -578,6 +589,11 @@ final class JdbcErrors {
           case "getByte", "getShort", "getInt", "getLong", "getFloat", "getDouble", "getBigDecimal":
             if (argc == 1 && JdbcValues.isText(rs, args[0])) {
               return JdbcValues.numberFromText(rs, args[0], method.getReturnType());
+            }
+            break;
+          case "getString":
+            if (argc == 1 && JdbcValues.isInterval(rs, args[0])) {
+              return JdbcValues.intervalText(rs, args[0]);
             }
             break;
           case "getTimestamp":

@@ -110,11 +110,29 @@ final class JdbcValues {
     return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
   }
 
-  /** getObject(column): byte strings as byte[], TIMESTAMP WITH TIME ZONE as the right instant. */
+  /** Whether a result column is an interval (Calcite's INTERVAL_DAY_TO_SECOND, INTERVAL_MONTH, ...). */
+  static boolean isInterval(ResultSet rs, Object column) throws SQLException {
+    return columnTypeName(rs, column).startsWith("INTERVAL_");
+  }
+
+  /** An interval column's value as PostgreSQL prints it ({@code 5 days 01:30:00}), or null. */
+  static String intervalText(ResultSet rs, Object column) throws SQLException {
+    String type = columnTypeName(rs, column);
+    Object value = plainObject(rs, column);
+    return io.accel.plan.PgExpressions.intervalText(value, type.contains("YEAR") || type.contains("MONTH"));
+  }
+
+  /**
+   * getObject(column): byte strings as byte[], TIMESTAMP WITH TIME ZONE as the right instant, an interval as
+   * PostgreSQL's text of it (pgJDBC returns a PGInterval).
+   */
   static Object getObject(ResultSet rs, Object column) throws SQLException {
     if (TIMESTAMPTZ.equals(columnTypeName(rs, column))) {
       Instant i = instant(rs, column);
       return i == null ? null : Timestamp.from(i);
+    }
+    if (isInterval(rs, column)) {
+      return intervalText(rs, column);
     }
     Object o = plainObject(rs, column);
     return o instanceof ByteString b ? b.getBytes() : o;

@@ -1,0 +1,159 @@
+package io.accel.sql;
+
+import io.accel.sql.SqlLexer.Kind;
+import io.accel.sql.SqlLexer.Token;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A set-returning function of one column in a SELECT list ({@code SELECT generate_series(1, 3)},
+ * {@code INSERT INTO t SELECT generate_series(1, 1000), 'x'}, {@code SELECT id, jsonb_array_elements_text(tags)
+ * FROM t}), which PostgreSQL expands into one row per value and Calcite cannot call there: the call becomes a
+ * column of the function in FROM, {@code accel_series.generate_series}. Without FROM the SELECT reads {@code FROM
+ * generate_series(1, 3) AS accel_series(generate_series)}; with one, the function is joined laterally to its items
+ * ({@code FROM t, LATERAL TABLE(f(...)) AS accel_series(...)}), so each row repeats once per value and a row whose
+ * call returns none is dropped, as in PostgreSQL. One such call per SELECT, and not in a SELECT that groups or
+ * aggregates (PostgreSQL expands it after grouping); anything else keeps its text (Calcite reports it).
+ */
+public final class SetReturningSelectList {
+  private SetReturningSelectList() {
+  }
+
+  private static final String ALIAS = "accel_series";
+
+  /** The functions, and the name of their column. */
+  private static final Map<String, String> FUNCTIONS = Map.of("generate_series", "generate_series",
+      "jsonb_object_keys", "jsonb_object_keys", "json_object_keys", "jsonb_object_keys",
+      "jsonb_array_elements", "value", "json_array_elements", "value", "jsonb_array_elements_text", "value",
+      "json_array_elements_text", "value");
+
+  /** Aggregates and words that make the SELECT group. */
+  private static final Set<String> GROUPING = Set.of("count", "sum", "avg", "min", "max", "string_agg",
+      "array_agg", "json_agg", "jsonb_agg", "bool_and", "bool_or", "every", "distinct", "over", "group", "having",
+      "stddev", "variance");
+
+  /** {@code sql} with each such SELECT rewritten; unchanged when it has none. */
+  public static String rewrite(String sql) {
+    String lower = sql.toLowerCase(Locale.ROOT);
+    if (!lower.contains("generate_series") && !lower.contains("_object_keys") && !lower.contains("_elements")) {
+      return sql;
+    }
+    return SqlLexer.rewriteEach(sql, 8, SetReturningSelectList::rewriteFirst);
+  }
+
+  private static String rewriteFirst(String sql, List<Token> tokens) {
+    for (int s = 0; s < tokens.size(); s++) {
+      if (!tokens.get(s).is("select")) {
+        continue;
+      }
+      // the SELECT list: up to the first word at its depth that ends it
+      int depth = 0;
+      int call = -1;
+      int calls = 0;
+      boolean grouping = false;
+      int end = s + 1;
+      for (; end < tokens.size(); end++) {
+        Token t = tokens.get(end);
+        if (t.kind() == Kind.END) {
+          break;
+        }
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          if (depth == 0) {
+            break; // the end of a parenthesized SELECT
+          }
+          depth--;
+        } else if (depth == 0 && t.kind() == Kind.WORD && ENDS_LIST.contains(t.text())) {
+          break;
+        } else if (t.kind() == Kind.WORD && FUNCTIONS.containsKey(t.text()) && end + 1 < tokens.size()
+            && tokens.get(end + 1).isSymbol("(") && !tokens.get(end - 1).isSymbol(".")) {
+          calls++;
+          call = end;
+        } else if (t.kind() == Kind.WORD && GROUPING.contains(t.text())) {
+          grouping = true;
+        } else if (t.is("select")) {
+          calls += 2; // a sub-query in the list: left as it is
+        }
+      }
+      boolean from = end < tokens.size() && tokens.get(end).is("from");
+      if (call < 0 || calls != 1) {
+        continue;
+      }
+      int close = PgCatalogSyntax.closing(tokens, call + 1);
+      if (close < 0 || close > end) {
+        continue;
+      }
+      String function = tokens.get(call).text();
+      String column = FUNCTIONS.get(function);
+      String reference = ALIAS + "." + column;
+      String callText = sql.substring(tokens.get(call).start(), tokens.get(close).end());
+      int listEnd = tokens.get(end - 1).end();
+      if (!from) {
+        if (!function.equals("generate_series")) {
+          continue; // (Calcite's FROM reads the json functions only with TABLE)
+        }
+        return sql.substring(0, tokens.get(call).start()) + reference
+            + sql.substring(tokens.get(close).end(), listEnd) + " FROM " + callText + " AS " + ALIAS + "(" + column
+            + ")" + sql.substring(listEnd);
+      }
+      int fromEnd = fromEnd(tokens, end);
+      if (fromEnd < 0 || grouping || groups(tokens, end, fromEnd)) {
+        continue;
+      }
+      int itemsEnd = tokens.get(fromEnd - 1).end();
+      return sql.substring(0, tokens.get(call).start()) + reference + sql.substring(tokens.get(close).end(), itemsEnd)
+          + ", LATERAL TABLE(" + callText + ") AS " + ALIAS + "(" + column + ")" + sql.substring(itemsEnd);
+    }
+    return null;
+  }
+
+  /** The index of the token that ends the FROM clause starting at token {@code from}, or -1. */
+  private static int fromEnd(List<Token> tokens, int from) {
+    int depth = 0;
+    for (int k = from + 1; k < tokens.size(); k++) {
+      Token t = tokens.get(k);
+      if (t.kind() == Kind.END) {
+        return k;
+      }
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        if (depth-- == 0) {
+          return k;
+        }
+      } else if (depth == 0 && (t.isSymbol(";") || t.kind() == Kind.WORD && ENDS_FROM.contains(t.text()))) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the clauses after the FROM items group (GROUP BY, HAVING, a window). */
+  private static boolean groups(List<Token> tokens, int from, int fromEnd) {
+    int depth = 0;
+    for (int k = fromEnd; k < tokens.size(); k++) {
+      Token t = tokens.get(k);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")") && depth-- == 0) {
+        return false;
+      } else if (depth == 0 && (t.is("group") || t.is("having") || t.is("window") || t.is("union")
+          || t.is("intersect") || t.is("except"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Words that end a SELECT list at its depth. */
+  private static final Set<String> ENDS_LIST = Set.of("from", "where", "group", "having",
+      "window", "order", "limit", "offset", "fetch", "for", "union", "intersect", "except", "into", "returning",
+      "on");
+
+  /** Words that end a FROM clause at its depth. */
+  private static final Set<String> ENDS_FROM = Set.of("where", "group", "having", "window", "order", "limit",
+      "offset", "fetch", "for", "union", "intersect", "except", "returning", "qualify");
+}

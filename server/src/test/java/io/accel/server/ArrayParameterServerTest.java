@@ -1,0 +1,91 @@
+package io.accel.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * pgJDBC's array parameters through the server ({@code x = ANY(?)}, {@code x LIKE ANY(?)}), sent as PostgreSQL's
+ * array text ({@code {1,3}}) or binary, and the jsonb key operator as pgJDBC escapes it ({@code ??}).
+ */
+class ArrayParameterServerTest {
+  private static TestServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new TestServer();
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      s.execute("create table arr(id int primary key, name text, doc jsonb)");
+      s.execute("insert into arr values (1, 'foo', '{\"a\": 1}'), (2, 'bar', '[\"a\"]'), (3, 'Baz', '{\"b\": 2}'),"
+          + " (4, 'q,\"x', null)");
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static List<Integer> ids(PreparedStatement ps) throws SQLException {
+    List<Integer> ids = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        ids.add(rs.getInt(1));
+      }
+    }
+    return ids;
+  }
+
+  private static Connection connect(String mode) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("prepareThreshold", mode.equals("binary") ? "-1" : "0");
+    p.setProperty("binaryTransfer", String.valueOf(mode.equals("binary")));
+    return server.connect(p);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"text", "binary"})
+  void equalsAnyTakesAnArray(String mode) throws SQLException {
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where id = any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("int4", new Object[] {1, 3, 9}));
+      assertThat(ids(ps)).containsExactly(1, 3);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"text", "binary"})
+  void textArraysKeepQuotedElements(String mode) throws SQLException {
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where name = any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("text", new Object[] {"bar", "q,\"x", null}));
+      assertThat(ids(ps)).containsExactly(2, 4);
+    }
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where name ilike any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("text", new Object[] {"b%"}));
+      assertThat(ids(ps)).containsExactly(2, 3);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"text", "binary"})
+  void escapedKeyOperatorTakesAParameter(String mode) throws SQLException {
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where doc ?? ? order by id")) {
+      ps.setString(1, "a");
+      assertThat(ids(ps)).containsExactly(1, 2);
+    }
+  }
+}
