@@ -58,6 +58,16 @@ class ResultCacheTest extends EngineTestBase {
 
   @Test
   void aRowInsertedIntoAScannedIndexRangeInvalidatesAndOneOutsideItDoesNot() {
+    // enough rows elsewhere that the query reads the city index, not the whole table
+    StringBuilder others = new StringBuilder("INSERT INTO users VALUES ");
+    for (int id = 100; id < 300; id++) {
+      others.append(id == 100 ? "" : ", ").append('(').append(id).append(", 'x").append(id).append("', 'c")
+          .append(id).append("')");
+    }
+    run(others.toString());
+    run("ANALYZE users");
+    assertThat(rows("EXPLAIN SELECT name FROM users WHERE city = 'oslo' ORDER BY name").toString())
+        .contains("access=[index users_city]");
     run("CREATE CACHE FROM SELECT name FROM users WHERE city = 'oslo' ORDER BY name");
     assertThat(rows("SELECT name FROM users WHERE city = 'oslo' ORDER BY name")).containsExactly("ann", "cy");
     run("INSERT INTO users VALUES (4, 'dee', 'paris')");
