@@ -672,18 +672,33 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
    * both) and the upstream's ReadyForQuery. False when the upstream refused (its error already relayed).
    */
   private boolean frontStartup() {
+    UpstreamTls tls = server.upstreamTls();
+    boolean plain = tls.mode() == UpstreamTls.Mode.ALLOW; // allow: plain first, TLS if the upstream refuses it
     try {
-      link = UpstreamLink.connect(server.upstream().host(), server.upstream().port());
+      link = UpstreamLink.connect(server.upstream().host(), server.upstream().port(), tls, plain);
     } catch (IOException e) {
       throw new Fatal("08001", e.getMessage());
     }
     try {
       link.startup(startupParameters);
+      boolean first = true;
       while (true) {
         UpstreamLink.Message m = link.read();
         if (m.type() == 'R' && m.body().length >= 4 && readInt(m.body(), 0) == 0) {
           break;
         }
+        if (first && plain && m.type() == 'E' && "28000".equals(errorCode(m.body()))) {
+          link.close(); // pg_hba.conf refused the plain connection: allow tries again over TLS, as libpq does
+          try {
+            link = UpstreamLink.connect(server.upstream().host(), server.upstream().port(), tls, false);
+          } catch (IOException e) {
+            throw new Fatal("08001", e.getMessage());
+          }
+          link.startup(startupParameters);
+          first = false;
+          continue;
+        }
+        first = false;
         relay(m);
         if (m.type() == 'E') {
           flush();
