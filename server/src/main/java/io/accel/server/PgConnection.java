@@ -102,6 +102,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private Router router;
   /** The upstream's transaction status from its last ReadyForQuery. */
   private char upstreamStatus = 'I';
+  /** A LISTEN went upstream: while idle, the link is watched and notifications are relayed as they come. */
+  private boolean listening;
+  private static final java.util.regex.Pattern LISTEN = java.util.regex.Pattern.compile("(?i)\\bLISTEN\\b");
   /**
    * The replies of a simple query a shallow cache of upstream results covers, as relayed (RowDescription, DataRows,
    * CommandComplete in wire form), while it runs upstream; null otherwise.
@@ -462,6 +465,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
         if (out.readableBytes() > 0) {
           flush();
         }
+      }
+      if (awaitingCommand && link != null && listening && !relayIdle()) {
+        return CLOSED;
       }
       long wait = TimeUnit.SECONDS.toNanos(1);
       if (deadline != 0) {
@@ -946,6 +952,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (router != null) {
       router.afterUpstream(session, text);
     }
+    if (!listening && LISTEN.matcher(text).find()) {
+      listening = true;
+    }
     String[] words = firstWords(text, 3).split(" ");
     if (words[0].equals("DISCARD") && words.length > 1 && words[1].equals("ALL")
         || words[0].equals("DEALLOCATE") && words[words.length - 1].equals("ALL")) {
@@ -1142,6 +1151,31 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * An idle fronted connection that listens: what the upstream sent meanwhile (notifications, notices, parameter
+   * changes) goes to the client at once, as PostgreSQL sends it; then the link is watched again. False when the
+   * upstream ended the connection (its FATAL error relayed).
+   */
+  private boolean relayIdle() {
+    try {
+      if (link.arrived()) {
+        do {
+          UpstreamLink.Message m = link.read();
+          relay(m);
+          if (m.type() == 'E') {
+            flush();
+            return false;
+          }
+        } while (link.ready());
+        flush();
+      }
+      link.watch(() -> loop.execute(() -> { }));
+      return true;
+    } catch (IOException e) {
+      throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
+    }
+  }
+
   /** Relays the upstream's replies up to and including its ReadyForQuery, then flushes. */
   private void relayUntilReady() throws IOException {
     while (!relayOne()) {
@@ -1158,6 +1192,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     switch (type) {
       case 'Z' -> {
         upstreamStatus = (char) m.body()[0];
+        awaitingCommand = true; // the upstream's ReadyForQuery is the client's
         skipUntilSync = false;
         owed.clear();
         forwardedSinceReady = false;

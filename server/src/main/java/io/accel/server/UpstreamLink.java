@@ -39,6 +39,16 @@ final class UpstreamLink implements AutoCloseable {
   /** The upstream backend's BackendKeyData, for forwarding a client's CancelRequest. */
   private int pid;
   private int secret;
+  /**
+   * Watching an idle link (a client that listens): a thread of the link's own waits for the upstream's next byte
+   * without consuming it (mark, read, reset) and wakes the connection, which relays what came at once.
+   */
+  private final Object watch = new Object();
+  private Thread watcher;
+  private boolean armed;
+  private boolean watching;
+  private volatile boolean arrived;
+  private volatile boolean closed;
 
   private UpstreamLink(String host, int port, UpstreamTls tls, Socket socket) throws IOException {
     this.host = host;
@@ -148,12 +158,92 @@ final class UpstreamLink implements AutoCloseable {
 
   /** Whether a reply has (at least partly) arrived: reading it will not wait for the upstream to work. */
   boolean ready() throws IOException {
+    synchronized (watch) {
+      if (armed || watching) {
+        return arrived; // the watcher holds the input until something comes
+      }
+    }
     return in.available() > 0;
+  }
+
+  /**
+   * Starts watching the idle link: {@code wake} runs (on the watcher's thread) once the upstream sends something,
+   * then {@link #arrived()} is true. Reading takes the link back.
+   */
+  void watch(Runnable wake) throws IOException {
+    out.flush();
+    synchronized (watch) {
+      if (armed || watching) {
+        return;
+      }
+      arrived = false;
+      armed = true;
+      if (watcher == null) {
+        watcher = new Thread(() -> watchLoop(wake), "accel-upstream-watch-" + port);
+        watcher.setDaemon(true);
+        watcher.start();
+      }
+      watch.notifyAll();
+    }
+  }
+
+  /** Whether the upstream sent something while watched. */
+  boolean arrived() {
+    return arrived;
+  }
+
+  private void watchLoop(Runnable wake) {
+    while (true) {
+      synchronized (watch) {
+        while (!armed && !closed) {
+          try {
+            watch.wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (closed) {
+          return;
+        }
+        watching = true;
+      }
+      try {
+        in.mark(1);
+        in.read();
+        in.reset();
+      } catch (IOException e) {
+        // closed, or lost: the connection's own read reports it
+      }
+      synchronized (watch) {
+        watching = false;
+        armed = false;
+        arrived = true;
+        watch.notifyAll();
+      }
+      wake.run();
+    }
+  }
+
+  /** Takes the input back from the watcher; it returns once the upstream sent something (what was sent is flushed). */
+  private void unwatch() throws IOException {
+    out.flush();
+    synchronized (watch) {
+      armed = false;
+      while (watching) {
+        try {
+          watch.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for the upstream");
+        }
+      }
+    }
   }
 
   /** The next message; waits for it. */
   Message read() throws IOException {
-    out.flush();
+    unwatch();
+    arrived = false;
     int type = in.read();
     if (type < 0) {
       throw new EOFException("the upstream PostgreSQL closed the connection");
@@ -200,6 +290,10 @@ final class UpstreamLink implements AutoCloseable {
   /** Terminate, then close. */
   @Override
   public void close() {
+    synchronized (watch) {
+      closed = true;
+      watch.notifyAll();
+    }
     try {
       out.write('X');
       writeInt(4);

@@ -147,6 +147,51 @@ class FrontingTlsTest {
     }
   }
 
+  /** An idle client that listens gets a notification as it is sent, as from PostgreSQL, not with its next reply. */
+  @Test
+  void anIdleListenerGetsNotificationsAtOnce() throws Exception {
+    try (Connection listener = connect("accel_tls"); Statement s = listener.createStatement();
+        Connection notifier = upstream(); Statement n = notifier.createStatement()) {
+      s.execute("LISTEN accel_tls_channel");
+      org.postgresql.PGConnection pg = listener.unwrap(org.postgresql.PGConnection.class);
+      for (int i = 0; i < 3; i++) {
+        long start = System.nanoTime();
+        CompletableFuture<Void> send = CompletableFuture.runAsync(() -> {
+          try {
+            Thread.sleep(300); // the listener waits, idle, before it comes
+            n.execute("NOTIFY accel_tls_channel, 'payload " + start + "'");
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+        org.postgresql.PGNotification[] got = pg.getNotifications(10_000);
+        send.get();
+        assertThat(got).isNotNull().hasSize(1);
+        assertThat(got[0].getName()).isEqualTo("accel_tls_channel");
+        assertThat(got[0].getParameter()).isEqualTo("payload " + start);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+        // the connection goes on, locally and upstream
+        try (ResultSet rs = s.executeQuery("SELECT label FROM items WHERE id = 3")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(1)).isEqualTo("item3");
+        }
+        try (ResultSet rs = s.executeQuery("SELECT pg_listening_channels()")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(1)).isEqualTo("accel_tls_channel");
+        }
+      }
+      // a notification that came while the client was busy upstream arrives with that statement's replies
+      n.execute("NOTIFY accel_tls_channel, 'late'");
+      Thread.sleep(200);
+      try (ResultSet rs = s.executeQuery("SELECT 1")) {
+        assertThat(rs.next()).isTrue();
+      }
+      org.postgresql.PGNotification[] late = pg.getNotifications(10_000);
+      assertThat(late).isNotNull().hasSize(1);
+      assertThat(late[0].getParameter()).isEqualTo("late");
+    }
+  }
+
   /** A client's cancel reaches a statement of a TLS link (sent over TLS too). */
   @Test
   void cancelReachesATlsUpstream() throws Exception {
