@@ -705,6 +705,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
           continue;
         }
         first = false;
+        if (m.type() == 'R' && m.body().length >= 4 && readInt(m.body(), 0) == 10) {
+          m = withoutChannelBinding(m);
+        }
         relay(m);
         if (m.type() == 'E') {
           flush();
@@ -1174,6 +1177,29 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     } catch (IOException e) {
       throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
     }
+  }
+
+  /**
+   * AuthenticationSASL without SCRAM-SHA-256-PLUS: channel binding would bind the client to Accel's TLS session,
+   * not the upstream's (and libpq refuses the mechanism on a plain connection), so the client does plain SCRAM.
+   */
+  private static UpstreamLink.Message withoutChannelBinding(UpstreamLink.Message m) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write(m.body(), 0, 4);
+    int at = 4;
+    while (at < m.body().length && m.body()[at] != 0) {
+      int end = at;
+      while (end < m.body().length && m.body()[end] != 0) {
+        end++;
+      }
+      String mechanism = new String(m.body(), at, end - at, java.nio.charset.StandardCharsets.UTF_8);
+      if (!mechanism.endsWith("-PLUS")) {
+        b.write(m.body(), at, end - at + 1);
+      }
+      at = end + 1;
+    }
+    b.write(0);
+    return new UpstreamLink.Message('R', b.toByteArray());
   }
 
   /** Relays the upstream's replies up to and including its ReadyForQuery, then flushes. */

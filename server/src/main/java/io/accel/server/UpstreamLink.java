@@ -219,8 +219,15 @@ final class UpstreamLink implements AutoCloseable {
         armed = false;
         arrived = true;
         watch.notifyAll();
+        if (closed) {
+          return;
+        }
       }
-      wake.run();
+      try {
+        wake.run();
+      } catch (RuntimeException e) {
+        return; // the connection's loop has ended: nobody to wake
+      }
     }
   }
 

@@ -12,8 +12,7 @@ import javax.net.ssl.SSLException;
 
 /**
  * How the server's upstream links use TLS: libpq's and pgJDBC's {@code sslmode} (default prefer) with the CA of
- * {@code sslrootcert} (a PEM file; {@code system} for the JVM's trusted roots; by default
- * {@code ~/.postgresql/root.crt}), read from the {@code --upstream} properties that the mirror's pgJDBC and
+ * {@code sslrootcert} (a PEM file, by default {@code ~/.postgresql/root.crt}, as pgJDBC's), read from the {@code --upstream} properties that the mirror's pgJDBC and
  * Debezium connections get too. Verification is pgJDBC's: require checks nothing, verify-ca the chain,
  * verify-full the chain and the host name.
  */
@@ -70,13 +69,11 @@ record UpstreamTls(Mode mode, SSLContext context) {
       if (root == null) {
         root = System.getProperty("user.home") + File.separator + ".postgresql" + File.separator + "root.crt";
       }
-      if (!root.equals("system")) {
-        if (!new File(root).canRead()) {
-          throw new IllegalArgumentException("root certificate file \"" + root + "\" does not exist or cannot be"
-              + " read: sslmode " + text + " needs the upstream's CA (sslrootcert), or sslrootcert=system");
-        }
-        builder.trustManager(new File(root));
+      if (!new File(root).canRead()) {
+        throw new IllegalArgumentException("root certificate file \"" + root + "\" does not exist or cannot be"
+            + " read: sslmode " + text + " needs the upstream's CA (sslrootcert)");
       }
+      builder.trustManager(new File(root));
     }
     try {
       return new UpstreamTls(mode, ((JdkSslContext) builder.build()).context());

@@ -231,6 +231,25 @@ class FrontingTlsTest {
     }
   }
 
+  /** allow: plain TCP first, and TLS when pg_hba.conf refuses the plain connection (the TLS-only role). */
+  @Test
+  void allowTriesPlainThenTls() throws Exception {
+    Path dir = Files.createTempDirectory("accel-front-tls-allow");
+    try (TestServer allow = new TestServer(fronting(dir, "postgres", "allow", "accel_server_tls_allow"))) {
+      try {
+        for (String[] expected : new String[][] {{"postgres", "f"}, {"accel_tls", "t"}}) {
+          Psql.Run run = Psql.psql(conninfo(allow, expected[0]), Map.of(),
+              "-c", "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()");
+          assertThat(run.err()).isEmpty();
+          assertThat(run.out().trim()).as(expected[0]).isEqualTo(expected[1]);
+        }
+      } finally {
+        Psql.Run drop = Psql.psql(conninfo(allow, "postgres"), Map.of(), "-c", "DROP ACCEL MIRROR");
+        assertThat(drop.err()).isEmpty();
+      }
+    }
+  }
+
   /** verify-ca with a CA that did not sign the upstream's certificate: the server does not start, and says why. */
   @Test
   void aWrongCaFailsVerificationWithAClearError() throws Exception {
@@ -259,6 +278,40 @@ class FrontingTlsTest {
             + " 'accel_server_tls_wrong'")) {
       rs.next();
       assertThat(rs.getLong(1)).isZero();
+    }
+  }
+
+  /** A client whose own upstream connection fails verification gets FATAL 08001 saying why, at once. */
+  @Test
+  void aClientsLinkFailingVerificationIs08001() throws Exception {
+    Path dir = Files.createTempDirectory("accel-front-tls-client");
+    Path wrong = dir.resolve("wrong-root.crt");
+    Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        "-subj", "/CN=not the upstream's CA", "-keyout", dir.resolve("wrong-root.key").toString(), "-out",
+        wrong.toString()).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    assertThat(p.waitFor()).isZero();
+    // the running server's links (not its mirror, which verified at startup) now trust another CA
+    java.lang.reflect.Field field = AccelServer.class.getDeclaredField("upstreamTls");
+    field.setAccessible(true);
+    Object before = field.get(server.server);
+    field.set(server.server, UpstreamTls.of(properties("verify-ca", wrong)));
+    try {
+      long start = System.nanoTime();
+      Psql.Run run = Psql.psql(conninfo(server, "postgres"), Map.of(), "-c", "SELECT 1");
+      assertThat(run.exit()).isNotZero();
+      assertThat(run.err()).contains("FATAL:").contains("cannot connect to the upstream PostgreSQL at " + HOST_PORT
+          + ": SSL error");
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
+      assertThatThrownBy(() -> connect("postgres"))
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("08001"));
+    } finally {
+      field.set(server.server, before);
+    }
+    try (Connection c = connect("postgres"); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM items WHERE id <= 100")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isEqualTo(100);
     }
   }
 
