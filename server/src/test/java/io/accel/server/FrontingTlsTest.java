@@ -231,6 +231,49 @@ class FrontingTlsTest {
     }
   }
 
+  /**
+   * SCRAM over TLS on both sides: the client cannot bind to the upstream's channel, and announcing that it could
+   * is a downgrade to the upstream; with channel_binding=disable it authenticates.
+   */
+  @Test
+  void scramFromATlsClientToATlsUpstreamNeedsChannelBindingDisabled() throws Exception {
+    Path dir = Files.createTempDirectory("accel-front-tls-scram");
+    Path cert = dir.resolve("cert.pem");
+    Path key = dir.resolve("key.pem");
+    Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+        key.toString(), "-out", cert.toString(), "-days", "1", "-subj", "/CN=localhost").redirectErrorStream(true)
+        .start();
+    p.getInputStream().readAllBytes();
+    assertThat(p.waitFor()).isZero();
+    try (Connection c = upstream(); Statement s = c.createStatement()) {
+      s.execute("SET password_encryption = 'scram-sha-256'");
+      s.execute("DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'accel_scram') THEN"
+          + " CREATE ROLE accel_scram LOGIN PASSWORD 'scram secret'; END IF; END$$");
+      s.execute("ALTER ROLE accel_scram PASSWORD 'scram secret'");
+    }
+    Path store = dir.resolve("store");
+    ServerConfig config = fronting(store, "accel_tls", "verify-full&sslrootcert=" + CA, "accel_server_tls_scram")
+        .withTls(ServerConfig.Tls.OPTIONAL, cert, key);
+    try (TestServer tlsServer = new TestServer(config)) {
+      try {
+        String info = "host=127.0.0.1 port=" + tlsServer.port() + " dbname=" + DATABASE + " user=accel_scram";
+        Map<String, String> password = Map.of("PGPASSWORD", "scram secret");
+        Psql.Run plain = Psql.psql(info + " sslmode=disable", password, "-c", "SELECT 1");
+        assertThat(plain.err()).isEmpty();
+        Psql.Run binding = Psql.psql(info + " sslmode=require", password, "-c", "SELECT 1");
+        assertThat(binding.err()).contains("channel binding");
+        Psql.Run disabled = Psql.psql(info + " sslmode=require channel_binding=disable", password, "-c",
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()");
+        assertThat(disabled.err()).isEmpty();
+        assertThat(disabled.out().trim()).isEqualTo("t");
+      } finally {
+        Psql.Run drop = Psql.psql("host=127.0.0.1 port=" + tlsServer.port() + " dbname=" + DATABASE
+            + " user=postgres sslmode=disable", Map.of(), "-c", "DROP ACCEL MIRROR");
+        assertThat(drop.err()).isEmpty();
+      }
+    }
+  }
+
   /** allow: plain TCP first, and TLS when pg_hba.conf refuses the plain connection (the TLS-only role). */
   @Test
   void allowTriesPlainThenTls() throws Exception {
