@@ -68,9 +68,15 @@ final class ChangeStream implements AutoCloseable {
     p.setProperty("database.user", config.pgProperties().getProperty("user", System.getProperty("user.name")));
     p.setProperty("database.password", config.pgProperties().getProperty("password", ""));
     p.setProperty("database.dbname", config.database());
-    String sslmode = config.pgProperties().getProperty("sslmode");
-    if (sslmode != null) {
-      p.setProperty("database.sslmode", sslmode);
+    // the replication connection negotiates TLS as the mirror's pgJDBC connections do: pgJDBC's default (prefer),
+    // or ssl=true without sslmode being verify-full, and the same CA, client certificate and key
+    Properties pg = config.pgProperties();
+    p.setProperty("database.sslmode", pg.getProperty("sslmode",
+        Boolean.parseBoolean(pg.getProperty("ssl", "false")) ? "verify-full" : "prefer"));
+    for (String name : new String[] {"sslrootcert", "sslcert", "sslkey", "sslpassword", "sslfactory"}) {
+      if (pg.getProperty(name) != null) {
+        p.setProperty("database." + name, pg.getProperty(name));
+      }
     }
     p.setProperty("topic.prefix", topicPrefix);
     p.setProperty("plugin.name", "pgoutput");

@@ -54,6 +54,8 @@ public final class AccelServer implements AutoCloseable {
   private final ServerConfig config;
   private final Users users;
   private final SslContext sslContext;
+  /** TLS towards the upstream (fronting only). */
+  private final UpstreamTls upstreamTls;
   private final PrometheusMeterRegistry prometheus;
   private final ServerMetrics metrics;
   private final Database database;
@@ -95,7 +97,9 @@ public final class AccelServer implements AutoCloseable {
     new JvmThreadMetrics().bindTo(prometheus);
     new ProcessorMetrics().bindTo(prometheus);
     if (config.upstream() != null) {
-      this.mirror = io.accel.upstream.Mirrors.acquire(upstreamConfig(config), config.storeOptions());
+      io.accel.upstream.UpstreamConfig upstream = upstreamConfig(config);
+      this.upstreamTls = UpstreamTls.of(upstream.pgProperties()); // a bad sslmode or CA file fails before the mirror
+      this.mirror = io.accel.upstream.Mirrors.acquire(upstream, config.storeOptions());
       this.database = mirror.database();
       this.retried = io.micrometer.core.instrument.Counter.builder("accel.route.retried")
           .tags(database.meterTags())
@@ -103,6 +107,7 @@ public final class AccelServer implements AutoCloseable {
           .register(database.meters());
     } else {
       this.mirror = null;
+      this.upstreamTls = null;
       this.database = StoreRegistry.acquire(config.store(), config.storeOptions());
       this.retried = null;
     }
@@ -209,6 +214,10 @@ public final class AccelServer implements AutoCloseable {
 
   io.accel.upstream.UpstreamConfig upstream() {
     return mirror.config();
+  }
+
+  UpstreamTls upstreamTls() {
+    return upstreamTls;
   }
 
   /** The router of a client connection to {@code database}: null for a database other than the mirrored one. */

@@ -102,6 +102,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   private Router router;
   /** The upstream's transaction status from its last ReadyForQuery. */
   private char upstreamStatus = 'I';
+  /** A LISTEN went upstream: while idle, the link is watched and notifications are relayed as they come. */
+  private boolean listening;
+  private static final java.util.regex.Pattern LISTEN = java.util.regex.Pattern.compile("(?i)\\bLISTEN\\b");
   /**
    * The replies of a simple query a shallow cache of upstream results covers, as relayed (RowDescription, DataRows,
    * CommandComplete in wire form), while it runs upstream; null otherwise.
@@ -463,6 +466,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
           flush();
         }
       }
+      if (awaitingCommand && link != null && listening && !relayIdle()) {
+        return CLOSED;
+      }
       long wait = TimeUnit.SECONDS.toNanos(1);
       if (deadline != 0) {
         wait = deadline - System.nanoTime();
@@ -672,17 +678,35 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
    * both) and the upstream's ReadyForQuery. False when the upstream refused (its error already relayed).
    */
   private boolean frontStartup() {
+    UpstreamTls tls = server.upstreamTls();
+    boolean plain = tls.mode() == UpstreamTls.Mode.ALLOW; // allow: plain first, TLS if the upstream refuses it
     try {
-      link = UpstreamLink.connect(server.upstream().host(), server.upstream().port());
+      link = UpstreamLink.connect(server.upstream().host(), server.upstream().port(), tls, plain);
     } catch (IOException e) {
       throw new Fatal("08001", e.getMessage());
     }
     try {
       link.startup(startupParameters);
+      boolean first = true;
       while (true) {
         UpstreamLink.Message m = link.read();
         if (m.type() == 'R' && m.body().length >= 4 && readInt(m.body(), 0) == 0) {
           break;
+        }
+        if (first && plain && m.type() == 'E' && "28000".equals(errorCode(m.body()))) {
+          link.close(); // pg_hba.conf refused the plain connection: allow tries again over TLS, as libpq does
+          try {
+            link = UpstreamLink.connect(server.upstream().host(), server.upstream().port(), tls, false);
+          } catch (IOException e) {
+            throw new Fatal("08001", e.getMessage());
+          }
+          link.startup(startupParameters);
+          first = false;
+          continue;
+        }
+        first = false;
+        if (m.type() == 'R' && m.body().length >= 4 && readInt(m.body(), 0) == 10) {
+          m = withoutChannelBinding(m);
         }
         relay(m);
         if (m.type() == 'E') {
@@ -931,6 +955,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (router != null) {
       router.afterUpstream(session, text);
     }
+    if (!listening && LISTEN.matcher(text).find()) {
+      listening = true;
+    }
     String[] words = firstWords(text, 3).split(" ");
     if (words[0].equals("DISCARD") && words.length > 1 && words[1].equals("ALL")
         || words[0].equals("DEALLOCATE") && words[words.length - 1].equals("ALL")) {
@@ -1127,6 +1154,54 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * An idle fronted connection that listens: what the upstream sent meanwhile (notifications, notices, parameter
+   * changes) goes to the client at once, as PostgreSQL sends it; then the link is watched again. False when the
+   * upstream ended the connection (its FATAL error relayed).
+   */
+  private boolean relayIdle() {
+    try {
+      if (link.arrived()) {
+        do {
+          UpstreamLink.Message m = link.read();
+          relay(m);
+          if (m.type() == 'E') {
+            flush();
+            return false;
+          }
+        } while (link.ready());
+        flush();
+      }
+      link.watch(() -> loop.execute(() -> { }));
+      return true;
+    } catch (IOException e) {
+      throw new Fatal("08006", "lost the upstream PostgreSQL: " + e.getMessage());
+    }
+  }
+
+  /**
+   * AuthenticationSASL without SCRAM-SHA-256-PLUS: channel binding would bind the client to Accel's TLS session,
+   * not the upstream's (and libpq refuses the mechanism on a plain connection), so the client does plain SCRAM.
+   */
+  private static UpstreamLink.Message withoutChannelBinding(UpstreamLink.Message m) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write(m.body(), 0, 4);
+    int at = 4;
+    while (at < m.body().length && m.body()[at] != 0) {
+      int end = at;
+      while (end < m.body().length && m.body()[end] != 0) {
+        end++;
+      }
+      String mechanism = new String(m.body(), at, end - at, java.nio.charset.StandardCharsets.UTF_8);
+      if (!mechanism.endsWith("-PLUS")) {
+        b.write(m.body(), at, end - at + 1);
+      }
+      at = end + 1;
+    }
+    b.write(0);
+    return new UpstreamLink.Message('R', b.toByteArray());
+  }
+
   /** Relays the upstream's replies up to and including its ReadyForQuery, then flushes. */
   private void relayUntilReady() throws IOException {
     while (!relayOne()) {
@@ -1143,6 +1218,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     switch (type) {
       case 'Z' -> {
         upstreamStatus = (char) m.body()[0];
+        awaitingCommand = true; // the upstream's ReadyForQuery is the client's
         skipUntilSync = false;
         owed.clear();
         forwardedSinceReady = false;

@@ -11,6 +11,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One client connection's own connection to the upstream PostgreSQL, spoken at the protocol level: the server
@@ -29,29 +32,86 @@ final class UpstreamLink implements AutoCloseable {
 
   private final String host;
   private final int port;
+  private final UpstreamTls tls;
   private final Socket socket;
   private final DataInputStream in;
   private final OutputStream out;
   /** The upstream backend's BackendKeyData, for forwarding a client's CancelRequest. */
   private int pid;
   private int secret;
+  /**
+   * Watching an idle link (a client that listens): a thread of the link's own waits for the upstream's next byte
+   * without consuming it (mark, read, reset) and wakes the connection, which relays what came at once.
+   */
+  private final Object watch = new Object();
+  private Thread watcher;
+  private boolean armed;
+  private boolean watching;
+  private volatile boolean arrived;
+  private volatile boolean closed;
 
-  private UpstreamLink(String host, int port, Socket socket) throws IOException {
+  private UpstreamLink(String host, int port, UpstreamTls tls, Socket socket) throws IOException {
     this.host = host;
     this.port = port;
+    this.tls = tls;
     this.socket = socket;
     this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 65536));
     this.out = new BufferedOutputStream(socket.getOutputStream(), 65536);
   }
 
-  /** Connects; an unreachable upstream is an IOException naming host and port. */
-  static UpstreamLink connect(String host, int port) throws IOException {
+  /**
+   * Connects, negotiating TLS as {@code tls} says ({@code plain}: no SSLRequest, allow's first attempt); an
+   * unreachable upstream, one refusing TLS that is required or a certificate failing verification is an
+   * IOException naming host and port.
+   */
+  static UpstreamLink connect(String host, int port, UpstreamTls tls, boolean plain) throws IOException {
+    return new UpstreamLink(host, port, tls, open(host, port, tls, plain));
+  }
+
+  /** Whether this link speaks TLS. */
+  boolean encrypted() {
+    return socket instanceof SSLSocket;
+  }
+
+  private static Socket open(String host, int port, UpstreamTls tls, boolean plain) throws IOException {
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
       s.setKeepAlive(true);
       s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
-      return new UpstreamLink(host, port, s);
+      if (plain || tls.mode() == UpstreamTls.Mode.DISABLE) {
+        return s;
+      }
+      // SSLRequest; the answer is one byte, and an upstream that never answers must not hang the client
+      s.setSoTimeout(CONNECT_TIMEOUT_MILLIS);
+      OutputStream o = s.getOutputStream();
+      o.write(new byte[] {0, 0, 0, 8, 0x04, (byte) 0xd2, 0x16, 0x2f});
+      o.flush();
+      int answer = s.getInputStream().read();
+      if (answer == 'N') {
+        if (tls.mode().required()) {
+          throw new IOException("server does not support SSL, but SSL was required (sslmode "
+              + tls.mode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ")");
+        }
+        s.setSoTimeout(0);
+        return s;
+      }
+      if (answer != 'S') {
+        throw new IOException("received invalid response to SSL negotiation: " + answer);
+      }
+      SSLSocket ssl = (SSLSocket) tls.context().getSocketFactory().createSocket(s, host, port, true);
+      if (tls.mode() == UpstreamTls.Mode.VERIFY_FULL) {
+        SSLParameters parameters = ssl.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host (or its IP)
+        ssl.setSSLParameters(parameters);
+      }
+      try {
+        ssl.startHandshake();
+      } catch (SSLException e) {
+        throw new IOException("SSL error: " + e.getMessage(), e);
+      }
+      ssl.setSoTimeout(0);
+      return ssl;
     } catch (IOException e) {
       s.close();
       throw new IOException("cannot connect to the upstream PostgreSQL at " + host + ":" + port + ": "
@@ -98,12 +158,99 @@ final class UpstreamLink implements AutoCloseable {
 
   /** Whether a reply has (at least partly) arrived: reading it will not wait for the upstream to work. */
   boolean ready() throws IOException {
+    synchronized (watch) {
+      if (armed || watching) {
+        return arrived; // the watcher holds the input until something comes
+      }
+    }
     return in.available() > 0;
+  }
+
+  /**
+   * Starts watching the idle link: {@code wake} runs (on the watcher's thread) once the upstream sends something,
+   * then {@link #arrived()} is true. Reading takes the link back.
+   */
+  void watch(Runnable wake) throws IOException {
+    out.flush();
+    synchronized (watch) {
+      if (armed || watching) {
+        return;
+      }
+      arrived = false;
+      armed = true;
+      if (watcher == null) {
+        watcher = new Thread(() -> watchLoop(wake), "accel-upstream-watch-" + port);
+        watcher.setDaemon(true);
+        watcher.start();
+      }
+      watch.notifyAll();
+    }
+  }
+
+  /** Whether the upstream sent something while watched. */
+  boolean arrived() {
+    return arrived;
+  }
+
+  private void watchLoop(Runnable wake) {
+    while (true) {
+      synchronized (watch) {
+        while (!armed && !closed) {
+          try {
+            watch.wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (closed) {
+          return;
+        }
+        watching = true;
+      }
+      try {
+        in.mark(1);
+        in.read();
+        in.reset();
+      } catch (IOException e) {
+        // closed, or lost: the connection's own read reports it
+      }
+      synchronized (watch) {
+        watching = false;
+        armed = false;
+        arrived = true;
+        watch.notifyAll();
+        if (closed) {
+          return;
+        }
+      }
+      try {
+        wake.run();
+      } catch (RuntimeException e) {
+        return; // the connection's loop has ended: nobody to wake
+      }
+    }
+  }
+
+  /** Takes the input back from the watcher; it returns once the upstream sent something (what was sent is flushed). */
+  private void unwatch() throws IOException {
+    out.flush();
+    synchronized (watch) {
+      armed = false;
+      while (watching) {
+        try {
+          watch.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for the upstream");
+        }
+      }
+    }
   }
 
   /** The next message; waits for it. */
   Message read() throws IOException {
-    out.flush();
+    unwatch();
+    arrived = false;
     int type = in.read();
     if (type < 0) {
       throw new EOFException("the upstream PostgreSQL closed the connection");
@@ -126,8 +273,8 @@ final class UpstreamLink implements AutoCloseable {
     if (pid == 0) {
       return;
     }
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);
+    // over TLS when this link is: an upstream that takes TLS only may refuse a plain CancelRequest
+    try (Socket s = open(host, port, tls, !encrypted())) {
       java.io.DataOutputStream o = new java.io.DataOutputStream(s.getOutputStream());
       o.writeInt(16);
       o.writeInt(80877102);
@@ -150,6 +297,10 @@ final class UpstreamLink implements AutoCloseable {
   /** Terminate, then close. */
   @Override
   public void close() {
+    synchronized (watch) {
+      closed = true;
+      watch.notifyAll();
+    }
     try {
       out.write('X');
       writeInt(4);

@@ -355,6 +355,34 @@ class FrontingServerTest {
         .satisfies(e -> assertThat(((io.accel.sql.AccelException) e).state().code()).isEqualTo("08001"));
   }
 
+  /** An idle fronted listener gets a notification as the upstream sends it, not with its next statement's replies. */
+  @Test
+  void anIdleListenerGetsNotificationsAtOnce() throws Exception {
+    try (Connection listener = connect(new Properties()); Statement s = listener.createStatement();
+        Connection notifier = upstream(); Statement n = notifier.createStatement()) {
+      s.execute("LISTEN accel_front_channel");
+      org.postgresql.PGConnection pg = listener.unwrap(org.postgresql.PGConnection.class);
+      long start = System.nanoTime();
+      CompletableFuture<Void> send = CompletableFuture.runAsync(() -> {
+        try {
+          Thread.sleep(300);
+          n.execute("SELECT pg_notify('accel_front_channel', 'idle')");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      org.postgresql.PGNotification[] got = pg.getNotifications(10_000);
+      send.get();
+      assertThat(got).isNotNull().hasSize(1);
+      assertThat(got[0].getParameter()).isEqualTo("idle");
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+      try (ResultSet rs = s.executeQuery("SELECT name FROM users WHERE id = 5")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("user5");
+      }
+    }
+  }
+
   /** A CancelRequest to Accel stops the statement running upstream. */
   @Test
   void cancelReachesTheUpstream() throws Exception {
