@@ -70,6 +70,9 @@ public final class PgLiterals {
 
   /** The statement with PostgreSQL's typed literals in Calcite's form; the statement itself when it has none. */
   private static final Pattern SHORT_TIME = Pattern.compile("\\d{1,2}:\\d{2}");
+  /** A timestamp's text PostgreSQL reads and Calcite's TIMESTAMP literal does not: no time, no seconds, or a T. */
+  private static final Pattern LOOSE_TIMESTAMP =
+      Pattern.compile("(\\d{4}-\\d{2}-\\d{2})(?:[ T](\\d{1,2}:\\d{2})(:\\d{2}(?:\\.\\d+)?)?)?");
 
   public static String rewrite(String sql) {
     String lower = sql.toLowerCase(Locale.ROOT);
@@ -107,6 +110,18 @@ public final class PgLiterals {
         at = next.end();
         k += 1;
         continue;
+      }
+      if (t.is("timestamp") && next.kind() == Kind.STRING) {
+        java.util.regex.Matcher m = LOOSE_TIMESTAMP.matcher(next.text().trim());
+        if (m.matches() && (m.group(2) == null || m.group(3) == null || next.text().contains("T"))) {
+          // TIMESTAMP '2024-09-01', '2024-09-01 10:30', '2024-09-01T10:30:00': as PostgreSQL reads them
+          String hourMinute = m.group(2) == null ? "00:00" : m.group(2).length() == 4 ? "0" + m.group(2) : m.group(2);
+          String time = hourMinute + (m.group(3) == null ? ":00" : m.group(3));
+          out.append(sql, at, next.start()).append('\'').append(m.group(1)).append(' ').append(time).append('\'');
+          at = next.end();
+          k += 1;
+          continue;
+        }
       }
       if (t.is("timestamptz") && next.kind() == Kind.STRING) {
         out.append(sql, at, t.start()).append("CAST(").append(sql, next.start(), next.end())
