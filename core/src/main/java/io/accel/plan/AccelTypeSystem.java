@@ -24,6 +24,21 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
     return typeName == SqlTypeName.DECIMAL ? 38 : super.getMaxScale(typeName);
   }
 
+  /**
+   * NUMERIC without a precision (a cast {@code x::numeric}, as in {@code round(avg(x)::numeric, 2)}) is the type
+   * of an unconstrained NUMERIC column, NUMERIC(38,19), not Calcite's DECIMAL(19,0), which rounded 1.50::numeric
+   * to 2.
+   */
+  @Override
+  public int getDefaultPrecision(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? getMaxPrecision(typeName) : super.getDefaultPrecision(typeName);
+  }
+
+  @Override
+  public int getDefaultScale(SqlTypeName typeName) {
+    return typeName == SqlTypeName.DECIMAL ? getMaxScale(typeName) / 2 : super.getDefaultScale(typeName);
+  }
+
   /** PostgreSQL rounds half away from zero when a cast or an operation drops digits (2.5::int = 3). */
   @Override
   public java.math.RoundingMode roundingMode() {
