@@ -103,6 +103,15 @@ public final class PgLiterals {
         k += 4;
         continue;
       }
+      if (t.is("timestamp") && next.is("with") && third != null && third.is("time") && k + 3 < tokens.size()
+          && tokens.get(k + 3).is("zone")) {
+        // the type name in a cast (CAST(x AS TIMESTAMP WITH TIME ZONE), x::timestamp with time zone): Calcite
+        // reads it as a type of its own that casts text as a number
+        out.append(sql, at, t.start()).append("timestamptz");
+        at = tokens.get(k + 3).end();
+        k += 3;
+        continue;
+      }
       if (t.is("time") && next.kind() == Kind.STRING && SHORT_TIME.matcher(next.text()).matches()
           && !(k > 0 && tokens.get(k - 1).is("at"))) {
         // TIME '09:30': PostgreSQL's seconds are optional, Calcite's are not
