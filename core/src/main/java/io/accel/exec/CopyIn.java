@@ -141,8 +141,7 @@ public final class CopyIn {
       // the binary format's dates and times are already days, milliseconds of the day, and epoch milliseconds
       case DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> v.value instanceof String text ? PgText.parse(text, type, zone)
           : v.toLocal();
-      default -> ParameterConversions.convert(v, new org.apache.calcite.avatica.AvaticaParameter(false, 0, 0,
-          java.sql.Types.OTHER, type.kind().sqlTypeName().getName(), Object.class.getName(), "copy"), zone).toLocal();
+      default -> ParameterConversions.convert(v, type.kind().sqlTypeName().getName(), zone).toLocal();
     };
   }
 

@@ -74,7 +74,8 @@ public final class ParameterConversions {
     return convert(value, parameter.typeName == null ? "" : parameter.typeName.toUpperCase(Locale.ROOT), zone);
   }
 
-  private static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
+  /** As {@link #convert(TypedValue, AvaticaParameter, java.time.ZoneId)} for the upper-case type name {@code type}. */
+  static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
     Object v = value.toLocal();
     if (v instanceof String text && type.endsWith(" ARRAY")) {
       // PostgreSQL's array text ({1,3}, {"a b",NULL}), as the server receives x = ANY($1): each element converted

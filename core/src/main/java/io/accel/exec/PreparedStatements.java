@@ -71,8 +71,8 @@ final class PreparedStatements {
       } catch (AccelException e) {
         first = first == null ? e : first;
       }
-      if (positions.count() == 0) {
-        break; // no parameter: nothing to cast
+      if (positions == null || positions.count() == 0) {
+        break; // the text did not read ($0: its error), or no parameter: nothing to cast
       }
     }
     if (prepared == null) {

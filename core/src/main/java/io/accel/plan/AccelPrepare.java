@@ -96,15 +96,21 @@ public class AccelPrepare extends CalcitePrepareImpl {
         holder.set(program());
       }
     })) {
-      // PostgreSQL's keywords as names, json operators, DISTINCT ON, interval literals ('7 days') and precedence
-      // for :: (which Calcite's Babel parser binds looser than comparisons), rewritten into what Calcite reads
-      Query<T> pgQuery = query.sql == null ? query
-          : Query.of(CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
-              io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
-                  io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
-                      io.accel.sql.KeywordNames.rewrite(query.sql))))))))));
+      Query<T> pgQuery = query.sql == null ? query : Query.of(calciteSyntax(query.sql));
       return super.prepareSql(withConformance(context), pgQuery, elementType, maxRowCount);
     }
+  }
+
+  /**
+   * PostgreSQL's keywords as names, set-returning and lateral functions, AT TIME ZONE, json operators, LIKE ANY,
+   * DISTINCT ON, interval literals ('7 days') and precedence for :: (which Calcite's Babel parser binds looser than
+   * comparisons), rewritten into what Calcite reads: every statement's text, and a view's stored query.
+   */
+  static String calciteSyntax(String sql) {
+    return CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
+        io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
+            io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
+                io.accel.sql.KeywordNames.rewrite(sql)))))))));
   }
 
   /**

@@ -283,7 +283,6 @@ final class AccessPathPlanner {
     }
     double icpSel = selectivity(icp);
     double resSel = selectivity(residual);
-    double evalCost = EVAL * (icp.size() + residual.size());
     if (index == null) {
       double rows = entries * resSel;
       // The residual is tested on each row before it is copied out, at no cost to Volcano: the same filter in a
@@ -291,6 +290,7 @@ final class AccessPathPlanner {
       // a per-row evaluation cost here S2's filter over 100,000 cached users rows stayed above the scan.
       return new Estimate(seeks, 0, entries, rows, seeks * SEEK + entries * ROW);
     }
+    double evalCost = EVAL * (icp.size() + residual.size());
     double afterIcp = entries * icpSel;
     double fetches = covering ? 0 : afterIcp;
     double rows = afterIcp * resSel;

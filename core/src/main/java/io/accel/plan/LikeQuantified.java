@@ -43,8 +43,16 @@ public final class LikeQuantified {
     return anyNull ? null : every;
   }
 
+  /** Compiled patterns: a scan tests the same few on every row (bounded: patterns may be parameters). */
+  private static final com.github.benmanes.caffeine.cache.Cache<String, Pattern> COMPILED =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(1_000).executor(Runnable::run).build();
+
   /** PostgreSQL's LIKE: {@code %} any run, {@code _} any character, a backslash makes the next one literal. */
   static boolean like(String value, String pattern, boolean ignoreCase) {
+    return COMPILED.get((ignoreCase ? "i" : "c") + pattern, k -> compile(pattern, ignoreCase)).matcher(value).matches();
+  }
+
+  private static Pattern compile(String pattern, boolean ignoreCase) {
     StringBuilder regex = new StringBuilder(pattern.length() + 8);
     for (int i = 0; i < pattern.length(); i++) {
       char c = pattern.charAt(i);
@@ -63,6 +71,6 @@ public final class LikeQuantified {
       }
     }
     int flags = Pattern.DOTALL | (ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
-    return Pattern.compile(regex.toString(), flags).matcher(value).matches();
+    return Pattern.compile(regex.toString(), flags);
   }
 }

@@ -593,11 +593,9 @@ public final class PgExpressions {
     long millis = months ? 0 : v % 86_400_000L;
     if (millis != 0 || b.isEmpty()) {
       long m = Math.abs(millis);
+      // under a day: time_out's text (HH:MM:SS, milliseconds without trailing zeros)
       b.append(b.isEmpty() ? "" : " ").append(millis < 0 ? "-" : negativeBefore ? "+" : "")
-          .append(String.format(Locale.ROOT, "%02d:%02d:%02d", m / 3_600_000, m / 60_000 % 60, m / 1000 % 60));
-      if (m % 1000 != 0) {
-        b.append('.').append(String.format(Locale.ROOT, "%03d", m % 1000).replaceAll("0+$", ""));
-      }
+          .append(io.accel.exec.PgText.time(m));
     }
     return b.toString();
   }

@@ -99,11 +99,6 @@ final class PgSqlValidator extends CalciteSqlValidator {
     }
   }
 
-  /**
-   * {@code date + interval}, {@code interval + date} and {@code date - interval} are timestamps in PostgreSQL (the
-   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours. {@code timestamp -
-   * timestamp} (with or without time zone) is an interval, which Calcite rejected (42883).
-   */
   /** {@code pg_typeof(column)} calls and the declared type of their column, by call. */
   private final java.util.Map<SqlNode, String> declaredTypeNames = new java.util.IdentityHashMap<>();
 
@@ -138,6 +133,11 @@ final class PgSqlValidator extends CalciteSqlValidator {
     }
   }
 
+  /**
+   * {@code date + interval}, {@code interval + date} and {@code date - interval} are timestamps in PostgreSQL (the
+   * date is read as its midnight); Calcite kept a DATE and dropped the interval's hours. {@code timestamp -
+   * timestamp} (with or without time zone) is an interval, which Calcite rejected (42883).
+   */
   @Override
   public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
     if (expr instanceof SqlCall call && call.getOperator() == PgFunctions.PG_TYPEOF && call.operandCount() == 1) {

@@ -303,10 +303,7 @@ public final class StatementPlanner {
    * literals and {@code ::} precedence): the text a view stores, which the planner expands without rewriting.
    */
   public String calciteText(String sql) {
-    String pg = io.accel.sql.AtTimeZone.rewrite(io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions
-        .rewrite(io.accel.sql.KeywordNames.rewrite(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames)))));
-    return io.accel.sql.CastPrecedence.parenthesize(io.accel.sql.PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
-        io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(pg)))));
+    return AccelPrepare.calciteSyntax(io.accel.sql.PgCatalogSyntax.rewrite(sql, catalogNames));
   }
 
   /** As {@link #prepare(String, long)}, planned with {@code program} instead of Accel's (EXPLAIN). */

@@ -22,7 +22,9 @@ public final class JsonSyntax {
   private JsonSyntax() {
   }
 
-  private static final Pattern TRIGGER = Pattern.compile("->|#>|@>|<@|\\?|(?i)json_agg|jsonb_agg");
+  // a ? only where it can be jsonb's operator: not every JDBC parameter makes a statement worth lexing
+  private static final Pattern TRIGGER = Pattern.compile(
+      "->|#>|@>|<@|\\?[?|&]|\\?\\s*(?:[eE]?'|(?i:array\\b)|[?$])|(?i)json_agg|jsonb_agg");
 
   private static final Map<String, String> OPERATORS = Map.of("->", "accel_json_get", "->>", "accel_json_get_text",
       "#>", "accel_json_path", "#>>", "accel_json_path_text", "@>", "accel_jsonb_contains",

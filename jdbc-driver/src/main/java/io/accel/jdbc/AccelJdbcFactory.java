@@ -78,7 +78,9 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     protected AvaticaResultSet execute() throws SQLException {
       AvaticaResultSet result = super.execute();
       if (statement.connection instanceof AccelConnection c) {
-        rows = c.accelMeta().takeRows(statement.handle);
+        CursorRows taken = c.accelMeta().takeRows(statement.handle);
+        // a row of one column is the value itself (not an array) in other cursor styles
+        rows = signature.cursorFactory.style == Meta.Style.ARRAY ? taken : null;
       }
       return result;
     }
@@ -86,7 +88,7 @@ public final class AccelJdbcFactory implements AvaticaFactory {
     /** The row the result set is on, as the cursor gave it, or null when that is not known (or no row). */
     Object[] currentRow() {
       CursorRows r = rows;
-      return r == null || signature.cursorFactory.style != Meta.Style.ARRAY ? null : r.current();
+      return r == null ? null : r.current();
     }
   }
 

@@ -36,10 +36,16 @@ final class DriverResultSet implements ResultSet {
   /** The same result set when it knows its cursor's rows, for reading values as the row holds them; else null. */
   private final AccelJdbcFactory.LocalResultSet local;
   /**
-   * Per column (from 1), the class of the values Avatica's getObject returns unchanged from the row (int, bigint,
-   * varchar, boolean, double), else null: those are read straight from the row, without Avatica's accessor.
+   * Per column (from 1), from the metadata at the first read: the class of the values Avatica's getObject returns
+   * unchanged from the row (int, bigint, varchar, boolean, double; else null), read straight from the row...
    */
   private Class<?>[] rawClasses;
+  /** ...and whether it holds text (numbers are parsed from it), a timestamptz or an interval (the general path). */
+  private byte[] kinds;
+  private static final byte PLAIN = 0;
+  private static final byte TEXT = 1;
+  private static final byte TIMESTAMPTZ = 2;
+  private static final byte INTERVAL = 3;
   /** What wasNull reports after a value read from the row: ASK_AVATICA after any other read. */
   private byte lastNull = ASK_AVATICA;
   private static final byte ASK_AVATICA = 0;
@@ -74,11 +80,10 @@ final class DriverResultSet implements ResultSet {
     if (row == null || column < 1 || column > row.length) {
       return NOT_RAW;
     }
-    Class<?>[] classes = rawClasses;
-    if (classes == null) {
-      rawClasses = classes = rawClasses(row.length);
+    if (rawClasses == null) {
+      describe();
     }
-    Class<?> c = classes[column];
+    Class<?> c = column < rawClasses.length ? rawClasses[column] : null;
     if (c == null || type != null && c != type) {
       return NOT_RAW;
     }
@@ -94,12 +99,17 @@ final class DriverResultSet implements ResultSet {
     return v;
   }
 
-  private Class<?>[] rawClasses(int columns) throws SQLException {
-    Class<?>[] classes = new Class<?>[columns + 1];
+  /** Reads the columns' {@link #rawClasses} and {@link #kinds} from the metadata. */
+  private void describe() throws SQLException {
     try {
       ResultSetMetaData metaData = rs.getMetaData();
-      for (int i = 1; i <= columns && i <= metaData.getColumnCount(); i++) {
-        classes[i] = switch (metaData.getColumnType(i)) {
+      int columns = metaData.getColumnCount();
+      Class<?>[] classes = new Class<?>[columns + 1];
+      byte[] columnKinds = new byte[columns + 1];
+      for (int i = 1; i <= columns; i++) {
+        int type = metaData.getColumnType(i);
+        String typeName = metaData.getColumnTypeName(i);
+        classes[i] = switch (type) {
           case java.sql.Types.INTEGER -> Integer.class;
           case java.sql.Types.BIGINT -> Long.class;
           case java.sql.Types.VARCHAR -> String.class;
@@ -107,11 +117,22 @@ final class DriverResultSet implements ResultSet {
           case java.sql.Types.DOUBLE -> Double.class;
           default -> null;
         };
+        columnKinds[i] = JdbcValues.isTextType(type) ? TEXT : JdbcValues.TIMESTAMPTZ.equals(typeName) ? TIMESTAMPTZ
+            : typeName.startsWith("INTERVAL_") ? INTERVAL : PLAIN;
       }
+      rawClasses = classes;
+      kinds = columnKinds;
     } catch (SQLException | RuntimeException e) {
       throw JdbcErrors.translateOnce(e);
     }
-    return classes;
+  }
+
+  /** The column's kind; PLAIN for an index out of range (the getter reports that). */
+  private byte kind(int column) throws SQLException {
+    if (kinds == null) {
+      describe();
+    }
+    return column >= 1 && column < kinds.length ? kinds[column] : PLAIN;
   }
 
   @Override
@@ -142,7 +163,7 @@ final class DriverResultSet implements ResultSet {
       return v == null ? null : (String) v;
     }
     lastNull = ASK_AVATICA;
-    if (handler.intervalColumn(rs, column)) {
+    if (kind(column) == INTERVAL) {
       return general().getString(column); // PostgreSQL's text of it
     }
     try {
@@ -181,7 +202,7 @@ final class DriverResultSet implements ResultSet {
   @Override
   public short getShort(int column) throws SQLException {
     lastNull = ASK_AVATICA;
-    if (handler.textColumn(rs, column)) {
+    if (kind(column) == TEXT) {
       return general().getShort(column);
     }
     try {
@@ -198,7 +219,7 @@ final class DriverResultSet implements ResultSet {
       return v == null ? 0 : (Integer) v;
     }
     lastNull = ASK_AVATICA;
-    if (handler.textColumn(rs, column)) {
+    if (kind(column) == TEXT) {
       return general().getInt(column);
     }
     try {
@@ -218,7 +239,7 @@ final class DriverResultSet implements ResultSet {
       return v == null ? 0 : ((Number) v).longValue();
     }
     lastNull = ASK_AVATICA;
-    if (handler.textColumn(rs, column)) {
+    if (kind(column) == TEXT) {
       return general().getLong(column);
     }
     try {
@@ -235,7 +256,7 @@ final class DriverResultSet implements ResultSet {
       return v == null ? 0 : (Double) v;
     }
     lastNull = ASK_AVATICA;
-    if (handler.textColumn(rs, column)) {
+    if (kind(column) == TEXT) {
       return general().getDouble(column);
     }
     try {
@@ -248,7 +269,7 @@ final class DriverResultSet implements ResultSet {
   @Override
   public BigDecimal getBigDecimal(int column) throws SQLException {
     lastNull = ASK_AVATICA;
-    if (handler.textColumn(rs, column)) {
+    if (kind(column) == TEXT) {
       return general().getBigDecimal(column);
     }
     try {
@@ -266,10 +287,10 @@ final class DriverResultSet implements ResultSet {
   public Object getObject(int column) throws SQLException {
     Object v = raw(column, null);
     if (v != NOT_RAW) {
-      return v == null ? null : v;
+      return v;
     }
     lastNull = ASK_AVATICA;
-    if (handler.timestamptzColumn(rs, column) || handler.intervalColumn(rs, column)) {
+    if (kind(column) == TIMESTAMPTZ || kind(column) == INTERVAL) {
       return general().getObject(column);
     }
     try {

@@ -274,13 +274,6 @@ final class JdbcErrors {
       }
     }
 
-    /** For a result set: per column, whether it holds text (numbers are parsed from it), a timestamptz or an interval. */
-    private byte[] columnKinds;
-    private static final byte PLAIN = 0;
-    private static final byte TEXT = 1;
-    private static final byte TIMESTAMPTZ = 2;
-    private static final byte INTERVAL = 3;
-
     /** ResultSet.next under the connection's lock, for {@link DriverResultSet}. */
     boolean nextLocked(ResultSet rs) throws SQLException {
       java.util.concurrent.locks.ReentrantLock l = connection.lock;
@@ -292,49 +285,6 @@ final class JdbcErrors {
       } finally {
         l.unlock();
       }
-    }
-
-    /** Whether the column holds text: numbers read from it are parsed, which Avatica's getters refuse. */
-    boolean textColumn(ResultSet rs, int column) throws SQLException {
-      try {
-        return columnKind(rs, column) == TEXT;
-      } catch (SQLException | RuntimeException e) {
-        throw translateOnce(e);
-      }
-    }
-
-    /** Whether the column is an interval, which getString and getObject return as PostgreSQL's text. */
-    boolean intervalColumn(ResultSet rs, int column) throws SQLException {
-      try {
-        return columnKind(rs, column) == INTERVAL;
-      } catch (SQLException | RuntimeException e) {
-        throw translateOnce(e);
-      }
-    }
-
-    /** Whether the column is a timestamptz, which getObject returns as the instant's OffsetDateTime. */
-    boolean timestamptzColumn(ResultSet rs, int column) throws SQLException {
-      try {
-        return columnKind(rs, column) == TIMESTAMPTZ;
-      } catch (SQLException | RuntimeException e) {
-        throw translateOnce(e);
-      }
-    }
-
-    private byte columnKind(ResultSet rs, int column) throws SQLException {
-      byte[] kinds = columnKinds;
-      if (kinds == null) {
-        var metaData = rs.getMetaData();
-        kinds = new byte[metaData.getColumnCount() + 1];
-        for (int i = 1; i < kinds.length; i++) {
-          kinds[i] = JdbcValues.isTextType(metaData.getColumnType(i)) ? TEXT
-              : JdbcValues.TIMESTAMPTZ.equals(metaData.getColumnTypeName(i)) ? TIMESTAMPTZ
-              : metaData.getColumnTypeName(i).startsWith("INTERVAL_") ? INTERVAL : PLAIN;
-        }
-        columnKinds = kinds;
-      }
-      // an index out of range is the result set's own error, from the getter
-      return column >= 1 && column < kinds.length ? kinds[column] : PLAIN;
     }
 
     private Object invokeUnlocked(Object self, Method method, Object[] args, String name) throws Throwable {

@@ -96,7 +96,7 @@ final class BinaryCopy {
         }
         int flags = pending.getInt(pending.readerIndex());
         int extension = pending.getInt(pending.readerIndex() + 4);
-        if ((flags & 0xffff0000) != 0 || (flags & (1 << 16)) != 0) {
+        if ((flags & 0xffff0000) != 0) { // bit 16 (OIDs) and every other critical flag
           throw bad("unrecognized critical flags in COPY file header");
         }
         if (extension < 0) {
