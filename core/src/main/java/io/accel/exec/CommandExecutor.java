@@ -40,8 +40,8 @@ public final class CommandExecutor {
   }
 
   public void execute(Command command) {
-    if (command instanceof Command.Begin) {
-      session.begin();
+    if (command instanceof Command.Begin b) {
+      session.begin(b.isolation());
     } else if (command instanceof Command.Commit) {
       session.commit();
     } else if (command instanceof Command.Rollback) {

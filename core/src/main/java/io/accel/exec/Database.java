@@ -195,6 +195,16 @@ public final class Database implements AutoCloseable {
     return c;
   }
 
+  /**
+   * A READ COMMITTED statement met a row committed after its snapshot and runs again ({@code accel.statement.restarts};
+   * a high rate means hot rows).
+   */
+  void statementRestarted() {
+    io.micrometer.core.instrument.Counter.builder("accel.statement.restarts").tags(meterTags())
+        .description("statements run again on a new snapshot after a concurrent update of a row they change")
+        .register(meters).increment();
+  }
+
   /** The tags every meter of this store carries: {@code store=<description>}, e.g. {@code mem:demo}. */
   public Tags meterTags() {
     return Tags.of("store", store.description());

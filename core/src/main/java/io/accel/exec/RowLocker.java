@@ -8,12 +8,11 @@ import java.nio.ByteBuffer;
 import org.rocksdb.ColumnFamilyHandle;
 
 /**
- * Locks the rows a scan of one table returns for SELECT ... FOR UPDATE / SHARE, with the semantics snapshot isolation
- * allows: the row key is read with {@code getForUpdate}, so the transaction's commit fails (40001) if another commits
- * a change of the row first; a row changed by a commit the snapshot does not see is 40001 at once, as PostgreSQL's
- * REPEATABLE READ reports it; and the lock is recorded in the store's {@link RowLocks}, where NOWAIT (55P03) and SKIP
- * LOCKED see the locks of other open transactions. Without either, a locked row is not waited for: both transactions
- * go on, and a conflicting write fails one of the commits.
+ * Locks the rows a scan of one table returns for SELECT ... FOR UPDATE / SHARE in the store's {@link RowLocks}: a
+ * row another open transaction holds a conflicting lock on is waited for (or, with NOWAIT, 55P03; with SKIP LOCKED,
+ * left out). The row key is then read with {@code getForUpdate}, so the commit fails (40001) if another transaction
+ * commits a change of it first, and a row changed by a commit the statement's snapshot does not see restarts a READ
+ * COMMITTED statement on a new snapshot and is 40001 at REPEATABLE READ, as in PostgreSQL.
  */
 final class RowLocker {
   private final Database database;
@@ -32,10 +31,15 @@ final class RowLocker {
 
   /** Locks the row; false when SKIP LOCKED skips it. */
   boolean lock(byte[] rowKey) {
+    if (locking.waitPolicy() == RowLocking.Wait.WAIT) {
+      ctx.lockForWrite(table, family, rowKey, locking.strength());
+      if (ctx.transactional()) {
+        ctx.getForUpdate(family, rowKey);
+      }
+      return true;
+    }
     ByteBuffer row = RowLocks.row(table.id(), rowKey);
-    if (locking.waitPolicy() == RowLocking.Wait.PROCEED) {
-      database.rowLocks().add(ctx, row, locking.strength());
-    } else if (!database.rowLocks().acquire(ctx, row, locking.strength())) {
+    if (!database.rowLocks().acquire(ctx, row, locking.strength())) {
       if (locking.waitPolicy() == RowLocking.Wait.SKIP_LOCKED) {
         return false;
       }
@@ -46,8 +50,7 @@ final class RowLocker {
     if (ctx.transactional()) {
       ctx.getForUpdate(family, rowKey);
       if (ctx.changedSinceSnapshot(family, rowKey)) {
-        throw new AccelException(SqlState.SERIALIZATION_FAILURE, "could not serialize access due to concurrent"
-            + " update");
+        throw ctx.concurrentUpdate();
       }
     }
     return true;

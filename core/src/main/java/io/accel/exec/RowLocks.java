@@ -1,42 +1,129 @@
 package io.accel.exec;
 
+import io.accel.sql.AccelException;
 import io.accel.sql.RowLocking.Strength;
+import io.accel.sql.SqlState;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The row locks SELECT ... FOR UPDATE / SHARE took in open transactions, per store: what NOWAIT and SKIP LOCKED
- * consult. RocksDB's optimistic transactions hold no locks of their own (a conflict surfaces at commit), so this
- * table is the only place a transaction can see another one's claim on a row before either commits. Rows another
- * transaction wrote without locking them are not in it.
+ * The row locks of open transactions, per store: those SELECT ... FOR UPDATE / SHARE took and those UPDATE and
+ * DELETE took on the rows they change. RocksDB's optimistic transactions hold no locks of their own (a conflict
+ * surfaces at commit), so this table is where a writer waits for another transaction's claim on a row to end, as
+ * PostgreSQL's writers wait on a row's xmax, and where NOWAIT and SKIP LOCKED see those claims.
+ *
+ * <p>A transaction waits for at most one row at a time; before it waits, the waits-for graph is searched from the
+ * holders it would wait for, and a path back to it is a deadlock (40P01) reported to the transaction closing the
+ * cycle. Waiters are woken when locks are released and poll their statement's cancellation meanwhile.
  */
 final class RowLocks {
+  /** How often a waiter looks at its statement's cancellation (statement_timeout, a cancel request). */
+  private static final long POLL_MILLIS = 50;
+
   private final Map<ByteBuffer, Map<Object, Strength>> held = new HashMap<>();
+  /** What each waiting holder waits for. */
+  private final Map<Object, Wanted> waiting = new HashMap<>();
+
+  private record Wanted(ByteBuffer row, Strength strength) {
+  }
 
   /**
    * Records {@code holder}'s lock on a row (table id and row key) unless another holder's conflicts with it: then
    * nothing is recorded and false is returned.
    */
   synchronized boolean acquire(Object holder, ByteBuffer row, Strength strength) {
-    Map<Object, Strength> holders = held.computeIfAbsent(row, r -> new HashMap<>(2));
-    for (Map.Entry<Object, Strength> e : holders.entrySet()) {
-      if (e.getKey() != holder && e.getValue().conflictsWith(strength)) {
-        return false;
-      }
+    if (conflicting(holder, row, strength)) {
+      return false;
     }
-    holders.merge(holder, strength, (a, b) -> a.ordinal() >= b.ordinal() ? a : b);
+    record(holder, row, strength);
     return true;
   }
 
-  /** Records {@code holder}'s lock whatever others hold (a locking read that does not wait and does not skip). */
+  /**
+   * Records {@code holder}'s lock, waiting while other holders hold conflicting ones. {@code check} runs between
+   * waits and may throw (the statement was cancelled or timed out); a wait that would close a cycle of waiting
+   * transactions fails with 40P01 instead. Returns whether it waited.
+   */
+  synchronized boolean acquireWaiting(Object holder, ByteBuffer row, Strength strength, Runnable check) {
+    boolean waited = false;
+    while (conflicting(holder, row, strength)) {
+      if (closesCycle(holder, row, strength)) {
+        throw new AccelException(SqlState.DEADLOCK_DETECTED, "deadlock detected")
+            .withDetail("The transaction waited for a row lock held by a transaction that waits for one of its"
+                + " own.")
+            .withHint("See server log for query details.");
+      }
+      waiting.put(holder, new Wanted(row, strength));
+      try {
+        wait(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AccelException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+      } finally {
+        waiting.remove(holder);
+      }
+      waited = true;
+      check.run();
+    }
+    record(holder, row, strength);
+    return waited;
+  }
+
+  /** Records {@code holder}'s lock whatever others hold. */
   synchronized void add(Object holder, ByteBuffer row, Strength strength) {
+    record(holder, row, strength);
+  }
+
+  private void record(Object holder, ByteBuffer row, Strength strength) {
     held.computeIfAbsent(row, r -> new HashMap<>(2)).merge(holder, strength,
         (a, b) -> a.ordinal() >= b.ordinal() ? a : b);
   }
 
-  /** Releases the locks of a transaction that ended. */
+  private boolean conflicting(Object holder, ByteBuffer row, Strength strength) {
+    Map<Object, Strength> holders = held.get(row);
+    if (holders != null) {
+      for (Map.Entry<Object, Strength> e : holders.entrySet()) {
+        if (e.getKey() != holder && e.getValue().conflictsWith(strength)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether a holder of a lock {@code holder} would wait for waits, directly or not, for {@code holder}. */
+  private boolean closesCycle(Object holder, ByteBuffer row, Strength strength) {
+    Set<Object> seen = new HashSet<>();
+    java.util.ArrayDeque<Map.Entry<Object, Wanted>> todo = new java.util.ArrayDeque<>();
+    todo.add(Map.entry(holder, new Wanted(row, strength)));
+    while (!todo.isEmpty()) {
+      Map.Entry<Object, Wanted> next = todo.poll();
+      Map<Object, Strength> holders = held.get(next.getValue().row());
+      if (holders == null) {
+        continue;
+      }
+      for (Map.Entry<Object, Strength> e : holders.entrySet()) {
+        Object other = e.getKey();
+        if (other == next.getKey() || !e.getValue().conflictsWith(next.getValue().strength())) {
+          continue;
+        }
+        if (other == holder) {
+          return true;
+        }
+        Wanted wanted = waiting.get(other);
+        if (wanted != null && seen.add(other)) {
+          todo.add(Map.entry(other, wanted));
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Releases the locks of a transaction that ended, and wakes the transactions waiting for rows. */
   synchronized void release(Object holder, List<ByteBuffer> rows) {
     for (ByteBuffer row : rows) {
       Map<Object, Strength> holders = held.get(row);
@@ -46,6 +133,9 @@ final class RowLocks {
           held.remove(row);
         }
       }
+    }
+    if (!waiting.isEmpty()) {
+      notifyAll();
     }
   }
 

@@ -235,11 +235,47 @@ public final class Session implements AutoCloseable {
 
   /** SQL BEGIN / START TRANSACTION. */
   public synchronized void begin() {
+    begin(null);
+  }
+
+  /** BEGIN with an ISOLATION LEVEL (null: default_transaction_isolation's). */
+  public synchronized void begin(String isolation) {
     if (explicitBlock) {
       throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress");
     }
     explicitBlock = true;
     blockStartedAt = System.currentTimeMillis();
+    if (isolation != null && block == null) {
+      isolation(isolation);
+    }
+  }
+
+  /**
+   * The block's isolation level, fixed when its transaction begins (its first statement): {@code read committed}
+   * (each statement reads a new snapshot; a row changed by a concurrent commit restarts the statement), or
+   * {@code repeatable read} and {@code serializable} (one snapshot; such a row is 40001). Null outside a block.
+   */
+  private String blockIsolation;
+  /** Savepoints the block's READ COMMITTED statements set to restart from; past a bound, they fail instead. */
+  private int restartPoints;
+  static final int MAX_RESTART_POINTS = 10_000;
+  /** How many times a statement may restart after concurrent updates before it fails with 40001. */
+  static final int MAX_RESTARTS = 100;
+
+  private void isolation(String level) {
+    blockIsolation = level;
+    settings.transactionIsolation(level);
+  }
+
+  /** The block's transaction ended: the next one takes default_transaction_isolation unless told otherwise. */
+  private void endIsolation() {
+    blockIsolation = null;
+    restartPoints = 0;
+    settings.transactionIsolation(null);
+  }
+
+  private boolean readCommitted() {
+    return blockIsolation == null || blockIsolation.equals("read committed");
   }
 
   /**
@@ -399,6 +435,7 @@ public final class Session implements AutoCloseable {
     }
     held.clear();
     endBlockSettings(false);
+    endIsolation();
     explicitBlock = false;
     savepoints.clear();
     TxnContext ctx = block;
@@ -428,6 +465,7 @@ public final class Session implements AutoCloseable {
     }
     held.clear();
     endBlockSettings(true);
+    endIsolation();
     explicitBlock = false;
     aborted = false;
     savepoints.clear();
@@ -467,7 +505,14 @@ public final class Session implements AutoCloseable {
         throw new AccelException(SqlState.IN_FAILED_SQL_TRANSACTION,
             "current transaction is aborted, commands ignored until end of transaction block");
       }
+      if (block != null && readCommitted()) {
+        block.newSnapshot(); // READ COMMITTED: each statement sees what was committed before it began
+      }
       if (block == null) {
+        if (blockIsolation == null) {
+          isolation(Settings.isolation("default_transaction_isolation",
+              settings.get("default_transaction_isolation")));
+        }
         block = database.begin();
         if (explicitBlock) {
           block.startedAt(blockStartedAt);
@@ -1539,27 +1584,93 @@ public final class Session implements AutoCloseable {
     Lock lock = database.schemaLock().readLock();
     lock.lock();
     try {
-      beginStatement(statementKey, query);
       Result result;
-      try {
-        result = body.run();
-      } catch (RuntimeException | LinkageError | StackOverflowError e) {
-        // LinkageError: generated code whose constant folding failed (1/0) in a static initializer; that plan
-        // stays broken, so it leaves the cache
-        statementFailed(statementKey);
-        if (prepared.plan() != null) {
-          plans.forget(prepared.plan());
-          synchronized (preparedByText) {
-            preparedByText.values().remove(prepared);
+      for (int attempt = 1;; attempt++) {
+        TxnContext ctx = beginStatement(statementKey, query);
+        TxnContext.Mark restartPoint = restartPoint(statementKey, ctx, prepared);
+        try {
+          result = body.run();
+          break;
+        } catch (RuntimeException e) {
+          if (!restarting(e) || attempt >= MAX_RESTARTS || !restart(statementKey, ctx, restartPoint)) {
+            statementFailed(statementKey);
+            throw restarting(e) ? new AccelException(SqlState.SERIALIZATION_FAILURE,
+                "could not serialize access due to concurrent update") : failed(prepared, e);
           }
+          database.statementRestarted();
+        } catch (LinkageError | StackOverflowError e) {
+          // LinkageError: generated code whose constant folding failed (1/0) in a static initializer
+          statementFailed(statementKey);
+          throw failed(prepared, e);
+        } finally {
+          ctx.restartable(false);
         }
-        throw ErrorTranslator.translate(e);
       }
       statementSucceeded(statementKey);
       return result;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** A failed statement's error as the client sees it; a plan that failed leaves the plan caches. */
+  private AccelException failed(Prepared prepared, Throwable e) {
+    if (prepared.plan() != null) {
+      plans.forget(prepared.plan());
+      synchronized (preparedByText) {
+        preparedByText.values().remove(prepared);
+      }
+    }
+    return ErrorTranslator.translate(e);
+  }
+
+  /**
+   * Where a statement restarts from when it meets a row a concurrent transaction committed after its snapshot: a
+   * statement outside a block is its own transaction and starts over in a new one; one that writes or locks rows
+   * in a READ COMMITTED block gets a savepoint. Other statements do not restart (REPEATABLE READ: 40001).
+   */
+  private synchronized TxnContext.Mark restartPoint(Object statementKey, TxnContext ctx, Prepared prepared) {
+    ctx.lockTimeout(settings.lockTimeoutMillis());
+    if (statementContexts.get(statementKey) == ctx) {
+      ctx.restartable(true);
+      return null;
+    }
+    if (ctx == block && readCommitted() && restartPoints < MAX_RESTART_POINTS
+        && (prepared.kind() == Prepared.Kind.DML || prepared.rowLocking() != null)) {
+      restartPoints++;
+      TxnContext.Mark mark = ctx.mark();
+      ctx.restartable(true);
+      return mark;
+    }
+    return null;
+  }
+
+  /** Undoes what the statement did before it restarts: its own transaction, or the block's writes since its mark. */
+  private synchronized boolean restart(Object statementKey, TxnContext ctx, TxnContext.Mark restartPoint) {
+    TxnContext own = statementContexts.get(statementKey);
+    if (own == ctx) {
+      statementContexts.remove(statementKey);
+      try {
+        ctx.rollback();
+      } finally {
+        ctx.close();
+      }
+      return true;
+    }
+    if (restartPoint != null && ctx == block) {
+      ctx.rollbackTo(restartPoint);
+      return true;
+    }
+    return false;
+  }
+
+  private static boolean restarting(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatementRestart) {
+        return true;
+      }
+    }
+    return false;
   }
 
   void checkNotAbortedForCache() {
@@ -1717,7 +1828,19 @@ public final class Session implements AutoCloseable {
   /** SET name = value (null: DEFAULT), remembered for the block's end when one is open. */
   private synchronized void set(String name, String value, boolean local) {
     if (name.equals("transaction")) {
-      return; // SET TRANSACTION ...: Accel always runs snapshot isolation
+      return; // SET TRANSACTION READ WRITE, DEFERRABLE ...: no effect
+    }
+    if (name.equals("transaction_isolation")) {
+      // SET TRANSACTION ISOLATION LEVEL: for the open block, before its first statement; outside a block PostgreSQL
+      // warns and changes nothing
+      if (inTransactionBlock() && value != null) {
+        if (block != null) {
+          throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION,
+              "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+        }
+        isolation(Settings.isolation(name, value));
+      }
+      return;
     }
     String key = name.toLowerCase(Locale.ROOT);
     String before = settings.find(key);

@@ -34,7 +34,7 @@ public final class Settings {
     known("application_name", "", false, "the name of the application, as clients report it");
     known("client_encoding", "UTF8", false, "the client's character set (UTF8 only)");
     known("DateStyle", "ISO, MDY", false, "the display format of dates (ISO only)");
-    known("default_transaction_isolation", "repeatable read", false, "isolation of new transactions");
+    known("default_transaction_isolation", "read committed", false, "isolation of new transactions");
     known("extra_float_digits", "1", false, "digits of float output beyond the default");
     known("integer_datetimes", "on", true, "datetimes are 64-bit integers");
     known("max_index_keys", "32", true, "the most columns an index key holds (pgJDBC reads it for key metadata)");
@@ -49,12 +49,11 @@ public final class Settings {
     known("standard_conforming_strings", "on", false, "'...' strings treat backslashes literally (on only)");
     known("statement_timeout", "0", false, "the longest a statement may run, in milliseconds; 0 for no limit");
     known("TimeZone", "UTC", false, "the time zone of TIMESTAMP WITH TIME ZONE values and the current time");
-    known("transaction_isolation", "repeatable read", true, "the current transaction's isolation");
+    known("transaction_isolation", "read committed", true, "the current transaction's isolation");
     // parameters clients, pools, ORMs and dump or migration tools set as a matter of course: kept and shown,
-    // with no effect on Accel (it sends no notices below WARNING, has no lock waits, runs every transaction
-    // at snapshot isolation, prints bytea as hex)
+    // with no effect on Accel (it sends no notices below WARNING, prints bytea as hex)
     known("client_min_messages", "notice", false, "the lowest severity sent to the client (no effect)");
-    known("lock_timeout", "0", false, "the longest a lock wait may take (Accel does not wait for locks)");
+    known("lock_timeout", "0", false, "the longest a row lock wait may take, in milliseconds; 0 for no limit");
     known("idle_in_transaction_session_timeout", "0", false, "(no effect)");
     known("default_transaction_read_only", "off", false, "(no effect)");
     known("default_transaction_deferrable", "off", false, "(no effect)");
@@ -95,6 +94,9 @@ public final class Settings {
     String key = name.toLowerCase(Locale.ROOT);
     if (values.containsKey(key)) {
       return values.get(key);
+    }
+    if (key.equals("transaction_isolation")) {
+      return transactionIsolation != null ? transactionIsolation : get("default_transaction_isolation");
     }
     if (defaults.containsKey(key)) {
       return defaults.get(key);
@@ -157,7 +159,7 @@ public final class Settings {
     }
     String v = switch (key) {
       case "timezone" -> zone(value).getId();
-      case "statement_timeout" -> Long.toString(millis(value));
+      case "statement_timeout", "lock_timeout" -> Long.toString(millis(name, value));
       case "extra_float_digits" -> Integer.toString(integer(name, value, -15, 3));
       case "datestyle" -> {
         String upper = value.toUpperCase(Locale.ROOT);
@@ -205,10 +207,7 @@ public final class Settings {
       }
       case "default_transaction_isolation" -> {
         String lower = value.toLowerCase(Locale.ROOT);
-        if (!lower.equals("repeatable read") && !lower.equals("serializable") && !lower.equals("read committed")) {
-          throw invalid(name, value, null);
-        }
-        yield "repeatable read";
+        yield isolation(name, value);
       }
       default -> value;
     };
@@ -221,6 +220,28 @@ public final class Settings {
   }
 
   private volatile int version;
+
+  /** The open transaction's isolation level, null outside one (transaction_isolation is then the default's). */
+  private String transactionIsolation;
+
+  synchronized void transactionIsolation(String level) {
+    transactionIsolation = level;
+  }
+
+  /** An isolation level as PostgreSQL names it (READ UNCOMMITTED is READ COMMITTED); 22023 for anything else. */
+  static String isolation(String name, String value) {
+    String lower = value.toLowerCase(Locale.ROOT).trim().replaceAll("\\s+", " ");
+    return switch (lower) {
+      case "read committed", "read uncommitted" -> "read committed";
+      case "repeatable read", "serializable" -> lower;
+      default -> throw invalid(name, value, null);
+    };
+  }
+
+  /** lock_timeout in milliseconds, 0 for none. */
+  public long lockTimeoutMillis() {
+    return Long.parseLong(get("lock_timeout"));
+  }
 
   /** Changes with every SET or RESET (also through set_config()): a frontend re-reads what it reports when it moves. */
   public int version() {
@@ -241,14 +262,14 @@ public final class Settings {
 
   private static final Pattern DURATION = Pattern.compile("\\s*(-?\\d+)\\s*(ms|s|min|h|d)?\\s*");
 
-  private static long millis(String value) {
+  private static long millis(String name, String value) {
     Matcher m = DURATION.matcher(value);
     if (!m.matches()) {
-      throw invalid("statement_timeout", value, "expected milliseconds, or a number with ms, s, min, h or d");
+      throw invalid(name, value, "expected milliseconds, or a number with ms, s, min, h or d");
     }
     long n = Long.parseLong(m.group(1));
     if (n < 0) {
-      throw invalid("statement_timeout", value, "it must not be negative");
+      throw invalid(name, value, "it must not be negative");
     }
     String unit = m.group(2) == null ? "ms" : m.group(2);
     return switch (unit) {

@@ -5,6 +5,7 @@ import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
+import io.accel.sql.RowLocking.Strength;
 import io.accel.sql.SqlState;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -23,6 +24,9 @@ import org.rocksdb.ColumnFamilyHandle;
  * Writes rows of one table, and all their index entries, into a transaction, enforcing NOT NULL, the
  * primary key, UNIQUE indexes and the declared lengths and scales of the columns. Callers run each
  * statement inside a savepoint (or its own transaction) so a violation leaves nothing behind.
+ *
+ * <p>UPDATE, DELETE and ON CONFLICT lock the rows they change first ({@link TxnContext#lockForWrite}): a concurrent
+ * writer of the same row waits for this transaction to end, as in PostgreSQL.
  *
  * <p>UPDATE removes every old version before writing any new one, so uniqueness is checked against the
  * statement's end state ({@code UPDATE t SET id = id + 1} succeeds whatever order rows come in).
@@ -130,6 +134,8 @@ public final class TableWriter {
       List<ByteBuffer> arbiterKeys = new ArrayList<>();
       if (upsert.primaryKey && key != null) {
         arbiterKeys.add(ByteBuffer.wrap(key));
+        // locked first: a concurrent upsert of the same key waits, then finds the row the other inserted
+        ctx.lockForWrite(table, rows, key, Strength.UPDATE);
         if (ctx.getForUpdate(rows, key) != null) {
           existing = key;
         }
@@ -140,6 +146,7 @@ public final class TableWriter {
         }
         byte[] entry = RowKeys.indexKey(table, index, row, new byte[0]);
         arbiterKeys.add(ByteBuffer.wrap(entry));
+        ctx.lockForWrite(-1 - index.id(), database.indexFamily(index.id()), entry, Strength.UPDATE);
         byte[] value = ctx.getForUpdate(database.indexFamily(index.id()), entry);
         if (value != null && existing == null) {
           existing = Arrays.copyOf(value, RowKeys.rowKeyLength(table, value));
@@ -185,6 +192,9 @@ public final class TableWriter {
   }
 
   private long deleteRows(List<byte[]> keys, List<Object[]> victims) {
+    for (byte[] key : keys) {
+      ctx.lockForWrite(table, rows, key, Strength.UPDATE);
+    }
     for (int i = 0; i < victims.size(); i++) {
       Object[] row = victims.get(i);
       byte[] key = keys.get(i);
@@ -223,6 +233,12 @@ public final class TableWriter {
       }
       newRows.add(row);
       newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
+    }
+    // every row is locked before any is written: a restart (a row changed by a concurrent commit) undoes less
+    for (int i = 0; i < oldRows.size(); i++) {
+      byte[] oldKey = oldKeys.get(i);
+      ctx.lockForWrite(table, rows, oldKey, Arrays.equals(oldKey, newKeys.get(i)) ? Strength.NO_KEY_UPDATE
+          : Strength.UPDATE);
     }
     for (int i = 0; i < oldRows.size(); i++) {
       Object[] old = oldRows.get(i);

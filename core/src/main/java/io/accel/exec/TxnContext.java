@@ -47,7 +47,7 @@ public final class TxnContext implements AutoCloseable {
   private final Transaction txn;
   /** A read-only context (a query outside a transaction block) reads the database directly at a snapshot. */
   private final RocksDB db;
-  private final Snapshot snapshot;
+  private Snapshot snapshot;
   private final ReadOptions readOptions;
   private final List<RocksIterator> iterators = new ArrayList<>();
   /** Rows this transaction changed per table id: {inserted - deleted, inserted + updated + deleted}. */
@@ -55,8 +55,10 @@ public final class TxnContext implements AutoCloseable {
   private final Statistics statistics;
   /** The store's row cache, null when it is off; {@link #registration} registers this context's snapshot. */
   private final RowCache rowCache;
-  private final RowCache.Registration registration;
-  private final long snapshotSequence;
+  private RowCache.Registration registration;
+  private long snapshotSequence;
+  /** The first snapshot's sequence: the transaction's referenced-key claims date from it. */
+  private final long firstSequence;
   private long startedAt = System.currentTimeMillis();
   /** Rows this transaction wrote (for the row cache's commit protocol) and the tables they belong to. */
   private final Set<RowCache.Key> writtenRows = new LinkedHashSet<>();
@@ -101,6 +103,7 @@ public final class TxnContext implements AutoCloseable {
     this.rowCache = rowCache;
     this.registration = registration;
     this.snapshotSequence = snapshot.getSequenceNumber();
+    this.firstSequence = snapshotSequence;
   }
 
   /**
@@ -117,6 +120,7 @@ public final class TxnContext implements AutoCloseable {
     this.readOptions = new ReadOptions().setSnapshot(snapshot);
     this.statistics = null;
     this.snapshotSequence = snapshot.getSequenceNumber();
+    this.firstSequence = snapshotSequence;
   }
 
   /** The store's row lock table and the rows this transaction locked (SELECT ... FOR UPDATE / SHARE). */
@@ -163,6 +167,107 @@ public final class TxnContext implements AutoCloseable {
       throw storageFailure(e);
     } finally {
       exit();
+    }
+  }
+
+  /**
+   * READ COMMITTED: the statement about to run reads a new snapshot, so it sees every transaction committed by now,
+   * and the keys it tracks conflict only with commits after it. The transaction's own writes stay visible. Iterators
+   * already open keep the snapshot they were opened at.
+   */
+  void newSnapshot() {
+    if (txn == null) {
+      return;
+    }
+    ReentrantReadWriteLock.WriteLock lock = guard.writeLock();
+    lock.lock(); // no read in flight while the read options change
+    try {
+      synchronized (this) {
+        checkLive();
+        RowCache.Registration fresh = rowCache == null ? null : rowCache.register();
+        // the transaction's own snapshot, so keys tracked from now on date from exactly what the statement reads;
+        // the transaction releases the one it replaces (open iterators keep only its sequence number)
+        txn.setSnapshot();
+        Snapshot next = txn.getSnapshot();
+        readOptions.setSnapshot(next);
+        snapshot = next;
+        snapshotSequence = next.getSequenceNumber();
+        if (registration != null) {
+          registration.close();
+        }
+        registration = fresh;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** At most this many rows are write-locked per transaction; conflicts on more surface at commit (40001). */
+  static final int MAX_WRITE_LOCKS = 50_000;
+  private int writeLocks;
+  /** Whether a concurrent update restarts the running statement (READ COMMITTED) instead of failing it. */
+  private boolean restartable;
+
+  void restartable(boolean on) {
+    restartable = on;
+  }
+
+  /** lock_timeout of the statement running in this context (0: wait as long as it takes). */
+  private long lockTimeoutMillis;
+
+  void lockTimeout(long millis) {
+    lockTimeoutMillis = millis;
+  }
+
+  /**
+   * Locks a row this transaction is about to change (UPDATE, DELETE, ON CONFLICT DO UPDATE), waiting while another
+   * open transaction holds a conflicting lock on it, as PostgreSQL's writers wait. A row whose latest committed
+   * version is newer than the statement's snapshot then restarts the statement ({@link StatementRestart}) where
+   * it can restart (READ COMMITTED), and fails with 40001 elsewhere (REPEATABLE READ), as in PostgreSQL.
+   */
+  void lockForWrite(TableDef table, ColumnFamilyHandle family, byte[] rowKey,
+      io.accel.sql.RowLocking.Strength strength) {
+    lockForWrite(table.id(), family, rowKey, strength);
+  }
+
+  /**
+   * As {@link #lockForWrite(TableDef, ColumnFamilyHandle, byte[], io.accel.sql.RowLocking.Strength)}, for a key of
+   * {@code family} locked in the name space {@code space} (a table's id; a unique index's entries use their own).
+   */
+  void lockForWrite(long space, ColumnFamilyHandle family, byte[] key, io.accel.sql.RowLocking.Strength strength) {
+    boolean waited = false;
+    if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
+      java.nio.ByteBuffer row = RowLocks.row(space, key);
+      long timeout = lockTimeoutMillis;
+      long start = System.nanoTime();
+      waited = rowLocks.acquireWaiting(this, row, strength, () -> {
+        checkWaiting();
+        if (timeout > 0 && System.nanoTime() - start >= timeout * 1_000_000) {
+          throw new AccelException(SqlState.LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
+        }
+      });
+      lockedRow(row);
+      writeLocks++;
+    }
+    // after a wait the holder may have committed the same value (an update by 0), which the comparison misses but
+    // RocksDB's commit check would not: any commit since the snapshot then counts as a change
+    if (db.getLatestSequenceNumber() != snapshotSequence && (waited || changedSinceSnapshot(family, key))) {
+      throw concurrentUpdate();
+    }
+  }
+
+  /** A row changed since the statement's snapshot: a restart where the statement can restart, else 40001. */
+  RuntimeException concurrentUpdate() {
+    return restartable ? new StatementRestart()
+        : new AccelException(SqlState.SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+  }
+
+  /** Between a lock wait's polls: the statement's cancellation, and the context's end (its connection closed). */
+  private void checkWaiting() {
+    checkLive();
+    Cancellation c = cancellation;
+    if (c != null) {
+      c.check();
     }
   }
 
@@ -234,7 +339,6 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
-  /** The sequence number of the snapshot this context reads. */
   /**
    * When the transaction began (milliseconds since the epoch): CURRENT_TIMESTAMP and now() of its statements, the
    * same for every statement of a transaction block, as in PostgreSQL.
@@ -248,6 +352,7 @@ public final class TxnContext implements AutoCloseable {
     this.startedAt = millis;
   }
 
+  /** The sequence number of the snapshot this context reads. */
   public long snapshotSequence() {
     return snapshotSequence;
   }
@@ -819,7 +924,7 @@ public final class TxnContext implements AutoCloseable {
         }
       };
       if (claims != null && (!referencedKeys.isEmpty() || !removedReferencedKeys.isEmpty())) {
-        claims.commit(db, snapshotSequence, referencedKeys, removedReferencedKeys, commit);
+        claims.commit(db, firstSequence, referencedKeys, removedReferencedKeys, commit);
       } else {
         commit.run();
       }

@@ -303,7 +303,8 @@ public sealed interface Command {
     }
   }
 
-  record Begin() implements Command {
+  /** BEGIN / START TRANSACTION; {@code isolation} is the ISOLATION LEVEL given (lower case), or null. */
+  record Begin(String isolation) implements Command {
   }
 
   record Commit() implements Command {

@@ -123,11 +123,17 @@ public final class CommandParser {
       return new Command.Set("role", role.equals("default") && t.kind() == Kind.WORD ? null : role, local);
     }
     if (peek().is("transaction") || peek().is("session") && tokens.get(pos + 1).is("characteristics")) {
-      // SET TRANSACTION ISOLATION LEVEL ...: Accel always runs snapshot isolation
-      while (peek().kind() != Kind.END) {
+      // SET TRANSACTION modes / SET SESSION CHARACTERISTICS AS TRANSACTION modes: the isolation level is kept
+      boolean session = next().is("session");
+      if (session) {
         next();
+        expectWord("as");
+        expectWord("transaction");
       }
-      return new Command.Set("transaction", "", local);
+      String isolation = transactionModes();
+      finish();
+      return isolation == null ? new Command.Set("transaction", "", local)
+          : new Command.Set(session ? "default_transaction_isolation" : "transaction_isolation", isolation, local);
     }
     String name = settingName();
     if (!optionalWord("to") && !optionalSymbol("=")) {
@@ -213,12 +219,48 @@ public final class CommandParser {
     } else {
       optionalWord("transaction", "work");
     }
-    // ISOLATION LEVEL and READ WRITE options are accepted; Accel always runs snapshot isolation.
-    while (peek().kind() != Kind.END && !peek().isSymbol(";")) {
-      next();
-    }
+    String isolation = transactionModes();
     finish();
-    return new Command.Begin();
+    return new Command.Begin(isolation);
+  }
+
+  /**
+   * A transaction's modes (BEGIN, SET TRANSACTION): {@code ISOLATION LEVEL level}, {@code READ WRITE | READ ONLY},
+   * {@code [NOT] DEFERRABLE}, separated by commas or not. Returns the isolation level given, or null; READ
+   * UNCOMMITTED is READ COMMITTED, as in PostgreSQL. The access modes are accepted and have no effect.
+   */
+  private String transactionModes() {
+    String isolation = null;
+    while (peek().kind() != Kind.END && !peek().isSymbol(";")) {
+      if (optionalSymbol(",")) {
+        continue;
+      }
+      Token t = next();
+      if (t.is("isolation")) {
+        expectWord("level");
+        Token level = next();
+        if (level.is("serializable")) {
+          isolation = "serializable";
+        } else if (level.is("repeatable")) {
+          expectWord("read");
+          isolation = "repeatable read";
+        } else if (level.is("read") && (peek().is("committed") || peek().is("uncommitted"))) {
+          next();
+          isolation = "read committed";
+        } else {
+          throw error(level, "syntax error at or near \"" + level.text() + "\"");
+        }
+      } else if (t.is("read")) {
+        if (!optionalWord("write") && !optionalWord("only")) {
+          throw error(peek(), "syntax error at or near \"" + peek().text() + "\"");
+        }
+      } else if (t.is("not")) {
+        expectWord("deferrable");
+      } else if (!t.is("deferrable")) {
+        throw error(t, "syntax error at or near \"" + t.text() + "\"");
+      }
+    }
+    return isolation;
   }
 
   /**

@@ -29,7 +29,7 @@ public record RowLocking(Strength strength, List<String> tables, Wait waitPolicy
   }
 
   /** What happens to a row another transaction holds a conflicting lock on. */
-  public enum Wait { PROCEED, NOWAIT, SKIP_LOCKED }
+  public enum Wait { WAIT, NOWAIT, SKIP_LOCKED }
 
   public RowLocking {
     tables = List.copyOf(tables);
@@ -65,7 +65,7 @@ public record RowLocking(Strength strength, List<String> tables, Wait waitPolicy
     Strength strength = null;
     List<String> tables = new ArrayList<>();
     boolean allTables = false;
-    Wait wait = Wait.PROCEED;
+    Wait wait = Wait.WAIT;
     long limit = -1;
     for (int i = 0; i < tokens.size(); i++) {
       Token t = tokens.get(i);

@@ -292,7 +292,8 @@ class ResultCacheTest extends EngineTestBase {
               ws.execute("b" + k++, "COMMIT").close();
             } catch (AccelException e) {
               ws.execute("b" + k++, "ROLLBACK").close();
-              if (!e.state().code().equals("40001")) {
+              // transfers between two rows in either order deadlock now and then, as in PostgreSQL
+              if (!e.state().code().equals("40001") && !e.state().code().equals("40P01")) {
                 throw e;
               }
             }

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SELECT ... FOR UPDATE / SHARE between two sessions: NOWAIT, SKIP LOCKED, and the conflicts that end in 40001. */
+/** SELECT ... FOR UPDATE / SHARE between two sessions: waits, NOWAIT, SKIP LOCKED, and 40001 at REPEATABLE READ. */
 class RowLockingTest extends EngineTestBase {
 
   private static List<Object> rows(Session session, String key, String sql) {
@@ -70,29 +70,42 @@ class RowLockingTest extends EngineTestBase {
   }
 
   @Test
-  void aChangeCommittedAfterTheLockFailsTheLockingCommit() {
+  void aWriterWaitsForTheLockingTransaction() throws Exception {
     jobs();
+    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
     try (Session other = new Session(db)) {
       run("BEGIN");
       assertThat(rows("SELECT id, state FROM jobs WHERE id = 1 FOR UPDATE")).containsExactly("[1, new]");
-      other.execute("1", "UPDATE jobs SET state = 'stolen' WHERE id = 1");
-      AccelException e = failure(() -> run("COMMIT"));
-      assertThat(e.state().code()).isEqualTo("40001");
+      java.util.concurrent.Future<?> steal = thread.submit(
+          () -> other.execute("1", "UPDATE jobs SET state = 'stolen' WHERE id = 1").close());
+      run("UPDATE jobs SET state = 'taken' WHERE id = 1");
+      Thread.sleep(300);
+      assertThat(steal.isDone()).as("the UPDATE waits for the lock").isFalse();
+      run("COMMIT");
+      steal.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      thread.shutdownNow();
     }
     assertThat(rows("SELECT state FROM jobs WHERE id = 1")).containsExactly("stolen");
   }
 
   @Test
-  void lockingARowChangedSinceTheSnapshotFailsAtOnce() {
+  void repeatableReadFailsToLockARowChangedSinceItsSnapshot() {
     jobs();
     try (Session other = new Session(db)) {
-      run("BEGIN");
+      run("BEGIN ISOLATION LEVEL REPEATABLE READ");
       assertThat(rows("SELECT count(*) FROM jobs")).containsExactly(3L);
       other.execute("1", "UPDATE jobs SET state = 'x' WHERE id = 3");
       assertThat(rows("SELECT id FROM jobs WHERE id = 2 FOR UPDATE")).containsExactly(2);
       AccelException e = failure(() -> rows("SELECT id FROM jobs WHERE id = 3 FOR UPDATE"));
       assertThat(e.state().code()).isEqualTo("40001");
       run("ROLLBACK");
+      // READ COMMITTED: the locking read sees the committed change
+      run("BEGIN");
+      assertThat(rows("SELECT count(*) FROM jobs")).containsExactly(3L);
+      other.execute("2", "UPDATE jobs SET state = 'y' WHERE id = 3");
+      assertThat(rows("SELECT state FROM jobs WHERE id = 3 FOR UPDATE")).containsExactly("y");
+      run("COMMIT");
     }
   }
 

@@ -99,7 +99,7 @@ class ScanCacheTest {
   void aTransactionKeepsItsSnapshotAndSeesItsOwnWrites() {
     Session other = session();
     try {
-      run(s, "BEGIN");
+      run(s, "BEGIN ISOLATION LEVEL REPEATABLE READ");
       assertThat(rows(s, "SELECT sum(v) FROM dim")).containsExactly(List.of(60L));
       run(other, "UPDATE dim SET v = v + 1 WHERE id = 1");
       // the other session caches the new rows; this transaction's snapshot is older
