@@ -230,6 +230,11 @@ public final class Session implements AutoCloseable {
     }
   }
 
+  /** Whether the open block's transaction has begun: a statement ran in it (its isolation level is then fixed). */
+  public synchronized boolean transactionStarted() {
+    return block != null;
+  }
+
   /** When BEGIN ran: the start of the block's transaction (see {@link TxnContext#startedAt}). */
   private long blockStartedAt;
 

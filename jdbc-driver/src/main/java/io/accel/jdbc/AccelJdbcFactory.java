@@ -328,12 +328,13 @@ public final class AccelJdbcFactory implements AvaticaFactory {
 
     @Override
     public int getDefaultTransactionIsolation() {
-      return java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+      return java.sql.Connection.TRANSACTION_READ_COMMITTED;
     }
 
+    /** As PostgreSQL: READ UNCOMMITTED runs as READ COMMITTED, SERIALIZABLE as snapshot isolation. */
     @Override
     public boolean supportsTransactionIsolationLevel(int level) {
-      return level == java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+      return level != java.sql.Connection.TRANSACTION_NONE;
     }
   }
 

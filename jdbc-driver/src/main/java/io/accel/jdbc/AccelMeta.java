@@ -67,7 +67,7 @@ final class AccelMeta extends MetaImpl {
     super(connection);
     this.session = session;
     this.connProps.setAutoCommit(true)
-        .setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
+        .setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
     this.connProps.setDirty(false);
   }
 
@@ -383,6 +383,23 @@ final class AccelMeta extends MetaImpl {
   public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties props) {
     if (props.isAutoCommit() != null) {
       session.setAutoCommit(props.isAutoCommit());
+    }
+    if (props.getTransactionIsolation() != null) {
+      // Connection.setTransactionIsolation: the level of the transactions to come, as pgJDBC's SET SESSION
+      // CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL
+      String level = switch (props.getTransactionIsolation()) {
+        case java.sql.Connection.TRANSACTION_READ_UNCOMMITTED, java.sql.Connection.TRANSACTION_READ_COMMITTED ->
+            "read committed";
+        case java.sql.Connection.TRANSACTION_REPEATABLE_READ -> "repeatable read";
+        case java.sql.Connection.TRANSACTION_SERIALIZABLE -> "serializable";
+        default -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "transaction isolation level " + props.getTransactionIsolation() + " is not supported");
+      };
+      if (session.inTransactionBlock() && session.transactionStarted()) {
+        throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION,
+            "cannot change transaction isolation level in the middle of a transaction");
+      }
+      session.setConfig("default_transaction_isolation", level, false);
     }
     return super.connectionSync(ch, props);
   }

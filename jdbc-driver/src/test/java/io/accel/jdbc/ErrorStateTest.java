@@ -278,12 +278,12 @@ class ErrorStateTest extends JdbcTestSupport {
   @Test
   void serializationFailureIs40001() throws SQLException {
     Connection other = connect();
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     c.setAutoCommit(false);
-    other.setAutoCommit(false);
-    update(c, "UPDATE person SET age = 31 WHERE id = 1");
+    assertThat(scalar(c, "SELECT age FROM person WHERE id = 1")).isNotEqualTo(32);
     update(other, "UPDATE person SET age = 32 WHERE id = 1");
-    other.commit();
-    expectState("40001", c::commit);
+    expectState("40001", c, "UPDATE person SET age = 31 WHERE id = 1");
+    c.rollback();
     assertUsable(c);
     assertThat(scalar(c, "SELECT age FROM person WHERE id = 1")).isEqualTo(32);
   }

@@ -168,7 +168,7 @@ class MetaDataTest extends JdbcTestSupport {
     assertThat(md.getConnection()).isSameAs(c);
     assertThat(md.isReadOnly()).isFalse();
     assertThat(md.supportsTransactions()).isTrue();
-    assertThat(md.getDefaultTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
+    assertThat(md.getDefaultTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
     assertThat(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_REPEATABLE_READ)).isTrue();
     assertThat(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_NONE)).isFalse();
     assertThat(md.supportsBatchUpdates()).isTrue();

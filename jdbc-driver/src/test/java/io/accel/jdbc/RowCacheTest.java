@@ -127,6 +127,7 @@ class RowCacheTest extends JdbcTestSupport {
     Connection other = connect();
     texts(other, "SELECT name FROM item WHERE id = 9");
     texts(other, "SELECT name FROM item WHERE id = 9");
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     c.setAutoCommit(false);
     assertThat(texts(c, "SELECT name FROM item WHERE id = 9")).containsExactly("n9");
     update(other, "UPDATE item SET name = 'later' WHERE id = 9");

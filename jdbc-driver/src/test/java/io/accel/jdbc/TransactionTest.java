@@ -1,6 +1,7 @@
 package io.accel.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,8 +35,7 @@ class TransactionTest extends JdbcTestSupport {
   void autocommitIsOnByDefaultAndEachStatementIsVisibleAtOnce() throws SQLException {
     assertThat(a.getAutoCommit()).isTrue();
     assertThat(b.getAutoCommit()).isTrue();
-    assertThat(a.getTransactionIsolation()).isIn(Connection.TRANSACTION_REPEATABLE_READ,
-        Connection.TRANSACTION_SERIALIZABLE);
+    assertThat(a.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
     update(a, "UPDATE account SET balance = 0 WHERE id = 1");
     assertThat(balance(b, 1)).isZero();
   }
@@ -63,6 +63,27 @@ class TransactionTest extends JdbcTestSupport {
     assertThat(count(b, "account")).isEqualTo(3);
     a.commit();
     assertThat(count(b, "account")).isEqualTo(2);
+  }
+
+  @Test
+  void readCommittedSeesEarlierCommitsAndRepeatableReadKeepsItsSnapshot() throws SQLException {
+    a.setAutoCommit(false);
+    assertThat(balance(a, 1)).isEqualTo(100);
+    update(b, "UPDATE account SET balance = 90 WHERE id = 1");
+    assertThat(balance(a, 1)).isEqualTo(90);
+    a.commit();
+    a.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    assertThat(a.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
+    assertThat(scalar(a, "SHOW transaction_isolation")).isEqualTo("repeatable read");
+    update(b, "UPDATE account SET balance = 80 WHERE id = 1");
+    assertThat(balance(a, 1)).isEqualTo(80);
+    update(b, "UPDATE account SET balance = 70 WHERE id = 1");
+    assertThat(balance(a, 1)).isEqualTo(80);
+    SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> update(a, "UPDATE account SET balance = balance + 1 WHERE id = 1"));
+    assertThat(e.getSQLState()).isEqualTo("40001");
+    a.rollback();
+    assertThat(balance(a, 1)).isEqualTo(70);
   }
 
   @Test
@@ -111,7 +132,8 @@ class TransactionTest extends JdbcTestSupport {
   }
 
   @Test
-  void aTransactionReadsOneSnapshot() throws SQLException {
+  void aRepeatableReadTransactionReadsOneSnapshot() throws SQLException {
+    a.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     a.setAutoCommit(false);
     assertThat(balance(a, 1)).isEqualTo(100);
     update(b, "UPDATE account SET balance = 999 WHERE id = 1");
@@ -160,44 +182,75 @@ class TransactionTest extends JdbcTestSupport {
     assertThat(balance(b, 1)).isEqualTo(11);
   }
 
+  /** Runs an update on another thread, as a second client would. */
+  private static java.util.concurrent.CompletableFuture<Integer> later(Connection c, String sql) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return update(c, sql);
+      } catch (SQLException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+  }
+
+  private static void stillWaiting(java.util.concurrent.Future<?> f) throws Exception {
+    Thread.sleep(300);
+    assertThat(f.isDone()).as("the second writer waits for the first's transaction").isFalse();
+  }
+
   @Test
-  void concurrentWritersToTheSameRowFirstCommitWins() throws SQLException {
+  void aSecondWriterWaitsForTheFirstAndChangesWhatItCommitted() throws Exception {
     a.setAutoCommit(false);
     b.setAutoCommit(false);
     assertThat(update(a, "UPDATE account SET balance = balance + 10 WHERE id = 1")).isEqualTo(1);
-    assertThat(update(b, "UPDATE account SET balance = balance + 20 WHERE id = 1")).isEqualTo(1);
+    var second = later(b, "UPDATE account SET balance = balance + 20 WHERE id = 1");
+    stillWaiting(second);
     a.commit();
-    SQLException e = expectState("40001", b::commit);
-    assertThat(e.getMessage()).contains("serialize");
-    // b's transaction is over; both connections go on working
-    assertUsable(b);
-    assertThat(balance(b, 1)).isEqualTo(110);
-    assertThat(balance(a, 1)).isEqualTo(110);
-    update(b, "UPDATE account SET balance = balance + 20 WHERE id = 1");
+    assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
     b.commit();
-    a.commit();
     assertThat(balance(a, 1)).isEqualTo(130);
   }
 
   @Test
-  void writeConflictWithALaterCommittedAutocommitStatement() throws SQLException {
+  void anAutocommitWriterWaitsForATransactionsRow() throws Exception {
     a.setAutoCommit(false);
     update(a, "UPDATE account SET balance = 1 WHERE id = 2");
-    update(b, "UPDATE account SET balance = 2 WHERE id = 2");
-    expectState("40001", a::commit);
-    assertThat(balance(a, 2)).isEqualTo(2);
+    var second = later(b, "UPDATE account SET balance = balance + 2 WHERE id = 2");
+    stillWaiting(second);
+    a.commit();
+    assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+    assertThat(balance(a, 2)).isEqualTo(3);
   }
 
   @Test
-  void concurrentWritersInSqlTransactionBlocks() throws SQLException {
+  void aRowDeletedByTheFirstWriterIsNotUpdatedByTheSecond() throws Exception {
     update(a, "BEGIN");
     update(b, "BEGIN");
     update(a, "DELETE FROM account WHERE id = 2");
-    update(b, "UPDATE account SET balance = 0 WHERE id = 2");
+    var second = later(b, "UPDATE account SET balance = 0 WHERE id = 2");
+    stillWaiting(second);
+    update(a, "COMMIT");
+    assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).isZero();
     update(b, "COMMIT");
-    expectState("40001", a, "COMMIT");
-    assertUsable(a);
-    assertThat(balance(a, 2)).isZero();
+    assertThat(count(a, "account")).isEqualTo(1);
+  }
+
+  @Test
+  void ofTwoRepeatableReadWritersOfOneRowTheSecondFails() throws Exception {
+    b.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    a.setAutoCommit(false);
+    b.setAutoCommit(false);
+    assertThat(balance(b, 1)).isEqualTo(100);
+    update(a, "UPDATE account SET balance = balance + 10 WHERE id = 1");
+    var second = later(b, "UPDATE account SET balance = balance + 20 WHERE id = 1");
+    stillWaiting(second);
+    a.commit();
+    assertThatThrownBy(() -> second.get(10, java.util.concurrent.TimeUnit.SECONDS))
+        .hasCauseInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e.getCause()).getSQLState()).isEqualTo("40001"));
+    b.rollback();
+    assertUsable(b);
+    assertThat(balance(b, 1)).isEqualTo(110);
   }
 
   @Test

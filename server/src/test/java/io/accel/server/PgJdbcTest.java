@@ -446,10 +446,11 @@ class PgJdbcTest {
     Properties p = new Properties();
     p.setProperty("prepareThreshold", "1");
     try (Connection c = server.connect(p)) {
+      c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+      assertThat(c.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_SERIALIZABLE);
       c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       c.setReadOnly(false);
-      // Accel runs every transaction at snapshot isolation and says so
-      assertThat(c.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
+      assertThat(c.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
       try (PreparedStatement ps = c.prepareStatement("select label from big where id = ?")) {
         for (int i = 1; i <= 3; i++) {
           ps.setInt(1, i);
