@@ -276,7 +276,7 @@ public final class Database implements AutoCloseable {
       TxnContext ctx = new TxnContext(store.db(), store.begin(), statistics, rowCache, registration);
       ctx.claims(referenceClaims, claim);
       ctx.rowLocks(rowLocks);
-      ctx.schema(catalog, schemaLock.readLock(), version);
+      ctx.schema(catalog, schemaLock, version);
       ctx.onCommit(this::committing, this::committed);
       if (resultCache != null) {
         ctx.resultCache(resultCache);
@@ -299,7 +299,7 @@ public final class Database implements AutoCloseable {
     long version = catalog.version();
     TxnContext ctx = new TxnContext(store.db(), rowCache);
     ctx.rowLocks(rowLocks);
-    ctx.schema(catalog, schemaLock.readLock(), version);
+    ctx.schema(catalog, schemaLock, version);
     return ctx;
   }
 

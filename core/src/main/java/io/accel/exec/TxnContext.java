@@ -238,14 +238,10 @@ public final class TxnContext implements AutoCloseable {
     boolean waited = false;
     if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
       java.nio.ByteBuffer row = RowLocks.row(space, key);
-      long timeout = lockTimeoutMillis;
-      long start = System.nanoTime();
-      waited = rowLocks.acquireWaiting(this, row, strength, () -> {
-        checkWaiting();
-        if (timeout > 0 && System.nanoTime() - start >= timeout * 1_000_000) {
-          throw new AccelException(SqlState.LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
-        }
-      });
+      if (!rowLocks.acquire(this, row, strength)) {
+        waited = true;
+        waitFor(row, strength);
+      }
       lockedRow(row);
       writeLocks++;
     }
@@ -253,6 +249,37 @@ public final class TxnContext implements AutoCloseable {
     // RocksDB's commit check would not: any commit since the snapshot then counts as a change
     if (db.getLatestSequenceNumber() != snapshotSequence && (waited || changedSinceSnapshot(family, key))) {
       throw concurrentUpdate();
+    }
+  }
+
+  /**
+   * Waits for a row lock without the schema lock's shared side: DDL queued for the exclusive side would otherwise
+   * hold up the lock holder's next statement, which waits for the shared side behind it, while this waits for the
+   * holder. DDL that ran meanwhile fails the statement (40001): its plan and tables may no longer exist.
+   */
+  private void waitFor(java.nio.ByteBuffer row, io.accel.sql.RowLocking.Strength strength) {
+    long timeout = lockTimeoutMillis;
+    long start = System.nanoTime();
+    int holds = schemaLocks == null ? 0 : schemaLocks.getReadHoldCount();
+    long version = catalog == null ? 0 : catalog.version();
+    for (int i = 0; i < holds; i++) {
+      schemaLock.unlock();
+    }
+    try {
+      rowLocks.acquireWaiting(this, row, strength, () -> {
+        checkWaiting();
+        if (timeout > 0 && System.nanoTime() - start >= timeout * 1_000_000) {
+          throw new AccelException(SqlState.LOCK_NOT_AVAILABLE, "canceling statement due to lock timeout");
+        }
+      });
+    } finally {
+      for (int i = 0; i < holds; i++) {
+        schemaLock.lock();
+      }
+    }
+    if (catalog != null && catalog.version() != version) {
+      throw new AccelException(SqlState.SERIALIZATION_FAILURE,
+          "could not serialize access: the schema changed while the statement waited for a row lock");
     }
   }
 
@@ -294,11 +321,15 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /** Binds the catalog whose version {@code version} was read before this context's snapshot was taken. */
-  void schema(Catalog catalog, Lock schemaLock, long version) {
+  void schema(Catalog catalog, ReentrantReadWriteLock schemaLock, long version) {
     this.catalog = catalog;
-    this.schemaLock = schemaLock;
+    this.schemaLocks = schemaLock;
+    this.schemaLock = schemaLock.readLock();
     this.catalogVersion = version;
   }
+
+  /** The store's schema lock, whose shared side a statement holds while it runs (DDL takes the exclusive side). */
+  private ReentrantReadWriteLock schemaLocks;
 
   /**
    * Records that DDL this transaction's session ran (at catalog version {@code version}) left the table whole for

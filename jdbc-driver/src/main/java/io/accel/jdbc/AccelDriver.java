@@ -87,6 +87,36 @@ public final class AccelDriver extends UnregisteredDriver {
     }
   }
 
+  /**
+   * pgJDBC's {@code options} property, PostgreSQL's command-line options of a session: {@code -c name=value} (or
+   * {@code --name=value}) pairs, each a SET of the new session (42704 for an unknown name, 22023 for a bad value).
+   */
+  static void applyOptions(Session session, String options) {
+    if (options == null || options.isBlank()) {
+      return;
+    }
+    String[] words = options.trim().split("\\s+");
+    for (int i = 0; i < words.length; i++) {
+      String setting;
+      if (words[i].equals("-c") && i + 1 < words.length) {
+        setting = words[++i];
+      } else if (words[i].startsWith("-c") && words[i].length() > 2) {
+        setting = words[i].substring(2);
+      } else if (words[i].startsWith("--")) {
+        setting = words[i].substring(2);
+      } else {
+        throw new AccelException(SqlState.CONNECTION_FAILURE, "invalid options \"" + options
+            + "\": expected -c name=value");
+      }
+      int eq = setting.indexOf('=');
+      if (eq <= 0) {
+        throw new AccelException(SqlState.CONNECTION_FAILURE, "invalid options \"" + options
+            + "\": expected -c name=value");
+      }
+      session.setConfig(setting.substring(0, eq).replace('-', '_'), setting.substring(eq + 1), false);
+    }
+  }
+
   private Connection open(String url, Properties info) throws SQLException {
     String rest = url.substring(PREFIX.length());
     Properties props = new Properties();
@@ -102,7 +132,9 @@ public final class AccelDriver extends UnregisteredDriver {
         if (eq < 0) {
           throw new AccelException(SqlState.CONNECTION_FAILURE, "malformed property \"" + pair + "\" in " + url);
         }
-        props.setProperty(pair.substring(0, eq), pair.substring(eq + 1));
+        // values are percent-decoded, as pgJDBC decodes its URL's (options=-c%20lock_timeout=2s); '+' stays '+'
+        props.setProperty(pair.substring(0, eq), java.net.URLDecoder.decode(
+            pair.substring(eq + 1).replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8));
       }
     }
     if (location.startsWith("mysql:") || location.startsWith("mariadb:")) {
@@ -158,6 +190,13 @@ public final class AccelDriver extends UnregisteredDriver {
     session.setIndexScans(indexScans);
     session.setIndexConditionPushdown(icp);
     session.setLookupJoins(lookupJoins);
+    try {
+      applyOptions(session, props.getProperty("options"));
+    } catch (RuntimeException e) {
+      session.close();
+      StoreRegistry.release(database);
+      throw e;
+    }
     Properties avatica = new Properties();
     if (timeZone != null) {
       avatica.setProperty("timeZone", timeZone.getID());

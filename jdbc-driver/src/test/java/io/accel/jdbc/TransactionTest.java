@@ -87,6 +87,26 @@ class TransactionTest extends JdbcTestSupport {
   }
 
   @Test
+  void theOptionsPropertySetsSessionParametersAsPgJdbcDoes() throws Exception {
+    try (Connection c = connect(url + "?options=-c%20lock_timeout=150ms%20-cstatement_timeout=5s")) {
+      assertThat(scalar(c, "SHOW statement_timeout")).isEqualTo("5000");
+      assertThat(scalar(c, "SHOW lock_timeout")).isEqualTo("150");
+      a.setAutoCommit(false);
+      update(a, "UPDATE account SET balance = 5 WHERE id = 1");
+      SQLException e = expectState("55P03", c, "UPDATE account SET balance = 6 WHERE id = 1");
+      assertThat(e.getMessage()).contains("lock timeout");
+      a.commit();
+    }
+    try (Connection c = connect(url + "?options=--lock-timeout=2s")) {
+      assertThat(scalar(c, "SHOW lock_timeout")).isEqualTo("2000");
+    }
+    assertThat(org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> connect(url + "?options=-c%20no_such_setting=1")).getSQLState()).isEqualTo("42704");
+    assertThat(org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> connect(url + "?options=lock_timeout")).getSQLState()).isEqualTo("08006");
+  }
+
+  @Test
   void rollbackDiscardsWrites() throws SQLException {
     a.setAutoCommit(false);
     update(a, "UPDATE account SET balance = 0");
