@@ -64,6 +64,8 @@ public final class TxnContext implements AutoCloseable {
   private final Set<RowCache.Key> writtenRows = new LinkedHashSet<>();
   private final Set<Long> writtenTables = new HashSet<>();
   private boolean wrote;
+  /** Whether keys were read for update: their commit check is the only thing a transaction without writes commits. */
+  private boolean trackedReads;
   private boolean closed;
   private final ReentrantReadWriteLock guard = new ReentrantReadWriteLock();
   /** How the context ended (null while it is live): what a read attempted afterwards is told. */
@@ -523,6 +525,7 @@ public final class TxnContext implements AutoCloseable {
       if (txn == null || !forUpdate && !wrote) {
         return db.multiGetAsList(readOptions, families, keys);
       }
+      trackedReads |= forUpdate;
       return forUpdate && !untracked.contains(family) ? txn.multiGetForUpdateAsList(readOptions, families, keys)
           : txn.multiGetAsList(readOptions, families, keys);
     } catch (RocksDBException e) {
@@ -535,6 +538,7 @@ public final class TxnContext implements AutoCloseable {
   /** Reads a key and makes the commit fail if another transaction writes it after this snapshot. */
   public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
     checkWritable();
+    trackedReads = true;
     enter();
     try {
       return untracked.contains(family) ? txn.get(readOptions, family, key)
@@ -948,7 +952,11 @@ public final class TxnContext implements AutoCloseable {
     }
     try {
       ReferenceClaims.Commit commit = () -> {
-        if (statistics != null && !changes.isEmpty()) {
+        if (!wrote && !trackedReads) {
+          // nothing to write or check: RocksDB would still write an empty batch to the log and sync it (a read-only
+          // block's COMMIT cost 0.4 ms)
+          txn.rollback();
+        } else if (statistics != null && !changes.isEmpty()) {
           statistics.commit(txn, changes);
         } else {
           txn.commit();
