@@ -102,6 +102,10 @@ public final class PgExpressions {
       returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY, SqlTypeFamily.BOOLEAN), List.of(SqlTypeName.ANY, SqlTypeName.BOOLEAN));
 
+  static final SqlUserDefinedFunction TIMESTAMPTZ_TEXT = function("accel_timestamptz_text", "timestampTzText",
+      returning(SqlTypeName.VARCHAR),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.ANY, SqlTypeName.VARCHAR));
+
   static final SqlUserDefinedFunction TO_BOOLEAN = function("accel_to_boolean", "toBoolean",
       returning(SqlTypeName.BOOLEAN),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
@@ -404,6 +408,7 @@ public final class PgExpressions {
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
+          || printsTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName());
     }
 
@@ -415,6 +420,10 @@ public final class PgExpressions {
     private static boolean parsesTimestampTz(SqlTypeName from, SqlTypeName to) {
       return (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR)
           && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static boolean printsTimestampTz(SqlTypeName from, SqlTypeName to) {
+      return from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
     private static boolean parsesBoolean(SqlTypeName from, SqlTypeName to) {
@@ -470,6 +479,16 @@ public final class PgExpressions {
         // the session's zone when the statement is planned (a session's plans are dropped when it changes)
         return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
             rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
+      }
+      if (printsTimestampTz(from, to)) {
+        // timestamptz_out in the session's zone when the statement is planned: '2024-01-01 10:00:00+00', where
+        // Calcite printed '2024-01-01 10:00:00 UTC'
+        RelDataType varchar = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR),
+            type.isNullable());
+        RexNode text = rexBuilder.makeCall(varchar, TIMESTAMPTZ_TEXT, List.of(operand,
+            rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
+        return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
+            : rexBuilder.makeCast(type, text, true, false);
       }
       if (parsesBytea(from, to)) {
         RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
@@ -574,6 +593,12 @@ public final class PgExpressions {
    * milliseconds, which are read as days and a time of day (PostgreSQL keeps {@code INTERVAL '26' HOUR} as 26
    * hours; Calcite's value cannot tell). NULL for NULL. Called by generated code.
    */
+  /** A timestamptz (UTC milliseconds) as PostgreSQL's text cast prints it in {@code zone}. Called by generated code. */
+  public static @Nullable String timestampTzText(@Nullable Object value, String zone) {
+    return value == null ? null
+        : io.accel.exec.PgText.timestampTz(((Number) value).longValue(), java.time.ZoneId.of(zone));
+  }
+
   public static @Nullable String intervalText(@Nullable Object value, boolean months) {
     if (value == null) {
       return null;
