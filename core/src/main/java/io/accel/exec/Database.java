@@ -257,12 +257,8 @@ public final class Database implements AutoCloseable {
   /** Referenced keys relied on by recent commits, so concurrent removals of them fail (FOREIGN KEY). */
   private final ReferenceClaims referenceClaims = new ReferenceClaims();
 
-  /** The row locks of SELECT ... FOR UPDATE / SHARE in open transactions. */
+  /** The row locks of open transactions (writers' and SELECT ... FOR UPDATE / SHARE's). */
   private final RowLocks rowLocks = new RowLocks();
-
-  RowLocks rowLocks() {
-    return rowLocks;
-  }
 
   /** Starts a transaction reading a snapshot taken now. */
   TxnContext begin() {

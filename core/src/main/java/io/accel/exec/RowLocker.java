@@ -4,7 +4,6 @@ import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.RowLocking;
 import io.accel.sql.SqlState;
-import java.nio.ByteBuffer;
 import org.rocksdb.ColumnFamilyHandle;
 
 /**
@@ -15,14 +14,12 @@ import org.rocksdb.ColumnFamilyHandle;
  * COMMITTED statement on a new snapshot and is 40001 at REPEATABLE READ, as in PostgreSQL.
  */
 final class RowLocker {
-  private final Database database;
   private final TxnContext ctx;
   private final TableDef table;
   private final RowLocking locking;
   private final ColumnFamilyHandle family;
 
   RowLocker(Database database, TxnContext ctx, TableDef table, RowLocking locking) {
-    this.database = database;
     this.ctx = ctx;
     this.table = table;
     this.locking = locking;
@@ -31,27 +28,16 @@ final class RowLocker {
 
   /** Locks the row; false when SKIP LOCKED skips it. */
   boolean lock(byte[] rowKey) {
-    if (locking.waitPolicy() == RowLocking.Wait.WAIT) {
-      ctx.lockForWrite(table, family, rowKey, locking.strength());
-      if (ctx.transactional()) {
-        ctx.getForUpdate(family, rowKey);
-      }
-      return true;
-    }
-    ByteBuffer row = RowLocks.row(table.id(), rowKey);
-    if (!database.rowLocks().acquire(ctx, row, locking.strength())) {
+    if (!ctx.lockRow(table.id(), family, rowKey, locking.strength(),
+        locking.waitPolicy() == RowLocking.Wait.WAIT)) {
       if (locking.waitPolicy() == RowLocking.Wait.SKIP_LOCKED) {
         return false;
       }
       throw new AccelException(SqlState.LOCK_NOT_AVAILABLE, "could not obtain lock on row in relation \""
           + table.name() + "\"");
     }
-    ctx.lockedRow(row);
     if (ctx.transactional()) {
       ctx.getForUpdate(family, rowKey);
-      if (ctx.changedSinceSnapshot(family, rowKey)) {
-        throw ctx.concurrentUpdate();
-      }
     }
     return true;
   }

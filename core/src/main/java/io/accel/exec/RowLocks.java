@@ -73,11 +73,6 @@ final class RowLocks {
     return waited;
   }
 
-  /** Records {@code holder}'s lock whatever others hold. */
-  synchronized void add(Object holder, ByteBuffer row, Strength strength) {
-    record(holder, row, strength);
-  }
-
   private void record(Object holder, ByteBuffer row, Strength strength) {
     held.computeIfAbsent(row, r -> new HashMap<>(2)).merge(holder, strength,
         (a, b) -> a.ordinal() >= b.ordinal() ? a : b);

@@ -1597,9 +1597,10 @@ public final class Session implements AutoCloseable {
           result = body.run();
           break;
         } catch (RuntimeException e) {
-          if (!restarting(e) || attempt >= MAX_RESTARTS || !restart(statementKey, ctx, restartPoint)) {
+          boolean restarting = restarting(e);
+          if (!restarting || attempt >= MAX_RESTARTS || !restart(statementKey, ctx, restartPoint)) {
             statementFailed(statementKey);
-            throw restarting(e) ? new AccelException(SqlState.SERIALIZATION_FAILURE,
+            throw restarting ? new AccelException(SqlState.SERIALIZATION_FAILURE,
                 "could not serialize access due to concurrent update") : failed(prepared, e);
           }
           database.statementRestarted();
@@ -1650,16 +1651,13 @@ public final class Session implements AutoCloseable {
     return null;
   }
 
-  /** Undoes what the statement did before it restarts: its own transaction, or the block's writes since its mark. */
+  /**
+   * Undoes what the statement did before it restarts: its own transaction as a failed statement's (its advisory
+   * locks and notifications included), or the block's writes since its mark.
+   */
   private synchronized boolean restart(Object statementKey, TxnContext ctx, TxnContext.Mark restartPoint) {
-    TxnContext own = statementContexts.get(statementKey);
-    if (own == ctx) {
-      statementContexts.remove(statementKey);
-      try {
-        ctx.rollback();
-      } finally {
-        ctx.close();
-      }
+    if (statementContexts.get(statementKey) == ctx) {
+      statementFailed(statementKey);
       return true;
     }
     if (restartPoint != null && ctx == block) {

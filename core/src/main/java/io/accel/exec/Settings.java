@@ -154,6 +154,8 @@ public final class Settings {
       version++;
       if (key.equals("statement_timeout")) {
         statementTimeout = 0;
+      } else if (key.equals("lock_timeout")) {
+        lockTimeout = 0;
       }
       return get(key);
     }
@@ -215,6 +217,8 @@ public final class Settings {
     version++;
     if (key.equals("statement_timeout")) {
       statementTimeout = Long.parseLong(v);
+    } else if (key.equals("lock_timeout")) {
+      lockTimeout = Long.parseLong(v);
     }
     return v;
   }
@@ -238,10 +242,12 @@ public final class Settings {
     };
   }
 
-  /** lock_timeout in milliseconds, 0 for none. */
+  /** lock_timeout in milliseconds, 0 for none (read on every execution: kept parsed). */
   public long lockTimeoutMillis() {
-    return Long.parseLong(get("lock_timeout"));
+    return lockTimeout;
   }
+
+  private volatile long lockTimeout;
 
   /** Changes with every SET or RESET (also through set_config()): a frontend re-reads what it reports when it moves. */
   public int version() {

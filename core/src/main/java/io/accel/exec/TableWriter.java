@@ -146,7 +146,7 @@ public final class TableWriter {
         }
         byte[] entry = RowKeys.indexKey(table, index, row, new byte[0]);
         arbiterKeys.add(ByteBuffer.wrap(entry));
-        ctx.lockForWrite(-1 - index.id(), database.indexFamily(index.id()), entry, Strength.UPDATE);
+        ctx.lockRow(-1 - index.id(), database.indexFamily(index.id()), entry, Strength.UPDATE, true);
         byte[] value = ctx.getForUpdate(database.indexFamily(index.id()), entry);
         if (value != null && existing == null) {
           existing = Arrays.copyOf(value, RowKeys.rowKeyLength(table, value));

@@ -229,18 +229,23 @@ public final class TxnContext implements AutoCloseable {
    */
   void lockForWrite(TableDef table, ColumnFamilyHandle family, byte[] rowKey,
       io.accel.sql.RowLocking.Strength strength) {
-    lockForWrite(table.id(), family, rowKey, strength);
+    lockRow(table.id(), family, rowKey, strength, true);
   }
 
   /**
    * As {@link #lockForWrite(TableDef, ColumnFamilyHandle, byte[], io.accel.sql.RowLocking.Strength)}, for a key of
    * {@code family} locked in the name space {@code space} (a table's id; a unique index's entries use their own).
+   * Without {@code wait} (NOWAIT, SKIP LOCKED) a conflicting holder's lock returns false at once, nothing locked.
    */
-  void lockForWrite(long space, ColumnFamilyHandle family, byte[] key, io.accel.sql.RowLocking.Strength strength) {
+  boolean lockRow(long space, ColumnFamilyHandle family, byte[] key, io.accel.sql.RowLocking.Strength strength,
+      boolean wait) {
     boolean waited = false;
     if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
       java.nio.ByteBuffer row = RowLocks.row(space, key);
       if (!rowLocks.acquire(this, row, strength)) {
+        if (!wait) {
+          return false;
+        }
         waited = true;
         waitFor(row, strength);
       }
@@ -252,6 +257,7 @@ public final class TxnContext implements AutoCloseable {
     if (db.getLatestSequenceNumber() != snapshotSequence && (waited || changedSinceSnapshot(family, key))) {
       throw concurrentUpdate();
     }
+    return true;
   }
 
   /**

@@ -408,7 +408,6 @@ public final class PgExpressions {
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
-          || printsTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName());
     }
 
@@ -420,10 +419,6 @@ public final class PgExpressions {
     private static boolean parsesTimestampTz(SqlTypeName from, SqlTypeName to) {
       return (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR)
           && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-    }
-
-    private static boolean printsTimestampTz(SqlTypeName from, SqlTypeName to) {
-      return from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
     private static boolean parsesBoolean(SqlTypeName from, SqlTypeName to) {
@@ -442,7 +437,7 @@ public final class PgExpressions {
     private static boolean printsAsText(SqlTypeName from, SqlTypeName to) {
       return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL
           || from == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(from)
-          || SqlTypeName.INTERVAL_TYPES.contains(from))
+          || SqlTypeName.INTERVAL_TYPES.contains(from) || from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
           && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
@@ -480,16 +475,6 @@ public final class PgExpressions {
         return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
             rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
       }
-      if (printsTimestampTz(from, to)) {
-        // timestamptz_out in the session's zone when the statement is planned: '2024-01-01 10:00:00+00', where
-        // Calcite printed '2024-01-01 10:00:00 UTC'
-        RelDataType varchar = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR),
-            type.isNullable());
-        RexNode text = rexBuilder.makeCall(varchar, TIMESTAMPTZ_TEXT, List.of(operand,
-            rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
-        return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
-            : rexBuilder.makeCast(type, text, true, false);
-      }
       if (parsesBytea(from, to)) {
         RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
             type.isNullable());
@@ -499,10 +484,15 @@ public final class PgExpressions {
       if (printsAsText(from, to)) {
         RelDataType varchar = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR),
             type.isNullable());
+        // a timestamptz as timestamptz_out prints it in the session's zone when the statement is planned
+        // ('2024-01-01 10:00:00+00', where Calcite printed '2024-01-01 10:00:00 UTC')
         RexNode text = SqlTypeName.INTERVAL_TYPES.contains(from)
             ? rexBuilder.makeCall(varchar, INTERVAL_TO_TEXT, List.of(operand,
                 rexBuilder.makeLiteral(SqlTypeName.YEAR_INTERVAL_TYPES.contains(from))))
-            : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
+            : from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                ? rexBuilder.makeCall(varchar, TIMESTAMPTZ_TEXT, List.of(operand,
+                    rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())))
+                : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
         return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
             : rexBuilder.makeCast(type, text, true, false);
       }

@@ -395,7 +395,7 @@ final class AccelMeta extends MetaImpl {
         default -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
             "transaction isolation level " + props.getTransactionIsolation() + " is not supported");
       };
-      if (session.inTransactionBlock() && session.transactionStarted()) {
+      if (session.transactionStarted()) {
         throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION,
             "cannot change transaction isolation level in the middle of a transaction");
       }
