@@ -373,7 +373,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void run(int minorVersion) {
-    out = channel.alloc().directBuffer(8192);
+    out = newReplyBuffer();
     try {
       if (minorVersion > 0) {
         negotiateProtocol(minorVersion);
@@ -2005,21 +2005,21 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       } else if (oids[i] == PgTypes.INT4 || oids[i] == PgTypes.INT8 || oids[i] == PgTypes.INT2) {
         writeDecimal(((Number) v).longValue());
       } else {
-        int lengthAt = out.writerIndex();
-        out.writeInt(0);
-        int bytes = out.writeCharSequence(PgText.format(v, columns.get(i), zone), StandardCharsets.UTF_8);
-        out.setInt(lengthAt, bytes);
+        writeText(PgText.format(v, columns.get(i), zone));
       }
     }
     PgWriter.end(out, at);
   }
 
+  /*
+   * A row's values are written straight into the reply's heap array after one capacity check per value: each
+   * ByteBuf call checks bounds and the reference count, which cost more than the digits and characters.
+   */
+
   /** An integer's text form with its length, written as ASCII digits without a String (the common column). */
   private void writeDecimal(long v) {
     if (v == Long.MIN_VALUE) {
-      int lengthAt = out.writerIndex();
-      out.writeInt(0);
-      out.setInt(lengthAt, out.writeCharSequence(Long.toString(v), StandardCharsets.US_ASCII));
+      writeText(Long.toString(v));
       return;
     }
     int digits = 1;
@@ -2028,22 +2028,48 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       digits++;
     }
     int length = digits + (v < 0 ? 1 : 0);
-    byte[] text = decimalScratch;
+    out.ensureWritable(4 + length);
+    byte[] a = out.array();
+    int start = out.arrayOffset() + out.writerIndex();
+    putInt(a, start, length);
+    int p = start + 4;
     if (v < 0) {
-      text[0] = '-';
+      a[p] = '-';
     }
-    for (int i = length - 1; i >= length - digits; i--) {
-      text[i] = (byte) ('0' + magnitude % 10);
+    for (int i = p + length - 1; i >= p + length - digits; i--) {
+      a[i] = (byte) ('0' + magnitude % 10);
       magnitude /= 10;
     }
-    // one bounds check for the length and the digits (setByte per digit checked the buffer each time)
-    out.ensureWritable(4 + length);
-    out.writeInt(length);
-    out.writeBytes(text, 0, length);
+    out.writerIndex(out.writerIndex() + 4 + length);
   }
 
-  /** The digits of {@link #writeDecimal}, before they are copied into the reply. */
-  private final byte[] decimalScratch = new byte[20];
+  /** A text value with its length in UTF-8; ASCII is copied char by char, anything else is encoded by Netty. */
+  private void writeText(String s) {
+    int n = s.length();
+    out.ensureWritable(4 + n);
+    byte[] a = out.array();
+    int start = out.arrayOffset() + out.writerIndex();
+    int p = start + 4;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        out.setInt(lengthAt, out.writeCharSequence(s, StandardCharsets.UTF_8));
+        return;
+      }
+      a[p++] = (byte) c;
+    }
+    putInt(a, start, n);
+    out.writerIndex(out.writerIndex() + 4 + n);
+  }
+
+  private static void putInt(byte[] a, int at, int v) {
+    a[at] = (byte) (v >>> 24);
+    a[at + 1] = (byte) (v >>> 16);
+    a[at + 2] = (byte) (v >>> 8);
+    a[at + 3] = (byte) v;
+  }
 
   private static short format(short[] formats, int column) {
     return formats.length == 0 ? 0 : formats[formats.length == 1 ? 0 : column];
@@ -2292,7 +2318,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       out.clear();
     } else {
       out.release();
-      out = channel.alloc().directBuffer(8192);
+      out = newReplyBuffer();
     }
     // the loop writes what the socket takes and reads meanwhile; rows are produced again once it drains
     while (!channel.isWritable() && channel.isActive() && !shutdownRequested) {
@@ -2301,6 +2327,15 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (!channel.isActive()) {
       throw new Fatal("08006", "connection closed by the client");
     }
+  }
+
+  /**
+   * The buffer replies are gathered in: on the heap, where a row's many small writes (digits, text) are array
+   * stores; in a pooled direct buffer each went through a fresh NIO view. The transport copies it to a direct
+   * buffer once per flush.
+   */
+  private ByteBuf newReplyBuffer() {
+    return channel.alloc().heapBuffer(8192);
   }
 
   private void cleanUp() {

@@ -128,6 +128,41 @@ class PgJdbcTest {
     }
   }
 
+  /** Text of every UTF-8 width, and values longer than the server's reply buffer, come back unchanged. */
+  @ParameterizedTest
+  @ValueSource(strings = {"text", "binary"})
+  void textOfEveryWidthAndLength(String mode) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("prepareThreshold", mode.equals("binary") ? "-1" : "0");
+    p.setProperty("binaryTransfer", String.valueOf(mode.equals("binary")));
+    List<String> values = List.of("", "plain ascii", "é and ß", "€ 3 bytes", "emoji 😀 (a surrogate pair)",
+        "x".repeat(100_000), "ü".repeat(30_000) + "end", "tab\there, quote ' and \"");
+    try (Connection c = server.connect(p); Statement s = c.createStatement()) {
+      String table = "widths_" + mode;
+      s.execute("create table " + table + "(id int primary key, t text, n bigint)");
+      try (PreparedStatement ps = c.prepareStatement("insert into " + table + " values (?, ?, ?)")) {
+        for (int i = 0; i < values.size(); i++) {
+          ps.setInt(1, i);
+          ps.setString(2, values.get(i));
+          ps.setLong(3, i % 2 == 0 ? Long.MIN_VALUE + i : -1_234_567_890_123L * i);
+          ps.executeUpdate();
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("select id, t, n from " + table + " order by id")) {
+        for (int round = 0; round < 2; round++) {
+          try (ResultSet rs = ps.executeQuery()) {
+            for (int i = 0; i < values.size(); i++) {
+              assertThat(rs.next()).isTrue();
+              assertThat(rs.getString("t")).isEqualTo(values.get(i));
+              assertThat(rs.getLong("n")).isEqualTo(i % 2 == 0 ? Long.MIN_VALUE + i : -1_234_567_890_123L * i);
+            }
+            assertThat(rs.next()).isFalse();
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void nullsAndNumericEdgesInBinary() throws SQLException {
     Properties p = new Properties();
