@@ -1592,7 +1592,7 @@ public final class Session implements AutoCloseable {
       Result result;
       for (int attempt = 1;; attempt++) {
         TxnContext ctx = beginStatement(statementKey, query);
-        TxnContext.Mark restartPoint = restartPoint(statementKey, ctx, prepared);
+        RestartPoint restartPoint = restartPoint(statementKey, ctx, prepared);
         try {
           result = body.run();
           break;
@@ -1635,7 +1635,7 @@ public final class Session implements AutoCloseable {
    * statement outside a block is its own transaction and starts over in a new one; one that writes or locks rows
    * in a READ COMMITTED block gets a savepoint. Other statements do not restart (REPEATABLE READ: 40001).
    */
-  private synchronized TxnContext.Mark restartPoint(Object statementKey, TxnContext ctx, Prepared prepared) {
+  private synchronized RestartPoint restartPoint(Object statementKey, TxnContext ctx, Prepared prepared) {
     ctx.lockTimeout(settings.lockTimeoutMillis());
     if (statementContexts.get(statementKey) == ctx) {
       ctx.restartable(true);
@@ -1644,24 +1644,32 @@ public final class Session implements AutoCloseable {
     if (ctx == block && readCommitted() && restartPoints < MAX_RESTART_POINTS
         && (prepared.kind() == Prepared.Kind.DML || prepared.rowLocking() != null)) {
       restartPoints++;
-      TxnContext.Mark mark = ctx.mark();
+      RestartPoint point = new RestartPoint(ctx.mark(), notifications == null ? null : notifications.mark());
       ctx.restartable(true);
-      return mark;
+      return point;
     }
     return null;
   }
 
+  /** A block's state before a statement that may restart: its writes, and its NOTIFYs and LISTENs. */
+  private record RestartPoint(TxnContext.Mark writes, SessionNotifications.Mark notifications) {
+  }
+
   /**
    * Undoes what the statement did before it restarts: its own transaction as a failed statement's (its advisory
-   * locks and notifications included), or the block's writes since its mark.
+   * locks and notifications included), or the block's writes and notifications since its restart point.
    */
-  private synchronized boolean restart(Object statementKey, TxnContext ctx, TxnContext.Mark restartPoint) {
+  private synchronized boolean restart(Object statementKey, TxnContext ctx, RestartPoint restartPoint) {
     if (statementContexts.get(statementKey) == ctx) {
       statementFailed(statementKey);
       return true;
     }
     if (restartPoint != null && ctx == block) {
-      ctx.rollbackTo(restartPoint);
+      ctx.rollbackTo(restartPoint.writes());
+      if (notifications != null) {
+        notifications.rollbackTo(restartPoint.notifications() == null ? new SessionNotifications.Mark(0, 0)
+            : restartPoint.notifications());
+      }
       return true;
     }
     return false;

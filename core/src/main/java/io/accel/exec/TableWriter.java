@@ -26,7 +26,10 @@ import org.rocksdb.ColumnFamilyHandle;
  * statement inside a savepoint (or its own transaction) so a violation leaves nothing behind.
  *
  * <p>UPDATE, DELETE and ON CONFLICT lock the rows they change first ({@link TxnContext#lockForWrite}): a concurrent
- * writer of the same row waits for this transaction to end, as in PostgreSQL.
+ * writer of the same row waits for this transaction to end, as in PostgreSQL. Statements writing at most
+ * {@link #LOCKED_NEW_KEYS} rows also lock the primary keys and unique index entries they create, so a concurrent
+ * insert of the same key waits, then fails with 23505 if the other committed (PostgreSQL's unique check); bulk
+ * writes (COPY, large INSERT ... SELECT) leave that to the commit's conflict check (40001).
  *
  * <p>UPDATE removes every old version before writing any new one, so uniqueness is checked against the
  * statement's end state ({@code UPDATE t SET id = id + 1} succeeds whatever order rows come in).
@@ -42,6 +45,10 @@ public final class TableWriter {
   private final ReferentialChecks references;
   /** How deep in this writer's public operations the current call is: the outermost finishes the FK work. */
   private int depth;
+  /** Statements writing at most this many rows lock the unique keys they create (see the class comment). */
+  static final int LOCKED_NEW_KEYS = 100;
+  /** Whether the current operation locks the unique keys it creates. */
+  private boolean lockNewKeys;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
@@ -89,6 +96,12 @@ public final class TableWriter {
       }
       normalized.add(row);
       keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
+    }
+    lockNewKeys = normalized.size() <= LOCKED_NEW_KEYS;
+    if (lockNewKeys && !table.hasHiddenRowId()) {
+      for (byte[] key : keys) {
+        ctx.lockForWrite(table, rows, key, Strength.UPDATE);
+      }
     }
     // the primary keys are looked up (and locked) with one MultiGet; rows are then checked in statement order
     List<byte[]> existing = table.hasHiddenRowId() ? null : ctx.multiGetForUpdate(rows, keys);
@@ -235,10 +248,14 @@ public final class TableWriter {
       newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
     }
     // every row is locked before any is written: a restart (a row changed by a concurrent commit) undoes less
+    lockNewKeys = oldRows.size() <= LOCKED_NEW_KEYS;
     for (int i = 0; i < oldRows.size(); i++) {
       byte[] oldKey = oldKeys.get(i);
-      ctx.lockForWrite(table, rows, oldKey, Arrays.equals(oldKey, newKeys.get(i)) ? Strength.NO_KEY_UPDATE
-          : Strength.UPDATE);
+      boolean sameKey = Arrays.equals(oldKey, newKeys.get(i));
+      ctx.lockForWrite(table, rows, oldKey, sameKey ? Strength.NO_KEY_UPDATE : Strength.UPDATE);
+      if (!sameKey && lockNewKeys) {
+        ctx.lockForWrite(table, rows, newKeys.get(i), Strength.UPDATE);
+      }
     }
     for (int i = 0; i < oldRows.size(); i++) {
       Object[] old = oldRows.get(i);
@@ -284,6 +301,9 @@ public final class TableWriter {
       ColumnFamilyHandle family = database.indexFamily(index.id());
       byte[] entry = RowKeys.indexKey(table, index, row, key);
       if (RowKeys.uniqueForm(index, row)) {
+        if (lockNewKeys) {
+          ctx.lockRow(-1 - index.id(), family, entry, Strength.UPDATE, true);
+        }
         if (ctx.getForUpdate(family, entry) != null) {
           throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
         }

@@ -261,4 +261,71 @@ class ReadCommittedTest extends EngineTestBase {
     }
     assertThat(rows("SELECT n FROM counters WHERE id = 3")).containsExactly(2);
   }
+
+  /**
+   * An INSERT of a key another open transaction inserted waits for it, as PostgreSQL's unique check does: 23505 when
+   * the other commits, the row inserted when it rolls back. The same for a UNIQUE index and an UPDATE to the key.
+   */
+  @Test
+  void anInsertOfAKeyBeingInsertedWaitsThenFailsOrSucceeds() throws Exception {
+    run("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT UNIQUE)");
+    run("INSERT INTO users VALUES (1, 'a@x')");
+    try (Session other = new Session(db)) {
+      run("BEGIN");
+      run("INSERT INTO users VALUES (2, 'b@x')");
+      Future<?> samePrimaryKey = later(other, "INSERT INTO users VALUES (2, 'c@x')");
+      stillWaiting(samePrimaryKey);
+      run("COMMIT");
+      assertThat(causeState(samePrimaryKey)).isEqualTo("23505");
+
+      run("BEGIN");
+      run("INSERT INTO users VALUES (3, 'd@x')");
+      Future<?> sameEmail = later(other, "INSERT INTO users VALUES (4, 'd@x')");
+      stillWaiting(sameEmail);
+      run("ROLLBACK");
+      sameEmail.get(10, TimeUnit.SECONDS);
+
+      run("BEGIN");
+      run("INSERT INTO users VALUES (5, 'e@x')");
+      Future<?> updateToTheKey = later(other, "UPDATE users SET email = 'e@x' WHERE id = 1");
+      stillWaiting(updateToTheKey);
+      run("COMMIT");
+      assertThat(causeState(updateToTheKey)).isEqualTo("23505");
+    }
+    assertThat(rows("SELECT id, email FROM users ORDER BY id"))
+        .containsExactly("[1, a@x]", "[2, b@x]", "[4, d@x]", "[5, e@x]");
+  }
+
+  /** A statement that restarts after a wait sends what its last run notified, once (the first run's is undone). */
+  @Test
+  void aRestartedStatementNotifiesOnce() throws Exception {
+    counters();
+    try (Session other = new Session(db)) {
+      exec(other, "LISTEN ch");
+      run("BEGIN");
+      run("UPDATE counters SET n = n + 10");
+      exec(other, "BEGIN");
+      Future<?> update = later(other,
+          "UPDATE counters SET n = n * 2 WHERE id = 1 OR pg_notify('ch', n::text) IS NULL");
+      stillWaiting(update);
+      run("COMMIT");
+      update.get(10, TimeUnit.SECONDS);
+      exec(other, "COMMIT");
+      List<String> received = new ArrayList<>();
+      for (var n = other.pollNotification(); n.isPresent(); n = other.pollNotification()) {
+        received.add(n.get().payload());
+      }
+      assertThat(received).containsExactly("110");
+    }
+    assertThat(rows("SELECT n FROM counters ORDER BY id")).containsExactly(22, 110);
+  }
+
+  private static String causeState(Future<?> f) throws Exception {
+    try {
+      f.get(10, TimeUnit.SECONDS);
+      throw new AssertionError("the statement succeeded");
+    } catch (java.util.concurrent.ExecutionException e) {
+      return ((AccelException) e.getCause()).state().code();
+    }
+  }
 }
