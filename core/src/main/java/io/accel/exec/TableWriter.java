@@ -112,7 +112,7 @@ public final class TableWriter {
       if (existing != null && (existing.get(i) != null || (inserted != null && !inserted.add(ByteBuffer.wrap(key))))) {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
-      writeRow(key, row);
+      writeRow(key, row, table.hasHiddenRowId());
       if (references != null) {
         references.inserted(row);
       }
@@ -273,7 +273,7 @@ public final class TableWriter {
       if (!Arrays.equals(oldKeys.get(i), key) && ctx.getForUpdate(rows, key) != null) {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
-      writeRow(key, row);
+      writeRow(key, row, false);
       if (references != null) {
         references.updated(oldRows.get(i), row);
       }
@@ -296,7 +296,8 @@ public final class TableWriter {
     }
   }
 
-  private void writeRow(byte[] key, Object[] row) {
+  /** Writes a row and its index entries; {@code newKey}: a hidden row id just allocated (see TxnContext.putNewRow). */
+  private void writeRow(byte[] key, Object[] row, boolean newKey) {
     for (IndexDef index : table.indexes()) {
       ColumnFamilyHandle family = database.indexFamily(index.id());
       byte[] entry = RowKeys.indexKey(table, index, row, key);
@@ -313,7 +314,11 @@ public final class TableWriter {
         ctx.putUntracked(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
-    ctx.putRow(table, rows, key, table.encodeRow(row));
+    if (newKey) {
+      ctx.putNewRow(table, rows, key, table.encodeRow(row));
+    } else {
+      ctx.putRow(table, rows, key, table.encodeRow(row));
+    }
   }
 
   /** The storage keys of rows read from this table (for tables without a primary key, by matching values). */
