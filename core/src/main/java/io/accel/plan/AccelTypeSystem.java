@@ -39,6 +39,19 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
     return typeName == SqlTypeName.DECIMAL ? getMaxScale(typeName) / 2 : super.getDefaultScale(typeName);
   }
 
+  /** The type of unconstrained NUMERIC (a column declared without precision, a cast {@code x::numeric}). */
+  public static RelDataType unconstrainedNumeric(RelDataTypeFactory factory) {
+    return factory.createSqlType(SqlTypeName.DECIMAL, INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL),
+        INSTANCE.getDefaultScale(SqlTypeName.DECIMAL));
+  }
+
+  /** Whether {@code type} is unconstrained NUMERIC's (whose values keep their own scales). */
+  public static boolean isUnconstrainedNumeric(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.DECIMAL
+        && type.getPrecision() == INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL)
+        && type.getScale() == INSTANCE.getDefaultScale(SqlTypeName.DECIMAL);
+  }
+
   /** PostgreSQL rounds half away from zero when a cast or an operation drops digits (2.5::int = 3). */
   @Override
   public java.math.RoundingMode roundingMode() {
@@ -85,13 +98,29 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
       return super.deriveDecimalDivideType(factory, type1, type2);
     }
     int max = getMaxPrecision(SqlTypeName.DECIMAL);
-    int s1 = Math.max(type1.getScale(), 0);
-    int s2 = Math.max(type2.getScale(), 0);
+    // an unconstrained NUMERIC's values keep their own scales, most often small: counted as 0, so 10::numeric / 4
+    // keeps PostgreSQL's 16 decimals rather than the type's 19
+    int s1 = isUnconstrainedNumeric(type1) ? 0 : Math.max(type1.getScale(), 0);
+    int s2 = isUnconstrainedNumeric(type2) ? 0 : Math.max(type2.getScale(), 0);
     int scale = Math.min(max - 1, Math.max(16, Math.max(s1, s2)));
     int integerDigits = Math.min(max - scale, type1.getPrecision() - s1 + s2);
     RelDataType t = factory.createSqlType(SqlTypeName.DECIMAL, Math.max(1, Math.min(max, integerDigits + scale)),
         scale);
     return factory.createTypeWithNullability(t, type1.isNullable() || type2.isNullable());
+  }
+
+  /**
+   * A product with an unconstrained NUMERIC operand is unconstrained NUMERIC, as in PostgreSQL (its value keeps the
+   * operands' scales added, see PgExpressions); Calcite's sum of the scales made NUMERIC(38,38) of two of them.
+   */
+  @Override
+  public RelDataType deriveDecimalMultiplyType(RelDataTypeFactory factory, RelDataType type1, RelDataType type2) {
+    if (SqlTypeUtil.isExactNumeric(type1) && SqlTypeUtil.isExactNumeric(type2)
+        && (isUnconstrainedNumeric(type1) || isUnconstrainedNumeric(type2))) {
+      return factory.createTypeWithNullability(unconstrainedNumeric(factory),
+          type1.isNullable() || type2.isNullable());
+    }
+    return super.deriveDecimalMultiplyType(factory, type1, type2);
   }
 
   @Override

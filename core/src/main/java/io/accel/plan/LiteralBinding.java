@@ -114,7 +114,10 @@ public final class LiteralBinding {
     if (decimals > scale || integerDigits > parameter.precision - scale) {
       return null;
     }
-    return v.setScale(scale);
+    // an unconstrained NUMERIC parameter keeps the literal's scale, as PostgreSQL's numeric does
+    boolean unconstrained = parameter.precision == AccelTypeSystem.INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL)
+        && parameter.scale == AccelTypeSystem.INSTANCE.getDefaultScale(SqlTypeName.DECIMAL);
+    return unconstrained ? v : v.setScale(scale);
   }
 
   /**

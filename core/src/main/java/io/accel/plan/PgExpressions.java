@@ -114,6 +114,19 @@ public final class PgExpressions {
       returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
       List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR));
 
+  static final SqlUserDefinedFunction TO_NUMERIC = function("accel_to_numeric", "toNumeric",
+      binding -> binding.getTypeFactory().createTypeWithNullability(
+          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()), binding.getOperandType(0).isNullable()),
+      List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
+
+  /** {@code a + b}, {@code a - b} or {@code a * b} (operation 0, 1, 2) of NUMERIC values, as unconstrained NUMERIC. */
+  static final SqlUserDefinedFunction NUMERIC_ARITHMETIC = function("accel_numeric_arithmetic", "arithmetic",
+      binding -> binding.getTypeFactory().createTypeWithNullability(
+          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()),
+          binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable()),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.ANY, SqlTypeFamily.INTEGER),
+      List.of(SqlTypeName.ANY, SqlTypeName.ANY, SqlTypeName.INTEGER));
+
   static final SqlUserDefinedFunction TO_BYTEA = function("accel_to_bytea", "toBytea",
       returning(SqlTypeName.VARBINARY),
       List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
@@ -256,6 +269,16 @@ public final class PgExpressions {
           && visited.getOperands().size() == 2) {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
             visited.getOperands().get(1), integer(type.getScale())));
+      }
+      if ((visited.getKind() == SqlKind.PLUS || visited.getKind() == SqlKind.MINUS
+          || visited.getKind() == SqlKind.TIMES) && visited.getOperands().size() == 2
+          && AccelTypeSystem.isUnconstrainedNumeric(type)) {
+        // unconstrained NUMERIC values keep their own scales through arithmetic (9.75 * 1.5 = 14.625, as in
+        // PostgreSQL); Calcite rescaled each result to the type's 19 decimals, and a product of two such values
+        // was typed NUMERIC(38,38), which no value of 1 or more fits
+        int operation = visited.getKind() == SqlKind.PLUS ? 0 : visited.getKind() == SqlKind.MINUS ? 1 : 2;
+        return rexBuilder.makeCall(type, NUMERIC_ARITHMETIC, List.of(visited.getOperands().get(0),
+            visited.getOperands().get(1), integer(operation)));
       }
       if (divisionsOnly) {
         RexNode row = expandRowComparison(rexBuilder, visited);
@@ -408,7 +431,19 @@ public final class PgExpressions {
           || printsAsText(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
-          || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName());
+          || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName())
+          || keepsScale(from, to);
+    }
+
+    /**
+     * A cast to unconstrained NUMERIC ({@code x::numeric}) keeps the value's own scale, as PostgreSQL's does
+     * ({@code 1.5::numeric} is 1.5); Calcite's cast to the type's 19 decimals printed 1.5000000000000000000.
+     */
+    private static boolean keepsScale(RelDataType from, RelDataType to) {
+      SqlTypeName f = from.getSqlTypeName();
+      // (also from unconstrained NUMERIC: Calcite's cast of only the nullability rescaled the value too)
+      return AccelTypeSystem.isUnconstrainedNumeric(to)
+          && (SqlTypeName.EXACT_TYPES.contains(f) || approximate(f) || f == SqlTypeName.CHAR || f == SqlTypeName.VARCHAR);
     }
 
     private static boolean parsesBytea(SqlTypeName from, SqlTypeName to) {
@@ -470,6 +505,9 @@ public final class PgExpressions {
       if (parsesBoolean(from, to)) {
         return rexBuilder.makeCall(type, TO_BOOLEAN, List.of(operand));
       }
+      if (keepsScale(operand.getType(), type)) {
+        return rexBuilder.makeCall(type, TO_NUMERIC, List.of(operand));
+      }
       if (parsesTimestampTz(from, to)) {
         // the session's zone when the statement is planned (a session's plans are dropped when it changes)
         return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
@@ -521,6 +559,51 @@ public final class PgExpressions {
       throw new ArithmeticException("Division by zero");
     }
     return decimal(dividend).divide(d, scale, RoundingMode.HALF_UP);
+  }
+
+  /** See {@link #NUMERIC_ARITHMETIC}; NULL when either operand is. Called by generated code. */
+  public static @Nullable BigDecimal arithmetic(@Nullable Object a, @Nullable Object b, int operation) {
+    if (a == null || b == null) {
+      return null;
+    }
+    BigDecimal x = decimal(a);
+    BigDecimal y = decimal(b);
+    return switch (operation) {
+      case 0 -> x.add(y);
+      case 1 -> x.subtract(y);
+      default -> x.multiply(y);
+    };
+  }
+
+  /**
+   * A value as unconstrained NUMERIC with the scale PostgreSQL gives it: an integer's 0, a NUMERIC's own, a float's
+   * shortest decimal form ({@code 2.0::float8::numeric} is 2), text as written ({@code '1.50'} keeps two decimals;
+   * an exponent's negative scale becomes 0). NULL for NULL. Called by generated code.
+   */
+  public static @Nullable BigDecimal toNumeric(@Nullable Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot convert " + (Double.isNaN(d) ? "NaN"
+            : d > 0 ? "infinity" : "-infinity") + " to numeric");
+      }
+      BigDecimal b = value instanceof Float f ? new BigDecimal(Float.toString(f)) : BigDecimal.valueOf(d);
+      b = b.stripTrailingZeros();
+      return b.scale() < 0 ? b.setScale(0) : b;
+    }
+    if (value instanceof String text) {
+      try {
+        BigDecimal b = new BigDecimal(text.strip());
+        return b.scale() < 0 ? b.setScale(0) : b;
+      } catch (NumberFormatException e) {
+        throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION,
+            "invalid input syntax for type numeric: \"" + text + "\"");
+      }
+    }
+    return decimal(value);
   }
 
   private static BigDecimal decimal(Object value) {

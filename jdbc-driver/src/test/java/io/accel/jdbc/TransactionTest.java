@@ -285,14 +285,23 @@ class TransactionTest extends JdbcTestSupport {
   }
 
   @Test
-  void concurrentInsertsOfTheSameKeyConflict() throws SQLException {
+  void concurrentInsertsOfTheSameKeyConflict() throws Exception {
     a.setAutoCommit(false);
     b.setAutoCommit(false);
     update(a, "INSERT INTO account VALUES (3, 'cy', 1)");
-    update(b, "INSERT INTO account VALUES (3, 'di', 2)");
-    a.commit();
-    SQLException e = sqlError(b::commit);
-    assertThat(e.getSQLState()).isIn("40001", "23505");
+    // as in PostgreSQL, the second insert of the key waits for the first transaction, then fails with 23505
+    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<SQLException> second = thread.submit(
+          () -> sqlError(() -> update(b, "INSERT INTO account VALUES (3, 'di', 2)")));
+      assertThatThrownBy(() -> second.get(300, java.util.concurrent.TimeUnit.MILLISECONDS))
+          .isInstanceOf(java.util.concurrent.TimeoutException.class);
+      a.commit();
+      assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS).getSQLState()).isEqualTo("23505");
+    } finally {
+      thread.shutdownNow();
+    }
+    b.rollback();
     assertThat(rows(b, "SELECT owner FROM account WHERE id = 3")).containsExactly(List.of("cy"));
   }
 
