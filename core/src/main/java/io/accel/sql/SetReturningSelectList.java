@@ -10,9 +10,9 @@ import java.util.Set;
 /**
  * A set-returning function of one column in a SELECT list ({@code SELECT generate_series(1, 3)},
  * {@code INSERT INTO t SELECT generate_series(1, 1000), 'x'}, {@code SELECT id, jsonb_array_elements_text(tags)
- * FROM t}), which PostgreSQL expands into one row per value and Calcite cannot call there: the call becomes a
- * column of the function in FROM, {@code accel_series.generate_series}. Without FROM the SELECT reads {@code FROM
- * generate_series(1, 3) AS accel_series(generate_series)}; with one, the function is joined laterally to its items
+ * FROM t}, {@code SELECT unnest(ARRAY[1, 2])}), which PostgreSQL expands into one row per value and Calcite cannot
+ * call there: the call becomes a column of the function in FROM, {@code accel_series.generate_series}. Without
+ * FROM the SELECT reads {@code FROM generate_series(1, 3) AS accel_series(generate_series)}; with one, the function is joined laterally to its items
  * ({@code FROM t, LATERAL TABLE(f(...)) AS accel_series(...)}), so each row repeats once per value and a row whose
  * call returns none is dropped, as in PostgreSQL. One such call per SELECT, and not in a SELECT that groups or
  * aggregates (PostgreSQL expands it after grouping); anything else keeps its text (Calcite reports it).
@@ -23,11 +23,11 @@ public final class SetReturningSelectList {
 
   private static final String ALIAS = "accel_series";
 
-  /** The functions, and the name of their column. */
+  /** The functions, and the name of their column (quoted where it is a reserved word). */
   private static final Map<String, String> FUNCTIONS = Map.of("generate_series", "generate_series",
       "jsonb_object_keys", "jsonb_object_keys", "json_object_keys", "jsonb_object_keys",
       "jsonb_array_elements", "value", "json_array_elements", "value", "jsonb_array_elements_text", "value",
-      "json_array_elements_text", "value");
+      "json_array_elements_text", "value", "unnest", "\"unnest\"");
 
   /** Aggregates and words that make the SELECT group. */
   private static final Set<String> GROUPING = Set.of("count", "sum", "avg", "min", "max", "string_agg",
@@ -37,7 +37,8 @@ public final class SetReturningSelectList {
   /** {@code sql} with each such SELECT rewritten; unchanged when it has none. */
   public static String rewrite(String sql) {
     String lower = sql.toLowerCase(Locale.ROOT);
-    if (!lower.contains("generate_series") && !lower.contains("_object_keys") && !lower.contains("_elements")) {
+    if (!lower.contains("generate_series") && !lower.contains("_object_keys") && !lower.contains("_elements")
+        && !lower.contains("unnest")) {
       return sql;
     }
     return SqlLexer.rewriteEach(sql, 8, SetReturningSelectList::rewriteFirst);
@@ -91,8 +92,9 @@ public final class SetReturningSelectList {
       String reference = ALIAS + "." + column;
       String callText = sql.substring(tokens.get(call).start(), tokens.get(close).end());
       int listEnd = tokens.get(end - 1).end();
+      boolean unnest = function.equals("unnest");
       if (!from) {
-        if (!function.equals("generate_series")) {
+        if (!function.equals("generate_series") && !unnest) {
           continue; // (Calcite's FROM reads the json functions only with TABLE)
         }
         return sql.substring(0, tokens.get(call).start()) + reference
@@ -104,8 +106,10 @@ public final class SetReturningSelectList {
         continue;
       }
       int itemsEnd = tokens.get(fromEnd - 1).end();
+      // (UNNEST in FROM is Calcite's own syntax, lateral by itself; the other functions are table functions)
       return sql.substring(0, tokens.get(call).start()) + reference + sql.substring(tokens.get(close).end(), itemsEnd)
-          + ", LATERAL TABLE(" + callText + ") AS " + ALIAS + "(" + column + ")" + sql.substring(itemsEnd);
+          + (unnest ? ", " + callText : ", LATERAL TABLE(" + callText + ")") + " AS " + ALIAS + "(" + column + ")"
+          + sql.substring(itemsEnd);
     }
     return null;
   }
