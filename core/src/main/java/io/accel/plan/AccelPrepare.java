@@ -102,15 +102,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * PostgreSQL's keywords as names, set-returning and lateral functions, AT TIME ZONE, json operators, LIKE ANY,
-   * DISTINCT ON, interval literals ('7 days') and precedence for :: (which Calcite's Babel parser binds looser than
-   * comparisons), rewritten into what Calcite reads: every statement's text, and a view's stored query.
+   * PostgreSQL's keywords as names, frames of ranking functions, EXTRACT of fractional fields, set-returning and
+   * lateral functions, AT TIME ZONE, json operators, LIKE ANY, DISTINCT ON, interval literals ('7 days') and
+   * precedence for :: (which Calcite's Babel parser binds looser than comparisons), rewritten into what Calcite
+   * reads: every statement's text, and a view's stored query.
    */
   static String calciteSyntax(String sql) {
     return CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
         io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
             io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
-                io.accel.sql.KeywordNames.rewrite(sql)))))))));
+                io.accel.sql.FractionalExtract.rewrite(io.accel.sql.RankingFrames.rewrite(
+                    io.accel.sql.KeywordNames.rewrite(sql)))))))))));
   }
 
   /**

@@ -186,6 +186,9 @@ public final class PgExpressions {
             cx.getValidator().getValidatedNodeType(minus), SqlStdOperatorTable.MINUS_DATE,
             List.of(cx.convertExpression(minus.operand(0)), cx.convertExpression(minus.operand(1))));
       }
+      if (call.getOperator() == PgExtract.FUNCTION) {
+        return PgExtract::convert;
+      }
       if (call.getOperator() == PgFunctions.PG_TYPEOF) {
         // (NULL is unknown, as in PostgreSQL; Calcite typed it as the function's operand inference did)
         return (cx, typeOf) -> cx.getRexBuilder().makeLiteral(

@@ -307,6 +307,7 @@ public final class PgFunctions {
   static {
     OPERATORS.add(PG_TYPEOF);
     OPERATORS.add(LikeQuantified.FUNCTION);
+    OPERATORS.add(PgExtract.FUNCTION);
     for (String prefix : List.of("jsonb", "json")) {
       OPERATORS.add(table(prefix + "_each", List.of(SqlTypeName.VARCHAR), JsonRows.class, "each"));
       OPERATORS.add(table(prefix + "_each_text", List.of(SqlTypeName.VARCHAR), JsonRows.class, "eachText"));
