@@ -221,6 +221,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         PgExpressions::rewrite,
         CharComparisons::rewrite,
         FloatKeys::rewrite,
+        NumericKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         (planner, rel, traits, materializations, lattices) -> {
           mixedSubQueries[0] = mixesSubQueries(rel);

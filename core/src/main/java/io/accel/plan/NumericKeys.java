@@ -1,0 +1,191 @@
+package io.accel.plan;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A planning phase: unconstrained NUMERIC values that differ only in trailing zeros (1.5 and 1.50, which such a
+ * column keeps as written) are one value where rows are grouped or joined by them, as PostgreSQL's numeric equality
+ * makes them. Calcite groups and hash-joins by {@code BigDecimal.equals}, which tells them apart. A GROUP BY or
+ * DISTINCT key of that type is grouped by {@code accel_numeric_key} (the value without trailing zeros) and shows the
+ * group's first value ({@code MIN}, which keeps the first of equal values: 2.00 stays 2.00); a COUNT(DISTINCT) counts
+ * the keys; an equality of two such values in a join condition compares the keys (pushed below the join by
+ * JOIN_PUSH_EXPRESSIONS, so the join still hashes). UNION / INTERSECT / EXCEPT keep Calcite's comparison.
+ */
+public final class NumericKeys {
+  private NumericKeys() {
+  }
+
+  static final SqlUserDefinedFunction KEY = new SqlUserDefinedFunction(
+      new SqlIdentifier("accel_numeric_key", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0,
+      InferTypes.FIRST_KNOWN, OperandTypes.operandMetadata(List.of(SqlTypeFamily.NUMERIC),
+          f -> List.of(f.createSqlType(SqlTypeName.DECIMAL)), i -> "x", i -> false),
+      ScalarFunctionImpl.create(NumericKeys.class, "numericKey"));
+
+  /** The value without trailing zeros (0 for any zero); NULL for NULL. Called by generated code. */
+  public static @Nullable BigDecimal numericKey(@Nullable BigDecimal x) {
+    if (x == null) {
+      return null;
+    }
+    return x.signum() == 0 ? BigDecimal.ZERO : x.stripTrailingZeros();
+  }
+
+  static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    return rel.accept(new RelHomogeneousShuttle() {
+      @Override
+      public RelNode visit(RelNode other) {
+        RelNode node = super.visit(other);
+        if (node instanceof LogicalAggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
+          return aggregate(aggregate);
+        }
+        if (node instanceof Join join) {
+          RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
+          return condition == join.getCondition() ? node : join.copy(join.getTraitSet(), condition, join.getLeft(),
+              join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        }
+        return node;
+      }
+    });
+  }
+
+  private static boolean unconstrained(RelNode input, int field) {
+    return AccelTypeSystem.isUnconstrainedNumeric(input.getRowType().getFieldList().get(field).getType());
+  }
+
+  /** {@code aggregate} grouping and counting distinct unconstrained NUMERIC values by their keys, or itself. */
+  private static RelNode aggregate(LogicalAggregate aggregate) {
+    RelNode input = aggregate.getInput();
+    List<Integer> groupKeys = aggregate.getGroupSet().asList();
+    Map<Integer, Integer> keyed = new HashMap<>(); // input field -> the appended field holding its key
+    for (int g : groupKeys) {
+      if (unconstrained(input, g)) {
+        keyed.put(g, -1);
+      }
+    }
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      if (call.isDistinct()) {
+        for (int arg : call.getArgList()) {
+          if (unconstrained(input, arg)) {
+            keyed.put(arg, -1);
+          }
+        }
+      }
+    }
+    if (keyed.isEmpty()) {
+      return aggregate;
+    }
+    RexBuilder rexBuilder = aggregate.getCluster().getRexBuilder();
+    List<RelDataTypeField> fields = input.getRowType().getFieldList();
+    List<RexNode> projects = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      projects.add(rexBuilder.makeInputRef(input, i));
+      names.add(fields.get(i).getName());
+    }
+    for (int f : new java.util.TreeSet<>(keyed.keySet())) {
+      keyed.put(f, projects.size());
+      projects.add(rexBuilder.makeCall(fields.get(f).getType(), KEY, List.of(rexBuilder.makeInputRef(input, f))));
+      names.add("accel_key" + f);
+    }
+    RelNode keyedInput = LogicalProject.create(input, List.of(), projects, names, Set.of());
+
+    ImmutableBitSet.Builder groupSet = ImmutableBitSet.builder();
+    for (int g : groupKeys) {
+      groupSet.set(keyed.containsKey(g) ? keyed.get(g) : g);
+    }
+    ImmutableBitSet newGroup = groupSet.build();
+    List<AggregateCall> calls = new ArrayList<>();
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      if (!call.isDistinct()) {
+        calls.add(call);
+        continue;
+      }
+      List<Integer> args = call.getArgList().stream().map(a -> keyed.containsKey(a) ? keyed.get(a) : a).toList();
+      calls.add(AggregateCall.create(call.getParserPosition(), call.getAggregation(), true, call.isApproximate(),
+          call.ignoreNulls(), call.rexList, args, call.filterArg, call.distinctKeys, call.getCollation(),
+          call.getType(), call.getName()));
+    }
+    // each keyed group key's shown value: the first of the group's equal values
+    Map<Integer, Integer> shown = new HashMap<>(); // group key -> index of its MIN among the calls
+    for (int g : groupKeys) {
+      if (keyed.containsKey(g)) {
+        shown.put(g, calls.size());
+        calls.add(AggregateCall.create(SqlParserPos.ZERO, SqlStdOperatorTable.MIN, false, false, false, List.of(),
+            List.of(g), -1, null, RelCollations.EMPTY, fields.get(g).getType(), "accel_shown" + g));
+      }
+    }
+    LogicalAggregate grouped = LogicalAggregate.create(keyedInput, aggregate.getHints(), newGroup, null, calls);
+
+    // the original layout: the group keys in their order, then the original calls
+    List<Integer> newKeys = newGroup.asList();
+    List<RexNode> outputs = new ArrayList<>();
+    for (int g : groupKeys) {
+      int position = keyed.containsKey(g) ? newKeys.size() + shown.get(g) : newKeys.indexOf(g);
+      outputs.add(rexBuilder.makeInputRef(grouped, position));
+    }
+    for (int c = 0; c < aggregate.getAggCallList().size(); c++) {
+      outputs.add(rexBuilder.makeInputRef(grouped, newKeys.size() + c));
+    }
+    return LogicalProject.create(grouped, List.of(), outputs, aggregate.getRowType().getFieldNames(), Set.of());
+  }
+
+  /** {@code a = b} of two unconstrained NUMERIC values as {@code key(a) = key(b)}. */
+  private static final class KeyedEquality extends RexShuttle {
+    private final RexBuilder rexBuilder;
+
+    KeyedEquality(RexBuilder rexBuilder) {
+      this.rexBuilder = rexBuilder;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+      RexCall visited = (RexCall) super.visitCall(call);
+      if (visited.getKind() == SqlKind.EQUALS && visited.getOperands().size() == 2
+          && visited.getOperands().get(0) instanceof RexInputRef
+          && visited.getOperands().get(1) instanceof RexInputRef
+          && AccelTypeSystem.isUnconstrainedNumeric(visited.getOperands().get(0).getType())
+          && AccelTypeSystem.isUnconstrainedNumeric(visited.getOperands().get(1).getType())) {
+        return rexBuilder.makeCall(visited.getOperator(),
+            rexBuilder.makeCall(visited.getOperands().get(0).getType(), KEY, List.of(visited.getOperands().get(0))),
+            rexBuilder.makeCall(visited.getOperands().get(1).getType(), KEY, List.of(visited.getOperands().get(1))));
+      }
+      return visited;
+    }
+  }
+}
