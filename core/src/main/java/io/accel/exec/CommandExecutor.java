@@ -8,6 +8,7 @@ import io.accel.catalog.TableDef;
 import io.accel.sql.AccelException;
 import io.accel.sql.Command;
 import io.accel.sql.SqlState;
+import io.accel.storage.Store;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +20,8 @@ import java.util.stream.Collectors;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs DDL and transaction-control {@link Command}s for a session. DDL takes the store's schema lock
@@ -26,6 +29,7 @@ import org.rocksdb.RocksIterator;
  * once, outside any transaction block (as in MySQL; PostgreSQL's DDL is transactional, Accel's is not).
  */
 public final class CommandExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger(CommandExecutor.class);
   /** Entries sorted and ingested together by an index backfill (about 100 MB of keys at most). */
   private static final int BACKFILL_RUN = 1_000_000;
 
@@ -570,7 +574,7 @@ public final class CommandExecutor {
       Column c = columns.get(o);
       columns.set(o, new Column(c.name(), c.type(), false, c.defaultSql()));
     }
-    refuseBlockRows(table);
+    TxnContext own = ownRows(table);
     List<String> created = new ArrayList<>();
     try {
       long id = catalog.allocateId();
@@ -579,13 +583,26 @@ public final class CommandExecutor {
       List<IndexDef> indexes = newIndexFamilies(table.indexes(), created);
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
           table.layout(), table.checks(), table.foreignKeys());
-      rekey(table, rewritten, family, pkName);
+      if (own == null) {
+        rekey(table, rewritten, family, pkName);
+      } else {
+        rekeyOwn(own, table, rewritten, family, pkName);
+      }
       for (IndexDef index : indexes) {
-        backfill(rewritten, index, database.indexFamily(index.id()), null);
+        backfill(rewritten, index, database.indexFamily(index.id()), own);
       }
       catalog.replace(table, rewritten);
       created.clear();
-      retireReplaced(table, rewritten);
+      retireReplaced(table, rewritten, own);
+      if (own != null) {
+        List<ColumnFamilyHandle> families = new ArrayList<>();
+        families.add(family);
+        for (IndexDef index : indexes) {
+          families.add(database.indexFamily(index.id()));
+        }
+        own.adoptSchema(id, catalog.changedAt(id), families);
+        own.abandonTable(table.id());
+      }
     } finally {
       for (String family : created) {
         database.store().dropFamily(family);
@@ -594,16 +611,53 @@ public final class CommandExecutor {
   }
 
   /**
-   * ADD PRIMARY KEY stores the committed rows again under a new table id: rows the session's open block wrote to the
-   * table would not follow (they were lost, or the commit failed), so that is refused before anything changes
-   * (Flyway's baseline: CREATE TABLE, INSERT, ADD PRIMARY KEY in one transaction).
+   * ADD PRIMARY KEY stores the committed rows again under a new table id. When the session's open block wrote rows to
+   * the table and no committed row exists (a table created in the block, as Flyway's baseline does: CREATE TABLE,
+   * INSERT, ADD PRIMARY KEY in one transaction), the block's rows are all there is: they are stored again within the
+   * block (returned here), and its writes under the old table's id are left to a family that is dropped. Rows the
+   * block wrote beside committed ones would not follow (they were lost, or the commit failed): that is refused before
+   * anything changes.
    */
-  private void refuseBlockRows(TableDef table) {
+  private TxnContext ownRows(TableDef table) {
     TxnContext block = session.blockContext();
-    if (block != null && block.wroteTable(table.id())) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE ADD PRIMARY KEY of a table this"
-          + " transaction wrote rows to is not supported; commit the rows first, or declare the key in CREATE TABLE");
+    if (block == null || !block.wroteTable(table.id())) {
+      return null;
     }
+    if (block.schemaCurrent(table.id()) && committedEmpty(table)) {
+      return block;
+    }
+    throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE ADD PRIMARY KEY of a table with committed"
+        + " rows that this transaction also wrote rows to is not supported; commit the rows first");
+  }
+
+  /** As {@link #rekey}, for the rows {@code own} sees (its own writes): written into it, untracked. */
+  private void rekeyOwn(TxnContext own, TableDef table, TableDef rewritten, ColumnFamilyHandle family, String pkName) {
+    TableReader reader = new TableReader(database, table);
+    List<byte[][]> rows = new ArrayList<>();
+    RocksIterator it = own.iterator(database.tableFamily(table));
+    try {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] value = it.value();
+        Object[] row = reader.decode(value);
+        for (int o : rewritten.primaryKey()) {
+          if (row[o] == null) {
+            throw new AccelException(SqlState.NOT_NULL_VIOLATION, "column \"" + table.columns().get(o).name()
+                + "\" of relation \"" + table.name() + "\" contains null values");
+          }
+        }
+        rows.add(new byte[][] {RowKeys.rowKey(rewritten, row), value});
+      }
+    } finally {
+      own.release(it);
+    }
+    rows.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    for (int i = 0; i < rows.size(); i++) {
+      if (i > 0 && java.util.Arrays.equals(rows.get(i - 1)[0], rows.get(i)[0])) {
+        throw duplicateKey(rewritten, rows.get(i)[1], pkName);
+      }
+      own.putUntracked(family, rows.get(i)[0], rows.get(i)[1]);
+    }
+    own.countChanges(rewritten.id(), rows.size(), rows.size());
   }
 
   /**
@@ -740,9 +794,36 @@ public final class CommandExecutor {
    * cached rows and statistics, and computes the new table's.
    */
   void retireReplaced(TableDef table, TableDef rewritten) throws RocksDBException {
-    database.store().dropFamily(Catalog.tableFamily(table.id()));
+    retireReplaced(table, rewritten, null);
+  }
+
+  /**
+   * As {@link #retireReplaced(TableDef, TableDef)}; with {@code writer}, a transaction that wrote to the old table's
+   * families, they are dropped once it ends (RocksDB's commit check of the keys it wrote needs them).
+   */
+  void retireReplaced(TableDef table, TableDef rewritten, TxnContext writer) throws RocksDBException {
+    List<String> families = new ArrayList<>();
+    families.add(Catalog.tableFamily(table.id()));
     for (IndexDef index : table.indexes()) {
-      database.store().dropFamily(Catalog.indexFamily(index.id()));
+      families.add(Catalog.indexFamily(index.id()));
+    }
+    if (writer == null) {
+      for (String family : families) {
+        database.store().dropFamily(family);
+      }
+    } else {
+      Store store = database.store();
+      writer.whenEnded(() -> {
+        for (String family : families) {
+          try {
+            if (!store.isClosed()) {
+              store.dropFamily(family);
+            }
+          } catch (RocksDBException e) {
+            LOG.warn("could not drop the column family {} of a replaced table: {}", family, e.getMessage());
+          }
+        }
+      });
     }
     database.forgetRowIds(table.id());
     database.statistics().tableDropped(table);

@@ -348,6 +348,17 @@ public final class TxnContext implements AutoCloseable {
     untracked.addAll(newFamilies);
   }
 
+  /**
+   * Forgets the writes to a table this transaction's session replaced within it (ADD PRIMARY KEY over the
+   * transaction's own rows, stored again under the new table): they go to a dropped family, and the replacement
+   * does not fail the commit.
+   */
+  synchronized void abandonTable(long tableId) {
+    wroteTables.remove(tableId);
+    writtenTables.remove(tableId);
+    changes.remove(tableId);
+  }
+
   /** Whether this transaction may read and write {@code tableId}: no DDL but its own changed it since it began. */
   public boolean schemaCurrent(long tableId) {
     if (catalog == null) {
@@ -859,6 +870,7 @@ public final class TxnContext implements AutoCloseable {
   private void end(String how, Runnable body) {
     ReentrantReadWriteLock.WriteLock lock = guard.writeLock();
     lock.lock();
+    List<Runnable> actions;
     try {
       synchronized (this) {
         if (ended == null) {
@@ -868,7 +880,25 @@ public final class TxnContext implements AutoCloseable {
       }
     } finally {
       lock.unlock();
+      synchronized (this) {
+        actions = endActions;
+        endActions = null;
+      }
     }
+    if (actions != null) {
+      actions.forEach(Runnable::run);
+    }
+  }
+
+  /** Run once when the transaction ends (committed or not), after its end; null when none are left. */
+  private List<Runnable> endActions;
+
+  /** Runs {@code action} once this transaction has ended, whether it committed or not. */
+  synchronized void whenEnded(Runnable action) {
+    if (endActions == null) {
+      endActions = new ArrayList<>(2);
+    }
+    endActions.add(action);
   }
 
   /** Closes an iterator early; the context forgets it. */

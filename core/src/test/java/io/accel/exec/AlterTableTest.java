@@ -146,25 +146,77 @@ class AlterTableTest extends EngineTestBase {
   }
 
   /**
-   * Flyway creates its history table with a baseline row so. The rewrite stores committed rows only: the block's
-   * rows were lost (or its commit failed), so it is refused before anything changes.
+   * Flyway creates its history table with a baseline row so: CREATE TABLE, INSERT, ADD PRIMARY KEY and an index in one
+   * transaction. The block's rows follow the table into its new key, are visible to the block, reach other sessions
+   * at COMMIT, and the key is enforced at once (also on the rows already there).
    */
   @Test
-  void addPrimaryKeyInTheBlockThatWroteRowsIsRefusedAndChangesNothing() {
+  void addPrimaryKeyInTheBlockThatCreatedAndFilledTheTable() {
     run("BEGIN");
-    run("CREATE TABLE history (installed_rank INT NOT NULL, version VARCHAR(50))");
-    run("INSERT INTO history VALUES (1, '3')");
-    assertThat(failure(() -> run("ALTER TABLE history ADD PRIMARY KEY (installed_rank)")).state().code())
-        .isEqualTo("0A000");
+    run("CREATE TABLE history (installed_rank INT NOT NULL, version VARCHAR(50), success BOOLEAN)");
+    run("INSERT INTO history VALUES (2, '2', TRUE), (1, '1', TRUE)");
+    run("UPDATE history SET success = FALSE WHERE installed_rank = 2");
+    run("ALTER TABLE history ADD CONSTRAINT history_pk PRIMARY KEY (installed_rank)");
+    run("CREATE INDEX history_s_idx ON history (success)");
+    assertThat(failure(() -> run("INSERT INTO history VALUES (1, 'x', TRUE)")).state().code()).isEqualTo("23505");
+    run("ROLLBACK");
+    // DDL is not transactional: the table and its key stay, its rows went with the block
+    assertThat(rows("SELECT count(*) FROM history")).containsExactly(0L);
+
+    run("BEGIN");
+    run("INSERT INTO history VALUES (2, '2', TRUE), (1, '1', TRUE)");
+    run("COMMIT");
+    run("CREATE TABLE fresh (installed_rank INT NOT NULL, version VARCHAR(50), success BOOLEAN)");
+    run("BEGIN");
+    run("INSERT INTO fresh VALUES (2, '2', TRUE), (1, '1', TRUE), (3, NULL, FALSE)");
+    run("DELETE FROM fresh WHERE installed_rank = 3");
+    run("ALTER TABLE fresh ADD PRIMARY KEY (installed_rank)");
+    run("CREATE INDEX fresh_s_idx ON fresh (success)");
+    run("INSERT INTO fresh VALUES (3, '3', FALSE)");
+    assertThat(rows("SELECT installed_rank, version FROM fresh WHERE installed_rank = 2")).containsExactly("[2, 2]");
+    try (Session other = new Session(db)) {
+      assertThat(count(other, "SELECT count(*) FROM fresh")).isZero();
+      run("COMMIT");
+      assertThat(count(other, "SELECT count(*) FROM fresh")).isEqualTo(3L);
+      assertThat(count(other, "SELECT count(*) FROM fresh WHERE success")).isEqualTo(2L);
+    }
+    assertThat(rows("SELECT installed_rank, version FROM fresh ORDER BY 1")).containsExactly("[1, 1]", "[2, 2]",
+        "[3, 3]");
+    assertThat(failure(() -> run("INSERT INTO fresh VALUES (2, 'x', TRUE)")).state().code()).isEqualTo("23505");
+  }
+
+  /** A duplicate or NULL key among the block's rows fails the ALTER (and so the block), as in PostgreSQL. */
+  @Test
+  void addPrimaryKeyOverTheBlocksDuplicateRowsFails() {
+    run("CREATE TABLE dup (k INT, v TEXT)");
+    run("BEGIN");
+    run("INSERT INTO dup VALUES (1, 'a'), (1, 'b')");
+    AccelException e = failure(() -> run("ALTER TABLE dup ADD PRIMARY KEY (k)"));
+    assertThat(e.state().code()).isEqualTo("23505");
+    assertThat(e.getMessage()).isEqualTo("could not create unique index \"dup_pkey\"");
     run("ROLLBACK");
     run("BEGIN");
-    run("INSERT INTO history VALUES (1, '3')");
-    run("COMMIT");
+    run("INSERT INTO dup VALUES (NULL, 'a')");
+    assertThat(failure(() -> run("ALTER TABLE dup ADD PRIMARY KEY (k)")).state().code()).isEqualTo("23502");
+    run("ROLLBACK");
+  }
+
+  /** Rows the block wrote beside committed ones would not follow the rewrite: refused, nothing changes. */
+  @Test
+  void addPrimaryKeyOverCommittedAndBlockRowsIsRefused() {
+    run("CREATE TABLE mixed (k INT, v TEXT)");
+    run("INSERT INTO mixed VALUES (1, 'committed')");
     run("BEGIN");
-    run("ALTER TABLE history ADD PRIMARY KEY (installed_rank)");
-    run("INSERT INTO history VALUES (2, NULL)");
-    run("COMMIT");
-    assertThat(rows("SELECT installed_rank, version FROM history ORDER BY 1")).containsExactly("[1, 3]", "[2, null]");
-    assertThat(failure(() -> run("INSERT INTO history VALUES (2, 'x')")).state().code()).isEqualTo("23505");
+    run("INSERT INTO mixed VALUES (2, 'block')");
+    assertThat(failure(() -> run("ALTER TABLE mixed ADD PRIMARY KEY (k)")).state().code()).isEqualTo("0A000");
+    run("ROLLBACK");
+    run("ALTER TABLE mixed ADD PRIMARY KEY (k)");
+    assertThat(rows("SELECT k, v FROM mixed")).containsExactly("[1, committed]");
+  }
+
+  private static long count(Session session, String sql) {
+    try (Result r = session.execute(new Object(), sql)) {
+      return ((Number) r.cursor().next()).longValue();
+    }
   }
 }

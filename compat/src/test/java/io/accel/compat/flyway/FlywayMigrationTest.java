@@ -37,6 +37,35 @@ class FlywayMigrationTest {
     return Flyway.configure().dataSource(ds).locations(locations).load();
   }
 
+  /**
+   * An existing database brought under Flyway: baseline at version 3 (its tables already made by hand), then migrate
+   * applies only what comes after the baseline.
+   */
+  @Test
+  void baselineOfAnExistingSchemaThenMigrateAppliesOnlyLaterVersions() throws SQLException {
+    try (HikariDataSource ds = dataSource()) {
+      Flyway first = Flyway.configure().dataSource(ds).locations("classpath:db/shop").load();
+      first.migrate(); // the schema an application had before it used Flyway: made, then its history dropped
+      try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+        s.execute("DROP TABLE flyway_schema_history");
+      }
+      Flyway baselined = Flyway.configure().dataSource(ds).locations("classpath:db/shop").baselineVersion("5")
+          .baselineDescription("existing schema").load();
+      baselined.baseline();
+      MigrationInfo[] applied = baselined.info().applied();
+      assertThat(applied).extracting(i -> i.getVersion().getVersion()).containsExactly("5");
+      assertThat(applied[0].getDescription()).isEqualTo("existing schema");
+      assertThat(applied[0].getState()).isEqualTo(MigrationState.BASELINE);
+      // versions up to the baseline are not run again; the repeatable migration is
+      MigrateResult after = baselined.migrate();
+      assertThat(after.success).isTrue();
+      assertThat(after.migrationsExecuted).isEqualTo(1);
+      assertThat(baselined.info().applied()).extracting(i -> i.getVersion() == null ? "R" : i.getVersion().getVersion())
+          .containsExactly("5", "R");
+      assertThat(baselined.info().pending()).isEmpty();
+    }
+  }
+
   @Test
   void migratesTheWholeHistoryAndASecondMigrateDoesNothing() throws SQLException {
     try (HikariDataSource ds = dataSource()) {
