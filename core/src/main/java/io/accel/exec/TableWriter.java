@@ -49,6 +49,8 @@ public final class TableWriter {
   static final int LOCKED_NEW_KEYS = 100;
   /** Whether the current operation locks the unique keys it creates. */
   private boolean lockNewKeys;
+  /** Whether the current operation is an INSERT (its new keys are checked as committed now, see lockNewKey). */
+  private boolean inserting;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
@@ -98,9 +100,12 @@ public final class TableWriter {
       keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
     }
     lockNewKeys = normalized.size() <= LOCKED_NEW_KEYS;
+    inserting = true;
     if (lockNewKeys && !table.hasHiddenRowId()) {
-      for (byte[] key : keys) {
-        ctx.lockForWrite(table, rows, key, Strength.UPDATE);
+      for (int i = 0; i < keys.size(); i++) {
+        if (ctx.lockNewKey(table.id(), rows, keys.get(i))) {
+          throw duplicate(table.name() + "_pkey", table.primaryKey(), normalized.get(i));
+        }
       }
     }
     // the primary keys are looked up (and locked) with one MultiGet; rows are then checked in statement order
@@ -249,6 +254,7 @@ public final class TableWriter {
     }
     // every row is locked before any is written: a restart (a row changed by a concurrent commit) undoes less
     lockNewKeys = oldRows.size() <= LOCKED_NEW_KEYS;
+    inserting = false;
     for (int i = 0; i < oldRows.size(); i++) {
       byte[] oldKey = oldKeys.get(i);
       boolean sameKey = Arrays.equals(oldKey, newKeys.get(i));
@@ -302,7 +308,12 @@ public final class TableWriter {
       ColumnFamilyHandle family = database.indexFamily(index.id());
       byte[] entry = RowKeys.indexKey(table, index, row, key);
       if (RowKeys.uniqueForm(index, row)) {
-        if (lockNewKeys) {
+        if (lockNewKeys && inserting) {
+          if (ctx.lockNewKey(-1 - index.id(), family, entry)) {
+            throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
+          }
+        } else if (lockNewKeys) {
+          // (an UPDATE's entry may be its own row's, rewritten: the statement's end state decides, see above)
           ctx.lockRow(-1 - index.id(), family, entry, Strength.UPDATE, true);
         }
         if (ctx.getForUpdate(family, entry) != null) {

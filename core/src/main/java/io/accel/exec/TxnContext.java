@@ -261,6 +261,47 @@ public final class TxnContext implements AutoCloseable {
   }
 
   /**
+   * Locks a key an INSERT is about to create (a primary key, a unique index entry) as {@link #lockRow} does, waiting
+   * for a transaction that holds it; then looks at the key as committed now, as PostgreSQL's unique check does: true
+   * when another transaction committed it since this statement's snapshot (a unique violation, 23505, at any
+   * isolation level). A key this statement still sees that a commit since removed restarts it (40001 at REPEATABLE
+   * READ); a key this transaction removed itself, or one whose holder rolled back, is free.
+   */
+  boolean lockNewKey(long space, ColumnFamilyHandle family, byte[] key) {
+    boolean waited = false;
+    if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
+      java.nio.ByteBuffer row = RowLocks.row(space, key);
+      if (!rowLocks.acquire(this, row, io.accel.sql.RowLocking.Strength.UPDATE)) {
+        waited = true;
+        waitFor(row, io.accel.sql.RowLocking.Strength.UPDATE);
+      }
+      lockedRow(row);
+      writeLocks++;
+    }
+    if (!waited && db.getLatestSequenceNumber() == snapshotSequence) {
+      return false;
+    }
+    byte[] latest;
+    byte[] atSnapshot;
+    enter();
+    try {
+      latest = db.get(family, key);
+      atSnapshot = db.get(family, readOptions, key);
+    } catch (RocksDBException e) {
+      throw storageFailure(e);
+    } finally {
+      exit();
+    }
+    if (latest != null && atSnapshot == null) {
+      return true;
+    }
+    if (latest == null && atSnapshot != null && get(family, key) != null) {
+      throw concurrentUpdate();
+    }
+    return false;
+  }
+
+  /**
    * Waits for a row lock without the schema lock's shared side: DDL queued for the exclusive side would otherwise
    * hold up the lock holder's next statement, which waits for the shared side behind it, while this waits for the
    * holder. DDL that ran meanwhile fails the statement (40001): its plan and tables may no longer exist.

@@ -320,6 +320,37 @@ class ReadCommittedTest extends EngineTestBase {
     assertThat(rows("SELECT n FROM counters ORDER BY id")).containsExactly(22, 110);
   }
 
+  /**
+   * A key another transaction committed after this one's snapshot is a unique violation (23505) at REPEATABLE READ
+   * too, as PostgreSQL's unique check reads committed rows; a key this transaction deleted can be inserted again.
+   */
+  @Test
+  void aKeyCommittedSinceTheSnapshotIs23505AtRepeatableReadAndOwnDeletesFreeTheirKeys() {
+    run("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT UNIQUE)");
+    run("INSERT INTO users VALUES (1, 'a@x')");
+    try (Session other = new Session(db)) {
+      run("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      assertThat(rows("SELECT count(*) FROM users")).containsExactly(1L);
+      exec(other, "INSERT INTO users VALUES (2, 'b@x')");
+      assertThat(failure(() -> run("INSERT INTO users VALUES (2, 'c@x')")).state().code()).isEqualTo("23505");
+      run("ROLLBACK");
+
+      run("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      assertThat(rows("SELECT count(*) FROM users")).containsExactly(2L);
+      exec(other, "INSERT INTO users VALUES (3, 'd@x')");
+      assertThat(failure(() -> run("INSERT INTO users VALUES (4, 'd@x')")).state().code()).isEqualTo("23505");
+      run("ROLLBACK");
+
+      run("BEGIN");
+      exec(other, "INSERT INTO users VALUES (5, 'e@x')"); // a commit since the snapshot: the keys are looked at
+      run("DELETE FROM users WHERE id = 1");
+      run("INSERT INTO users VALUES (1, 'a@x')");
+      run("COMMIT");
+    }
+    assertThat(rows("SELECT id, email FROM users ORDER BY id"))
+        .containsExactly("[1, a@x]", "[2, b@x]", "[3, d@x]", "[5, e@x]");
+  }
+
   private static String causeState(Future<?> f) throws Exception {
     try {
       f.get(10, TimeUnit.SECONDS);
