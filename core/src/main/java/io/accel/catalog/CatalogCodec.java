@@ -13,8 +13,10 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
+  /** Format 5 adds each FOREIGN KEY constraint's deferral after its actions. */
+  private static final int FORMAT = 5;
   /** Format 4 adds the FOREIGN KEY constraints after the CHECKs, and whether an index is a UNIQUE constraint's. */
-  private static final int FORMAT = 4;
+  private static final int FORMAT_WITHOUT_DEFERRAL = 4;
   /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
   private static final int FORMAT_WITHOUT_FOREIGN_KEYS = 3;
   /** Format 2 has INCLUDE columns and no row layout (every row holds the columns in order); still read. */
@@ -78,6 +80,7 @@ final class CatalogCodec {
         writeNames(out, fk.refColumns());
         out.writeByte(fk.onUpdate().ordinal());
         out.writeByte(fk.onDelete().ordinal());
+        out.writeByte(fk.deferral().ordinal());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -88,7 +91,7 @@ final class CatalogCodec {
   static TableDef decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT && format != FORMAT_WITHOUT_FOREIGN_KEYS && format != FORMAT_WITHOUT_LAYOUT
+      if (format != FORMAT && format != FORMAT_WITHOUT_DEFERRAL && format != FORMAT_WITHOUT_FOREIGN_KEYS && format != FORMAT_WITHOUT_LAYOUT
           && format != FORMAT_WITHOUT_INCLUDE) {
         throw new IllegalStateException("unknown catalog format " + format);
       }
@@ -129,7 +132,7 @@ final class CatalogCodec {
             include.add(in.readInt());
           }
         }
-        boolean constraint = format >= FORMAT && in.readBoolean();
+        boolean constraint = format >= FORMAT_WITHOUT_DEFERRAL && in.readBoolean();
         indexes.add(new IndexDef(indexId, indexName, ics, unique, include, constraint));
       }
       RowLayout layout = format >= FORMAT_WITHOUT_FOREIGN_KEYS ? readLayout(in) : null;
@@ -141,12 +144,19 @@ final class CatalogCodec {
         }
       }
       List<ForeignKeyDef> foreignKeys = new ArrayList<>();
-      if (format >= FORMAT) {
+      if (format >= FORMAT_WITHOUT_DEFERRAL) {
         int n = in.readInt();
         ForeignKeyDef.Action[] actions = ForeignKeyDef.Action.values();
         for (int i = 0; i < n; i++) {
-          foreignKeys.add(new ForeignKeyDef(in.readUTF(), readNames(in), in.readUTF(), readNames(in),
-              actions[in.readByte()], actions[in.readByte()]));
+          String fkName = in.readUTF();
+          List<String> fkColumns = readNames(in);
+          String refTable = in.readUTF();
+          List<String> refColumns = readNames(in);
+          ForeignKeyDef.Action onUpdate = actions[in.readByte()];
+          ForeignKeyDef.Action onDelete = actions[in.readByte()];
+          ForeignKeyDef.Deferral deferral = format >= FORMAT ? ForeignKeyDef.Deferral.values()[in.readByte()]
+              : ForeignKeyDef.Deferral.NOT_DEFERRABLE;
+          foreignKeys.add(new ForeignKeyDef(fkName, fkColumns, refTable, refColumns, onUpdate, onDelete, deferral));
         }
       }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,

@@ -8,11 +8,30 @@ import java.util.List;
  * Columns and the referenced table are held by name, so rewrites under a new table id keep them.
  */
 public record ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns,
-    Action onUpdate, Action onDelete) {
+    Action onUpdate, Action onDelete, Deferral deferral) {
 
   public ForeignKeyDef {
     columns = List.copyOf(columns);
     refColumns = List.copyOf(refColumns);
+  }
+
+  /** A constraint that is not deferrable. */
+  public ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns, Action onUpdate,
+      Action onDelete) {
+    this(name, columns, refTable, refColumns, onUpdate, onDelete, Deferral.NOT_DEFERRABLE);
+  }
+
+  /**
+   * When the constraint's NO ACTION checks run in a transaction block: at the end of each statement, or (INITIALLY
+   * DEFERRED, or SET CONSTRAINTS ... DEFERRED of a DEFERRABLE one) at COMMIT. Outside a block the statement is the
+   * transaction.
+   */
+  public enum Deferral {
+    NOT_DEFERRABLE, DEFERRABLE, INITIALLY_DEFERRED;
+
+    public boolean deferrable() {
+      return this != NOT_DEFERRABLE;
+    }
   }
 
   /** A referential action, with the letter PostgreSQL stores in {@code pg_constraint.confupdtype / confdeltype}. */
@@ -30,7 +49,7 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
   }
 
   public ForeignKeyDef withName(String newName) {
-    return new ForeignKeyDef(newName, columns, refTable, refColumns, onUpdate, onDelete);
+    return new ForeignKeyDef(newName, columns, refTable, refColumns, onUpdate, onDelete, deferral);
   }
 
   /** This constraint with a referenced or referencing column renamed, or the referenced table renamed. */
@@ -38,11 +57,11 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
     List<String> cols = table.equals(self) ? columns.stream().map(c -> c.equals(from) ? to : c).toList() : columns;
     List<String> refs = table.equals(refTable) ? refColumns.stream().map(c -> c.equals(from) ? to : c).toList()
         : refColumns;
-    return new ForeignKeyDef(name, cols, refTable, refs, onUpdate, onDelete);
+    return new ForeignKeyDef(name, cols, refTable, refs, onUpdate, onDelete, deferral);
   }
 
   public ForeignKeyDef withRefTable(String newRefTable) {
-    return new ForeignKeyDef(name, columns, newRefTable, refColumns, onUpdate, onDelete);
+    return new ForeignKeyDef(name, columns, newRefTable, refColumns, onUpdate, onDelete, deferral);
   }
 
   /** The SQL PostgreSQL's {@code pg_get_constraintdef} prints. */
@@ -54,6 +73,11 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
     }
     if (onDelete != Action.NO_ACTION) {
       b.append(" ON DELETE ").append(onDelete.sql);
+    }
+    if (deferral == Deferral.DEFERRABLE) {
+      b.append(" DEFERRABLE");
+    } else if (deferral == Deferral.INITIALLY_DEFERRED) {
+      b.append(" DEFERRABLE INITIALLY DEFERRED");
     }
     return b.toString();
   }

@@ -89,7 +89,7 @@ final class ForeignKeyDefinitions {
       }
       taken.add(name);
       defined.add(new ForeignKeyDef(name, spec.columns(), parent.name(), refColumns, spec.onUpdate(),
-          spec.onDelete()));
+          spec.onDelete(), spec.deferral()));
     }
     return defined;
   }

@@ -107,10 +107,21 @@ final class ReferentialChecks {
               + "\" does not exist"));
       ReferencedKey key = ReferencedKey.of(parent, fk);
       ColumnFamilyHandle family = key.family(database);
+      boolean deferred = ctx.deferred(fk);
       for (Object[] row : rows) {
         Object[] values = values(row, columns);
         if (values == null) {
           continue; // MATCH SIMPLE: a NULL in any referencing column means the row is not checked
+        }
+        if (deferred) {
+          String child = table.name();
+          ctx.defer(fk.name(), () -> {
+            ReferentialChecks checks = atCommit(child);
+            if (checks != null) {
+              checks.referenceAtCommit(fk.name(), values);
+            }
+          });
+          continue;
         }
         byte[] k = key.key(values);
         if (k == null || ctx.getForUpdate(family, k) == null) {
@@ -137,6 +148,17 @@ final class ReferentialChecks {
     byte[] k = key.key(values);
     ctx.removedReferencedKey(family, k);
     Action action = now == null ? fk.onDelete() : fk.onUpdate();
+    if (action == Action.NO_ACTION && ctx.deferred(fk)) {
+      String parent = table.name();
+      String child = r.child().name();
+      ctx.defer(fk.name(), () -> {
+        ReferentialChecks checks = atCommit(parent);
+        if (checks != null) {
+          checks.removedAtCommit(child, fk.name(), values);
+        }
+      });
+      return;
+    }
     if (action == Action.NO_ACTION && ctx.get(family, k) != null) {
       return; // another row holds the key at the end of the statement
     }
@@ -194,6 +216,71 @@ final class ReferentialChecks {
         }
       }
       default -> throw new IllegalStateException(action.name());
+    }
+  }
+
+  /** The checks of table {@code name} as the catalog has it at COMMIT (null: the table is gone, nothing to check). */
+  private ReferentialChecks atCommit(String name) {
+    return database.catalog().table(name).map(t -> new ReferentialChecks(database, ctx, t)).orElse(null);
+  }
+
+  /**
+   * A deferred check of this (referencing) table at COMMIT: the referenced key of {@code values} (the referencing
+   * columns' values of a row written) must exist, unless no row holds those values any more.
+   */
+  private void referenceAtCommit(String constraint, Object[] values) {
+    ForeignKeyDef fk = table.foreignKeys().stream().filter(f -> f.name().equals(constraint)).findFirst().orElse(null);
+    TableDef parent = fk == null ? null : database.catalog().table(fk.refTable()).orElse(null);
+    if (parent == null) {
+      return; // the constraint or its table was dropped
+    }
+    ReferencedKey key = ReferencedKey.of(parent, fk);
+    ColumnFamilyHandle family = key.family(database);
+    byte[] k = key.key(values);
+    if (k != null && ctx.getForUpdate(family, k) != null) {
+      ctx.referencedKey(family, k);
+      return;
+    }
+    int[] columns = ordinals(table, fk.columns());
+    List<byte[]> keys = new ArrayList<>();
+    List<Object[]> rows = new ArrayList<>();
+    referencingRows(table, columns, values, keys, rows);
+    if (!rows.isEmpty()) {
+      throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + table.name()
+          + "\" violates foreign key constraint \"" + fk.name() + "\"")
+          .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text(table, columns, rows.get(0))
+              + ") is not present in table \"" + parent.name() + "\".");
+    }
+  }
+
+  /**
+   * A deferred NO ACTION check of this (referenced) table at COMMIT: a removed key of {@code values} must not be
+   * referenced by a row of {@code childName}, unless a row holds the key again.
+   */
+  private void removedAtCommit(String childName, String constraint, Object[] values) {
+    TableDef child = database.catalog().table(childName).orElse(null);
+    ForeignKeyDef fk = child == null ? null
+        : child.foreignKeys().stream().filter(f -> f.name().equals(constraint)).findFirst().orElse(null);
+    if (fk == null || !fk.refTable().equals(table.name())) {
+      return;
+    }
+    ReferencedKey key = ReferencedKey.of(table, fk);
+    byte[] k = key.key(values);
+    if (k != null && ctx.get(key.family(database), k) != null) {
+      return;
+    }
+    List<byte[]> keys = new ArrayList<>();
+    List<Object[]> rows = new ArrayList<>();
+    referencingRows(child, ordinals(child, fk.columns()), values, keys, rows);
+    if (!rows.isEmpty()) {
+      int[] refColumns = ordinals(table, fk.refColumns());
+      String shown = java.util.stream.IntStream.range(0, refColumns.length)
+          .mapToObj(i -> Values.toText(table.columns().get(refColumns[i]).type(), values[i]))
+          .collect(Collectors.joining(", "));
+      throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + table.name()
+          + "\" violates foreign key constraint \"" + fk.name() + "\" on table \"" + child.name() + "\"")
+          .withDetail("Key (" + String.join(", ", fk.refColumns()) + ")=(" + shown
+              + ") is still referenced from table \"" + child.name() + "\".");
     }
   }
 

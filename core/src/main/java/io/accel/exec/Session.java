@@ -276,6 +276,7 @@ public final class Session implements AutoCloseable {
   private void endIsolation() {
     blockIsolation = null;
     restartPoints = 0;
+    pendingConstraintModes.clear();
     settings.transactionIsolation(null);
   }
 
@@ -448,6 +449,7 @@ public final class Session implements AutoCloseable {
     endTransactionLocks();
     if (ctx != null) {
       try {
+        ctx.runDeferredChecks();
         ctx.commit();
       } catch (RuntimeException e) {
         if (notifications != null) {
@@ -462,6 +464,51 @@ public final class Session implements AutoCloseable {
       notifications.commit(); // sent once the transaction is durable, never before
     }
   }
+
+  /**
+   * SET CONSTRAINTS: when the open block's deferrable FOREIGN KEY constraints are checked (IMMEDIATE runs the checks
+   * deferred so far at once; a violation fails this statement and so the block). Outside a block it changes nothing,
+   * as in PostgreSQL (which warns).
+   */
+  private synchronized void setConstraints(Command.SetConstraints command) {
+    java.util.Set<String> names = null;
+    if (command.names() != null) {
+      names = new java.util.HashSet<>();
+      for (String name : command.names()) {
+        io.accel.catalog.ForeignKeyDef found = null;
+        boolean other = false;
+        for (io.accel.catalog.TableDef t : database.catalog().tables()) {
+          for (io.accel.catalog.ForeignKeyDef fk : t.foreignKeys()) {
+            found = fk.name().equals(name) ? fk : found;
+          }
+          other |= t.checks().stream().anyMatch(c -> c.name().equals(name))
+              || t.indexes().stream().anyMatch(i -> i.name().equals(name)) || (t.name() + "_pkey").equals(name);
+        }
+        if (found == null && !other) {
+          throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" does not exist");
+        }
+        if (found == null || !found.deferral().deferrable()) {
+          throw new AccelException(SqlState.WRONG_OBJECT_TYPE, "constraint \"" + name + "\" is not deferrable");
+        }
+        names.add(name);
+      }
+    }
+    if (block != null) {
+      try {
+        block.setConstraints(names, command.deferred());
+      } catch (RuntimeException e) {
+        aborted = true;
+        throw e;
+      }
+    } else if (inTransactionBlock()) {
+      // the block's transaction begins with its first statement: the modes wait for it (nothing is deferred yet)
+      java.util.Set<String> given = names;
+      pendingConstraintModes.add(ctx -> ctx.setConstraints(given, command.deferred()));
+    }
+  }
+
+  /** SET CONSTRAINTS run in the open block before its transaction began, applied when it begins. */
+  private final List<java.util.function.Consumer<TxnContext>> pendingConstraintModes = new ArrayList<>();
 
   /** SQL ROLLBACK or JDBC rollback(). */
   public synchronized void rollback() {
@@ -519,6 +566,9 @@ public final class Session implements AutoCloseable {
               settings.get("default_transaction_isolation")));
         }
         block = database.begin();
+        block.markBlock();
+        pendingConstraintModes.forEach(mode -> mode.accept(block));
+        pendingConstraintModes.clear();
         if (explicitBlock) {
           block.startedAt(blockStartedAt);
         }
@@ -1021,6 +1071,12 @@ public final class Session implements AutoCloseable {
       releaseStatement(statementKey);
       checkNotAborted();
       set(set.name(), set.value(), set.local());
+      return Result.count(prepared.signature(), 0);
+    }
+    if (prepared.command() instanceof Command.SetConstraints constraints) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      setConstraints(constraints);
       return Result.count(prepared.signature(), 0);
     }
     if (prepared.command() instanceof Command.Reset reset) {

@@ -797,7 +797,8 @@ public final class TxnContext implements AutoCloseable {
    * A SQL savepoint's position in this transaction: its RocksDB savepoint's depth, and what the transaction held
    * then that its writes since change (row counts for statistics, referenced keys claimed and removed).
    */
-  record Mark(int depth, Map<Long, long[]> changes, int referencedKeys, int removedReferencedKeys) {
+  record Mark(int depth, Map<Long, long[]> changes, int referencedKeys, int removedReferencedKeys,
+      int deferredChecks) {
   }
 
   /** Sets a savepoint for SQL SAVEPOINT and returns its mark. */
@@ -807,7 +808,8 @@ public final class TxnContext implements AutoCloseable {
     synchronized (this) {
       Map<Long, long[]> counted = new HashMap<>();
       changes.forEach((table, c) -> counted.put(table, c.clone()));
-      return new Mark(savePointDepth, counted, referencedKeys.size(), removedReferencedKeys.size());
+      return new Mark(savePointDepth, counted, referencedKeys.size(), removedReferencedKeys.size(),
+          deferredChecks == null ? 0 : deferredChecks.size());
     }
   }
 
@@ -841,6 +843,9 @@ public final class TxnContext implements AutoCloseable {
         mark.changes().forEach((table, c) -> changes.put(table, c.clone()));
         truncate(referencedKeys, mark.referencedKeys());
         truncate(removedReferencedKeys, mark.removedReferencedKeys());
+        if (deferredChecks != null) {
+          deferredChecks.subList(Math.min(mark.deferredChecks(), deferredChecks.size()), deferredChecks.size()).clear();
+        }
       }
     } finally {
       lock.unlock();
@@ -928,6 +933,87 @@ public final class TxnContext implements AutoCloseable {
     }
     if (actions != null) {
       actions.forEach(Runnable::run);
+    }
+  }
+
+  // --- FOREIGN KEY checks deferred to COMMIT
+
+  /** A FOREIGN KEY check deferred to COMMIT: the constraint's name, and the check. */
+  private record DeferredCheck(String constraint, Runnable check) {
+  }
+
+  /** Whether this is a transaction block's context: only a block defers checks (a statement alone is its own). */
+  private boolean block;
+  /** The checks deferred so far, in order; null while none were. */
+  private List<DeferredCheck> deferredChecks;
+  /** SET CONSTRAINTS in this block: a constraint's name (or "" for ALL) -> deferred; null while none ran. */
+  private Map<String, Boolean> constraintModes;
+
+  /** Marks this context as a transaction block's. */
+  void markBlock() {
+    block = true;
+  }
+
+  /** Whether {@code fk}'s NO ACTION checks wait for COMMIT in this transaction. */
+  synchronized boolean deferred(io.accel.catalog.ForeignKeyDef fk) {
+    if (!block || !fk.deferral().deferrable()) {
+      return false;
+    }
+    if (constraintModes != null) {
+      Boolean mode = constraintModes.getOrDefault(fk.name(), constraintModes.get(""));
+      if (mode != null) {
+        return mode;
+      }
+    }
+    return fk.deferral() == io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED;
+  }
+
+  /** Defers {@code check} of constraint {@code constraint} to COMMIT. */
+  synchronized void defer(String constraint, Runnable check) {
+    if (deferredChecks == null) {
+      deferredChecks = new ArrayList<>();
+    }
+    deferredChecks.add(new DeferredCheck(constraint, check));
+  }
+
+  /**
+   * SET CONSTRAINTS {@code names} (null: ALL) DEFERRED or IMMEDIATE for the rest of the block. IMMEDIATE also runs
+   * the checks deferred so far of those constraints, now, as PostgreSQL does.
+   */
+  void setConstraints(java.util.Set<String> names, boolean deferred) {
+    List<DeferredCheck> now = new ArrayList<>();
+    synchronized (this) {
+      if (constraintModes == null) {
+        constraintModes = new HashMap<>();
+      }
+      if (names == null) {
+        constraintModes.clear();
+        constraintModes.put("", deferred);
+      } else {
+        names.forEach(n -> constraintModes.put(n, deferred));
+      }
+      if (!deferred && deferredChecks != null) {
+        for (java.util.Iterator<DeferredCheck> it = deferredChecks.iterator(); it.hasNext();) {
+          DeferredCheck c = it.next();
+          if (names == null || names.contains(c.constraint())) {
+            now.add(c);
+            it.remove();
+          }
+        }
+      }
+    }
+    now.forEach(c -> c.check().run());
+  }
+
+  /** Runs the checks deferred to COMMIT (call before {@link #commit}); a violation fails with its error. */
+  void runDeferredChecks() {
+    List<DeferredCheck> checks;
+    synchronized (this) {
+      checks = deferredChecks;
+      deferredChecks = null;
+    }
+    if (checks != null) {
+      checks.forEach(c -> c.check().run());
     }
   }
 

@@ -159,8 +159,11 @@ public final class InformationSchema extends AbstractSchema {
           List<Object[]> rows = new ArrayList<>();
           String db = pg.databaseName();
           for (Constraint c : constraints(pg)) {
-            rows.add(new Object[] {db, "public", c.name(), db, "public", c.table().name(), c.type(), "NO", "NO",
-                "YES", c.type().equals("UNIQUE") ? "YES" : null});
+            boolean deferrable = c.fk() != null && c.fk().deferral().deferrable();
+            boolean deferred = c.fk() != null
+                && c.fk().deferral() == io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED;
+            rows.add(new Object[] {db, "public", c.name(), db, "public", c.table().name(), c.type(),
+                deferrable ? "YES" : "NO", deferred ? "YES" : "NO", "YES", c.type().equals("UNIQUE") ? "YES" : null});
           }
           return rows;
         }));

@@ -843,7 +843,8 @@ public final class PgCatalogSchema extends AbstractSchema {
           null, null, null, null, null, null});
     }
     for (ForeignKeyInfo f : foreignKeys()) {
-      rows.add(new Object[] {f.oid(), f.fk().name(), PUBLIC_OID, "f", false, false, true, tableOid(f.table()), 0,
+      rows.add(new Object[] {f.oid(), f.fk().name(), PUBLIC_OID, "f", f.fk().deferral().deferrable(),
+          f.fk().deferral() == io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED, true, tableOid(f.table()), 0,
           f.indexOid(), 0, tableOid(f.referenced()), String.valueOf(f.fk().onUpdate().code),
           String.valueOf(f.fk().onDelete().code), "s", true, 0, true, attnums(f.table(), f.fk().columns()),
           attnums(f.referenced(), f.fk().refColumns()), null, null, null, null, null, null});

@@ -35,7 +35,8 @@ public sealed interface Command {
    * empty means the referenced table's primary key.
    */
   record ForeignKeySpec(Optional<String> name, List<String> columns, String refTable, List<String> refColumns,
-      io.accel.catalog.ForeignKeyDef.Action onUpdate, io.accel.catalog.ForeignKeyDef.Action onDelete) {
+      io.accel.catalog.ForeignKeyDef.Action onUpdate, io.accel.catalog.ForeignKeyDef.Action onDelete,
+      io.accel.catalog.ForeignKeyDef.Deferral deferral) {
     public ForeignKeySpec {
       columns = List.copyOf(columns);
       refColumns = List.copyOf(refColumns);
@@ -97,6 +98,10 @@ public sealed interface Command {
    * null means DEFAULT; a list ({@code search_path}) is kept as written, comma separated.
    */
   record Set(String name, String value, boolean local) implements Command {
+  }
+
+  /** {@code SET CONSTRAINTS {ALL | name [, ...]} {DEFERRED | IMMEDIATE}}: {@code names} null means ALL. */
+  record SetConstraints(List<String> names, boolean deferred) implements Command {
   }
 
   /**

@@ -98,6 +98,26 @@ public final class CommandParser {
       next();
       local = true;
     }
+    if (peek().is("constraints") && !tokens.get(pos + 1).isSymbol("=") && !tokens.get(pos + 1).is("to")) {
+      next();
+      List<String> names = null;
+      if (!optionalWord("all")) {
+        names = new ArrayList<>();
+        do {
+          String name = name();
+          if (optionalSymbol(".")) {
+            name = name(); // schema-qualified: Accel has the one schema
+          }
+          names.add(name);
+        } while (optionalSymbol(","));
+      }
+      boolean deferred = optionalWord("deferred");
+      if (!deferred) {
+        expectWord("immediate");
+      }
+      finish();
+      return new Command.SetConstraints(names, deferred);
+    }
     if (peek().is("time") && tokens.get(pos + 1).is("zone")) {
       next();
       next();
@@ -1345,8 +1365,9 @@ public final class CommandParser {
   }
 
   /**
-   * {@code REFERENCES table [(columns)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE action] [NOT DEFERRABLE]
-   * [INITIALLY IMMEDIATE]} for the referencing {@code columns}, named by the {@code CONSTRAINT name} before it if any.
+   * {@code REFERENCES table [(columns)] [MATCH SIMPLE] [ON DELETE action] [ON UPDATE action] [[NOT] DEFERRABLE]
+   * [INITIALLY DEFERRED | IMMEDIATE]} for the referencing {@code columns}, named by the {@code CONSTRAINT name} before
+   * it if any.
    */
   private Command.ForeignKeySpec references(List<String> columns) {
     Optional<String> name = constraintName;
@@ -1355,6 +1376,8 @@ public final class CommandParser {
     List<String> refColumns = peek().isSymbol("(") ? nameList() : List.of();
     io.accel.catalog.ForeignKeyDef.Action onUpdate = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
     io.accel.catalog.ForeignKeyDef.Action onDelete = io.accel.catalog.ForeignKeyDef.Action.NO_ACTION;
+    Boolean deferrable = null;
+    boolean initiallyDeferred = false;
     while (true) {
       if (optionalWord("match")) {
         if (!optionalWord("simple")) {
@@ -1375,17 +1398,29 @@ public final class CommandParser {
       } else if (peek().is("not") && tokens.get(pos + 1).is("deferrable")) {
         next();
         next();
-      } else if (peek().is("initially") && tokens.get(pos + 1).is("immediate")) {
-        next();
-        next();
-      } else if (peek().is("deferrable") || peek().is("initially")) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "deferrable constraints are not supported by Accel");
+        deferrable = Boolean.FALSE;
+      } else if (optionalWord("deferrable")) {
+        deferrable = Boolean.TRUE;
+      } else if (optionalWord("initially")) {
+        if (optionalWord("deferred")) {
+          initiallyDeferred = true;
+        } else {
+          expectWord("immediate");
+          initiallyDeferred = false;
+        }
       } else {
         break;
       }
     }
+    if (initiallyDeferred && Boolean.FALSE.equals(deferrable)) {
+      throw new AccelException(SqlState.SYNTAX_ERROR, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+    }
+    io.accel.catalog.ForeignKeyDef.Deferral deferral = initiallyDeferred
+        ? io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED
+        : Boolean.TRUE.equals(deferrable) ? io.accel.catalog.ForeignKeyDef.Deferral.DEFERRABLE
+        : io.accel.catalog.ForeignKeyDef.Deferral.NOT_DEFERRABLE;
     constraintName = Optional.empty();
-    return new Command.ForeignKeySpec(name, columns, refTable, refColumns, onUpdate, onDelete);
+    return new Command.ForeignKeySpec(name, columns, refTable, refColumns, onUpdate, onDelete, deferral);
   }
 
   private io.accel.catalog.ForeignKeyDef.Action referentialAction() {

@@ -97,9 +97,15 @@ class ForeignKeyTest extends EngineTestBase {
       session.execute("d", "CREATE TABLE r (x INTEGER, y TEXT, CONSTRAINT r_fk FOREIGN KEY (y) REFERENCES u (email)"
           + " ON DELETE CASCADE ON UPDATE CASCADE)");
       session.execute("e", "INSERT INTO r VALUES (1, 'a')");
+      session.execute("e2", "CREATE TABLE d (x INTEGER REFERENCES u DEFERRABLE INITIALLY DEFERRED)");
     }
     try (Database fileDb = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
         Session session = new Session(fileDb)) {
+      // the deferral is kept: in a block, a row whose parent comes later passes
+      session.execute("f1", "BEGIN");
+      session.execute("f2", "INSERT INTO d VALUES (77)");
+      session.execute("f3", "INSERT INTO u (id, email) VALUES (77, 'later')");
+      session.execute("f4", "COMMIT");
       AccelException e = failure(() -> session.execute("f", "INSERT INTO o VALUES (1, 7)"));
       assertThat(e.state().code()).isEqualTo("23503");
       assertThat(failure(() -> session.execute("g", "INSERT INTO r VALUES (2, 'zz')")).getMessage())
@@ -111,6 +117,7 @@ class ForeignKeyTest extends EngineTestBase {
       AccelException drop = failure(() -> session.execute("j", "DROP TABLE u"));
       assertThat(drop.state().code()).isEqualTo("2BP01");
       session.execute("k", "DROP TABLE u CASCADE");
+      session.execute("k2", "INSERT INTO d VALUES (78)"); // its constraint went with u
       session.execute("l", "INSERT INTO o VALUES (1, 7)");
     }
   }

@@ -571,7 +571,12 @@ final class AccelMeta extends MetaImpl {
         String pkName = parent == null ? null : keyName(parent, fk.refColumns());
         for (int i = 0; i < fk.columns().size(); i++) {
           rows.add(new ForeignKeyRow(fk.refTable(), fk.refColumns().get(i), t.name(), fk.columns().get(i),
-              (short) (i + 1), rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(), pkName));
+              (short) (i + 1), rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(), pkName,
+              switch (fk.deferral()) {
+                case NOT_DEFERRABLE -> (short) DatabaseMetaData.importedKeyNotDeferrable;
+                case DEFERRABLE -> (short) DatabaseMetaData.importedKeyInitiallyImmediate;
+                case INITIALLY_DEFERRED -> (short) DatabaseMetaData.importedKeyInitiallyDeferred;
+              }));
         }
       }
     }
@@ -817,10 +822,11 @@ final class AccelMeta extends MetaImpl {
     public final short deleteRule;
     public final String fkName;
     public final String pkName;
-    public final short deferrability = DatabaseMetaData.importedKeyNotDeferrable;
+    public final short deferrability;
 
     ForeignKeyRow(String pktableName, String pkcolumnName, String fktableName, String fkcolumnName, short keySeq,
-        short updateRule, short deleteRule, String fkName, String pkName) {
+        short updateRule, short deleteRule, String fkName, String pkName, short deferrability) {
+      this.deferrability = deferrability;
       this.pktableName = pktableName;
       this.pkcolumnName = pkcolumnName;
       this.fktableName = fktableName;

@@ -2147,6 +2147,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
       case "ROLLBACK", "ABORT" -> "ROLLBACK";
       case "CREATE", "DROP", "ALTER" -> first + " " + objectWord(w);
       case "TRUNCATE" -> "TRUNCATE TABLE";
+      case "SET" -> w.length > 1 && w[1].equals("CONSTRAINTS") ? "SET CONSTRAINTS" : "SET";
       default -> first;
     };
   }
