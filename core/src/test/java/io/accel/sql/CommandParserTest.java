@@ -144,7 +144,7 @@ class CommandParserTest {
   void unknownTypesAndUnsupportedFeaturesSayWhat() {
     assertState("CREATE TABLE t (a money)", SqlState.UNDEFINED_OBJECT);
     assertState("CREATE TABLE t (a int, b int, PRIMARY KEY (a), PRIMARY KEY (b))", SqlState.INVALID_TABLE_DEFINITION);
-    assertState("CREATE TABLE t (a int REFERENCES u(id) DEFERRABLE)", SqlState.FEATURE_NOT_SUPPORTED);
+    assertState("CREATE TABLE t (a int REFERENCES u(id) NOT DEFERRABLE INITIALLY DEFERRED)", SqlState.SYNTAX_ERROR);
     assertState("CREATE TABLE t (a int REFERENCES u(id) MATCH FULL)", SqlState.FEATURE_NOT_SUPPORTED);
     assertState("CREATE TEMP VIEW v AS SELECT 1", SqlState.FEATURE_NOT_SUPPORTED);
     assertState("CREATE MATERIALIZED VIEW v AS SELECT 1", SqlState.FEATURE_NOT_SUPPORTED);

@@ -318,7 +318,7 @@ class ErrorStateTest extends JdbcTestSupport {
 
   @Test
   void unsupportedFeaturesAre0A000() {
-    expectState("0A000", c, "CREATE TABLE child (id INTEGER, FOREIGN KEY (id) REFERENCES person (id) DEFERRABLE)");
+    expectState("0A000", c, "CREATE TABLE child (id INTEGER, FOREIGN KEY (id) REFERENCES person (id) MATCH FULL)");
     expectState("0A000", c, "CREATE MATERIALIZED VIEW v AS SELECT 1");
     sqlError(() -> c.prepareCall("{call nothing()}"));
   }
