@@ -683,7 +683,11 @@ public final class PgCatalogSchema extends AbstractSchema {
       double tuples = session.database().statistics().of(t).analyzed()
           ? session.database().statistics().of(t).rowCount() : -1;
       boolean hasIndex = !t.hasHiddenRowId() || !t.indexes().isEmpty();
-      rows.add(classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), HEAP_OID));
+      Object[] row = classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), HEAP_OID);
+      // psql's \d lists CHECK constraints only when relchecks says there are some (foreign keys only when
+      // relhastriggers is set, and then it also lists triggers with queries Accel does not answer: left false)
+      row[18] = (short) t.checks().size();
+      rows.add(row);
     }
     for (IndexInfo i : m.allIndexes()) {
       double tuples = session.database().statistics().of(i.table()).analyzed()

@@ -272,7 +272,8 @@ public final class PgCatalogSyntax {
           pieces[i - 1] = quote(proc);
         }
         case "regclass" -> {
-          Integer oid = resolver.relationOid(name);
+          // a number is an oid as it is, as regclass's input function reads it
+          Integer oid = name.matches("\\d{1,9}") ? Integer.valueOf(name) : resolver.relationOid(name);
           if (oid == null) {
             throw new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist");
           }
@@ -498,7 +499,17 @@ public final class PgCatalogSyntax {
   private static final Pattern KEY_AT = Pattern.compile(
       "\\b(\\w+)\\.(conkey|confkey)\\s*\\[\\s*(\\w+)\\.(\\w+)\\s*\\]", Pattern.CASE_INSENSITIVE);
 
+  /**
+   * psql's {@code \d}: {@code pg_partition_ancestors('oid')}, a relation and its ancestors; Accel has no partitions,
+   * so the relation alone.
+   */
+  private static final Pattern PARTITION_ANCESTORS = Pattern.compile(
+      "(?i)(pg_catalog\\s*\\.\\s*)?pg_partition_ancestors\\s*\\(\\s*('[^']*')\\s*\\)");
+
   private static String shapes(String sql) {
+    if (PARTITION_ANCESTORS.matcher(sql).find()) {
+      sql = PARTITION_ANCESTORS.matcher(sql).replaceAll("$2::pg_catalog.regclass");
+    }
     if (KEY_POSITIONS.matcher(sql).find()) {
       sql = KEY_POSITIONS.matcher(sql).replaceAll("pg_catalog.accel_key_positions AS pos");
       sql = KEY_AT.matcher(sql).replaceAll("pg_catalog.accel_key_at($1.$2, $3.$4)");

@@ -166,7 +166,7 @@ class PsqlTest {
   void describeCommandsShowTheCatalog() throws Exception {
     try (TestServer s = new TestServer()) {
       String c = conninfo(s, "gina", "");
-      Psql.Run r = Psql.psql(c, Map.of(), "-c", "create table orders(id bigint primary key, customer varchar(40) not null, total numeric(10,2))",
+      Psql.Run r = Psql.psql(c, Map.of(), "-c", "create table orders(id bigint primary key, customer varchar(40) not null, total numeric(10,2) check (total >= 0))",
           "-c", "create index orders_customer on orders(customer)");
       assertThat(r.exit()).as(r.err()).isZero();
       r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\dt", "-c", "\\d orders", "-c", "\\di");
@@ -178,6 +178,8 @@ class PsqlTest {
           .contains(" total    | numeric(10,2)         |           |          |")
           .contains("\"orders_pkey\" PRIMARY KEY, btree (id)")
           .contains("\"orders_customer\" btree (customer)")
+          .contains("Check constraints:")
+          .contains("\"orders_total_check\" CHECK ((total >= 0))")
           .contains(" public | orders_customer | index |");
       r = Psql.psql(c, Map.of(), "-c", "select current_database(), current_user, version() like 'PostgreSQL 15%Accel%'");
       assertThat(r.out().strip()).isEqualTo("test|gina|t");
