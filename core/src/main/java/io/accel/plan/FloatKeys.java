@@ -38,17 +38,19 @@ public final class FloatKeys {
   private FloatKeys() {
   }
 
-  static final SqlUserDefinedFunction DOUBLE_KEY = new SqlUserDefinedFunction(
-      new SqlIdentifier("accel_float_key", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0,
-      InferTypes.FIRST_KNOWN, OperandTypes.operandMetadata(List.of(SqlTypeFamily.APPROXIMATE_NUMERIC),
-          f -> List.of(f.createSqlType(SqlTypeName.DOUBLE)), i -> "x", i -> false),
-      ScalarFunctionImpl.create(FloatKeys.class, "doubleKey"));
+  static final SqlUserDefinedFunction DOUBLE_KEY = keyFunction("accel_float_key", SqlTypeFamily.APPROXIMATE_NUMERIC,
+      SqlTypeName.DOUBLE, FloatKeys.class, "doubleKey");
 
-  static final SqlUserDefinedFunction REAL_KEY = new SqlUserDefinedFunction(
-      new SqlIdentifier("accel_real_key", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0,
-      InferTypes.FIRST_KNOWN, OperandTypes.operandMetadata(List.of(SqlTypeFamily.APPROXIMATE_NUMERIC),
-          f -> List.of(f.createSqlType(SqlTypeName.REAL)), i -> "x", i -> false),
-      ScalarFunctionImpl.create(FloatKeys.class, "realKey"));
+  static final SqlUserDefinedFunction REAL_KEY = keyFunction("accel_real_key", SqlTypeFamily.APPROXIMATE_NUMERIC,
+      SqlTypeName.REAL, FloatKeys.class, "realKey");
+
+  /** A grouping key function of one value, of the value's type: {@code owner.method(x)}, called by generated code. */
+  static SqlUserDefinedFunction keyFunction(String name, SqlTypeFamily family, SqlTypeName type, Class<?> owner,
+      String method) {
+    return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+        ReturnTypes.ARG0, InferTypes.FIRST_KNOWN, OperandTypes.operandMetadata(List.of(family),
+            f -> List.of(f.createSqlType(type)), i -> "x", i -> false), ScalarFunctionImpl.create(owner, method));
+  }
 
   // boxed: a nullable field's NULL reaches the function (a primitive parameter made it a NullPointerException)
   public static Double doubleKey(Double x) {

@@ -24,17 +24,12 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.InferTypes;
-import org.apache.calcite.sql.type.OperandTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -51,11 +46,8 @@ public final class NumericKeys {
   private NumericKeys() {
   }
 
-  static final SqlUserDefinedFunction KEY = new SqlUserDefinedFunction(
-      new SqlIdentifier("accel_numeric_key", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0,
-      InferTypes.FIRST_KNOWN, OperandTypes.operandMetadata(List.of(SqlTypeFamily.NUMERIC),
-          f -> List.of(f.createSqlType(SqlTypeName.DECIMAL)), i -> "x", i -> false),
-      ScalarFunctionImpl.create(NumericKeys.class, "numericKey"));
+  static final SqlUserDefinedFunction KEY = FloatKeys.keyFunction("accel_numeric_key", SqlTypeFamily.NUMERIC,
+      SqlTypeName.DECIMAL, NumericKeys.class, "numericKey");
 
   /** The value without trailing zeros (0 for any zero); NULL for NULL. Called by generated code. */
   public static @Nullable BigDecimal numericKey(@Nullable BigDecimal x) {
