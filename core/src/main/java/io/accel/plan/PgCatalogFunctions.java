@@ -281,9 +281,11 @@ public final class PgCatalogFunctions {
       if (fk != null) {
         return fk.fk().definition();
       }
-      // a CHECK: its expression as written (PostgreSQL prints its own deparsed, parenthesised form)
+      // a CHECK: its expression as written (PostgreSQL prints its own deparsed form, parenthesised once more unless
+      // pretty, as psql's \d asks: CHECK (qty >= 0))
       io.accel.catalog.CheckDef check = PgCatalogSchema.of(token).check(oid);
-      return check == null ? null : "CHECK ((" + check.expression() + "))";
+      return check == null ? null : Boolean.TRUE.equals(pretty) ? "CHECK (" + check.expression() + ")"
+          : "CHECK ((" + check.expression() + "))";
     }
     return (info.primary() ? "PRIMARY KEY (" : "UNIQUE (") + keyList(info.table(), info.keys()) + ")";
   }

@@ -179,7 +179,7 @@ class PsqlTest {
           .contains("\"orders_pkey\" PRIMARY KEY, btree (id)")
           .contains("\"orders_customer\" btree (customer)")
           .contains("Check constraints:")
-          .contains("\"orders_total_check\" CHECK ((total >= 0))")
+          .contains("\"orders_total_check\" CHECK (total >= 0)")
           .contains(" public | orders_customer | index |");
       r = Psql.psql(c, Map.of(), "-c", "select current_database(), current_user, version() like 'PostgreSQL 15%Accel%'");
       assertThat(r.out().strip()).isEqualTo("test|gina|t");
