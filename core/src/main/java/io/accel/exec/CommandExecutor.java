@@ -638,26 +638,37 @@ public final class CommandExecutor {
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] value = it.value();
-        Object[] row = reader.decode(value);
-        for (int o : rewritten.primaryKey()) {
-          if (row[o] == null) {
-            throw new AccelException(SqlState.NOT_NULL_VIOLATION, "column \"" + table.columns().get(o).name()
-                + "\" of relation \"" + table.name() + "\" contains null values");
-          }
-        }
-        rows.add(new byte[][] {RowKeys.rowKey(rewritten, row), value});
+        rows.add(new byte[][] {newKey(table, rewritten, reader.decode(value)), value});
       }
     } finally {
       own.release(it);
     }
-    rows.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
-    for (int i = 0; i < rows.size(); i++) {
-      if (i > 0 && java.util.Arrays.equals(rows.get(i - 1)[0], rows.get(i)[0])) {
-        throw duplicateKey(rewritten, rows.get(i)[1], pkName);
-      }
-      own.putUntracked(family, rows.get(i)[0], rows.get(i)[1]);
+    sortUnique(rewritten, rows, pkName);
+    for (byte[][] row : rows) {
+      own.putUntracked(family, row[0], row[1]);
     }
     own.countChanges(rewritten.id(), rows.size(), rows.size());
+  }
+
+  /** {@code row}'s key under {@code rewritten}'s primary key; 23502 when a key column is NULL. */
+  private static byte[] newKey(TableDef table, TableDef rewritten, Object[] row) {
+    for (int o : rewritten.primaryKey()) {
+      if (row[o] == null) {
+        throw new AccelException(SqlState.NOT_NULL_VIOLATION, "column \"" + table.columns().get(o).name()
+            + "\" of relation \"" + table.name() + "\" contains null values");
+      }
+    }
+    return RowKeys.rowKey(rewritten, row);
+  }
+
+  /** Sorts (key, value) pairs by key; a key twice is 23505. */
+  private void sortUnique(TableDef rewritten, List<byte[][]> run, String pkName) {
+    run.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    for (int i = 1; i < run.size(); i++) {
+      if (java.util.Arrays.equals(run.get(i - 1)[0], run.get(i)[0])) {
+        throw duplicateKey(rewritten, run.get(i)[1], pkName);
+      }
+    }
   }
 
   /**
@@ -677,14 +688,7 @@ public final class CommandExecutor {
       try {
         for (it.seekToFirst(); it.isValid(); it.next()) {
           byte[] value = it.value();
-          Object[] row = reader.decode(value, wanted);
-          for (int o : rewritten.primaryKey()) {
-            if (row[o] == null) {
-              throw new AccelException(SqlState.NOT_NULL_VIOLATION, "column \"" + table.columns().get(o).name()
-                  + "\" of relation \"" + table.name() + "\" contains null values");
-            }
-          }
-          run.add(new byte[][] {RowKeys.rowKey(rewritten, row), value});
+          run.add(new byte[][] {newKey(table, rewritten, reader.decode(value, wanted)), value});
           if (run.size() >= REWRITE_RUN) {
             ingestRun(rewritten, family, run, runs++ > 0, pkName);
           }
@@ -704,12 +708,7 @@ public final class CommandExecutor {
     if (run.isEmpty()) {
       return;
     }
-    run.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
-    for (int i = 1; i < run.size(); i++) {
-      if (java.util.Arrays.equals(run.get(i - 1)[0], run.get(i)[0])) {
-        throw duplicateKey(rewritten, run.get(i)[1], pkName);
-      }
-    }
+    sortUnique(rewritten, run, pkName);
     if (checkIngested) {
       for (int from = 0; from < run.size(); from += 10_000) {
         List<byte[]> keys = new ArrayList<>();
@@ -807,23 +806,21 @@ public final class CommandExecutor {
     for (IndexDef index : table.indexes()) {
       families.add(Catalog.indexFamily(index.id()));
     }
+    Store store = database.store();
     if (writer == null) {
       for (String family : families) {
-        database.store().dropFamily(family);
+        store.dropFamily(family);
       }
     } else {
-      Store store = database.store();
-      writer.whenEnded(() -> {
-        for (String family : families) {
-          try {
-            if (!store.isClosed()) {
-              store.dropFamily(family);
-            }
-          } catch (RocksDBException e) {
-            LOG.warn("could not drop the column family {} of a replaced table: {}", family, e.getMessage());
+      writer.whenEnded(() -> families.forEach(family -> {
+        try {
+          if (!store.isClosed()) {
+            store.dropFamily(family);
           }
+        } catch (RocksDBException e) {
+          LOG.warn("could not drop the column family {} of a replaced table: {}", family, e.getMessage());
         }
-      });
+      }));
     }
     database.forgetRowIds(table.id());
     database.statistics().tableDropped(table);

@@ -114,21 +114,12 @@ final class ReferentialChecks {
           continue; // MATCH SIMPLE: a NULL in any referencing column means the row is not checked
         }
         if (deferred) {
-          String child = table.name();
-          ctx.defer(fk.name(), () -> {
-            ReferentialChecks checks = atCommit(child);
-            if (checks != null) {
-              checks.referenceAtCommit(fk.name(), values);
-            }
-          });
+          deferToCommit(fk, table.name(), checks -> checks.referenceAtCommit(fk.name(), values));
           continue;
         }
         byte[] k = key.key(values);
         if (k == null || ctx.getForUpdate(family, k) == null) {
-          throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + table.name()
-              + "\" violates foreign key constraint \"" + fk.name() + "\"")
-              .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text(table, columns, row)
-                  + ") is not present in table \"" + parent.name() + "\".");
+          throw notPresent(table, fk, text(table, columns, row), parent);
         }
         ctx.referencedKey(family, k);
       }
@@ -149,14 +140,8 @@ final class ReferentialChecks {
     ctx.removedReferencedKey(family, k);
     Action action = now == null ? fk.onDelete() : fk.onUpdate();
     if (action == Action.NO_ACTION && ctx.deferred(fk)) {
-      String parent = table.name();
       String child = r.child().name();
-      ctx.defer(fk.name(), () -> {
-        ReferentialChecks checks = atCommit(parent);
-        if (checks != null) {
-          checks.removedAtCommit(child, fk.name(), values);
-        }
-      });
+      deferToCommit(fk, table.name(), checks -> checks.removedAtCommit(child, fk.name(), values));
       return;
     }
     if (action == Action.NO_ACTION && ctx.get(family, k) != null) {
@@ -172,11 +157,7 @@ final class ReferentialChecks {
       return;
     }
     switch (action) {
-      case NO_ACTION, RESTRICT -> throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "update or delete on table"
-          + " \"" + table.name() + "\" violates foreign key constraint \"" + fk.name() + "\" on table \""
-          + child.name() + "\"")
-          .withDetail("Key (" + String.join(", ", fk.refColumns()) + ")=(" + text(table, refColumns, old)
-              + ") is still referenced from table \"" + child.name() + "\".");
+      case NO_ACTION, RESTRICT -> throw stillReferenced(table, fk, text(table, refColumns, old), child);
       case CASCADE -> {
         TableWriter writer = new TableWriter(database, ctx, child);
         if (now == null) {
@@ -209,19 +190,40 @@ final class ReferentialChecks {
         }
         if (action == Action.SET_DEFAULT && values(defaulted, columns) != null
             && sameValues(child, columns, rows.get(0), defaulted) && ctx.get(family, k) == null) {
-          throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + child.name()
-              + "\" violates foreign key constraint \"" + fk.name() + "\"")
-              .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text(child, columns, defaulted)
-                  + ") is not present in table \"" + table.name() + "\".");
+          throw notPresent(child, fk, text(child, columns, defaulted), table);
         }
       }
       default -> throw new IllegalStateException(action.name());
     }
   }
 
-  /** The checks of table {@code name} as the catalog has it at COMMIT (null: the table is gone, nothing to check). */
-  private ReferentialChecks atCommit(String name) {
-    return database.catalog().table(name).map(t -> new ReferentialChecks(database, ctx, t)).orElse(null);
+  /**
+   * Defers {@code check} of {@code fk} to COMMIT, run on the checks of table {@code tableName} as the catalog has it
+   * then (not at all when the table is gone).
+   */
+  private void deferToCommit(ForeignKeyDef fk, String tableName, java.util.function.Consumer<ReferentialChecks> check) {
+    ctx.defer(fk.name(), () -> database.catalog().table(tableName)
+        .ifPresent(t -> check.accept(new ReferentialChecks(database, ctx, t))));
+  }
+
+  private static ForeignKeyDef named(TableDef t, String constraint) {
+    return t.foreignKeys().stream().filter(f -> f.name().equals(constraint)).findFirst().orElse(null);
+  }
+
+  /** 23503: a referencing row's key ({@code keyText}) has no row in {@code parent}. */
+  private static AccelException notPresent(TableDef child, ForeignKeyDef fk, String keyText, TableDef parent) {
+    return new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + child.name()
+        + "\" violates foreign key constraint \"" + fk.name() + "\"")
+        .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + keyText + ") is not present in table \""
+            + parent.name() + "\".");
+  }
+
+  /** 23503: a removed key ({@code keyText}) of {@code parent} is still referenced from {@code child}. */
+  private static AccelException stillReferenced(TableDef parent, ForeignKeyDef fk, String keyText, TableDef child) {
+    return new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + parent.name()
+        + "\" violates foreign key constraint \"" + fk.name() + "\" on table \"" + child.name() + "\"")
+        .withDetail("Key (" + String.join(", ", fk.refColumns()) + ")=(" + keyText
+            + ") is still referenced from table \"" + child.name() + "\".");
   }
 
   /**
@@ -229,7 +231,7 @@ final class ReferentialChecks {
    * columns' values of a row written) must exist, unless no row holds those values any more.
    */
   private void referenceAtCommit(String constraint, Object[] values) {
-    ForeignKeyDef fk = table.foreignKeys().stream().filter(f -> f.name().equals(constraint)).findFirst().orElse(null);
+    ForeignKeyDef fk = named(table, constraint);
     TableDef parent = fk == null ? null : database.catalog().table(fk.refTable()).orElse(null);
     if (parent == null) {
       return; // the constraint or its table was dropped
@@ -246,10 +248,7 @@ final class ReferentialChecks {
     List<Object[]> rows = new ArrayList<>();
     referencingRows(table, columns, values, keys, rows);
     if (!rows.isEmpty()) {
-      throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + table.name()
-          + "\" violates foreign key constraint \"" + fk.name() + "\"")
-          .withDetail("Key (" + String.join(", ", fk.columns()) + ")=(" + text(table, columns, rows.get(0))
-              + ") is not present in table \"" + parent.name() + "\".");
+      throw notPresent(table, fk, text(table, columns, rows.get(0)), parent);
     }
   }
 
@@ -259,8 +258,7 @@ final class ReferentialChecks {
    */
   private void removedAtCommit(String childName, String constraint, Object[] values) {
     TableDef child = database.catalog().table(childName).orElse(null);
-    ForeignKeyDef fk = child == null ? null
-        : child.foreignKeys().stream().filter(f -> f.name().equals(constraint)).findFirst().orElse(null);
+    ForeignKeyDef fk = child == null ? null : named(child, constraint);
     if (fk == null || !fk.refTable().equals(table.name())) {
       return;
     }
@@ -277,10 +275,7 @@ final class ReferentialChecks {
       String shown = java.util.stream.IntStream.range(0, refColumns.length)
           .mapToObj(i -> Values.toText(table.columns().get(refColumns[i]).type(), values[i]))
           .collect(Collectors.joining(", "));
-      throw new AccelException(SqlState.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + table.name()
-          + "\" violates foreign key constraint \"" + fk.name() + "\" on table \"" + child.name() + "\"")
-          .withDetail("Key (" + String.join(", ", fk.refColumns()) + ")=(" + shown
-              + ") is still referenced from table \"" + child.name() + "\".");
+      throw stillReferenced(table, fk, shown, child);
     }
   }
 

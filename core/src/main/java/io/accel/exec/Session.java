@@ -358,9 +358,7 @@ public final class Session implements AutoCloseable {
       block.rollbackTo(sp.mark);
     }
     rollbackSettings(sp);
-    if (notifications != null) {
-      notifications.rollbackTo(sp.notifications == null ? new SessionNotifications.Mark(0, 0) : sp.notifications);
-    }
+    rollbackNotifications(sp.notifications);
     aborted = false;
   }
 
@@ -1707,6 +1705,13 @@ public final class Session implements AutoCloseable {
     return null;
   }
 
+  /** Undoes the block's NOTIFYs and LISTENs since {@code mark} (null: the block had made none by then). */
+  private void rollbackNotifications(SessionNotifications.Mark mark) {
+    if (notifications != null) {
+      notifications.rollbackTo(mark == null ? new SessionNotifications.Mark(0, 0) : mark);
+    }
+  }
+
   /** A block's state before a statement that may restart: its writes, and its NOTIFYs and LISTENs. */
   private record RestartPoint(TxnContext.Mark writes, SessionNotifications.Mark notifications) {
   }
@@ -1722,10 +1727,7 @@ public final class Session implements AutoCloseable {
     }
     if (restartPoint != null && ctx == block) {
       ctx.rollbackTo(restartPoint.writes());
-      if (notifications != null) {
-        notifications.rollbackTo(restartPoint.notifications() == null ? new SessionNotifications.Mark(0, 0)
-            : restartPoint.notifications());
-      }
+      rollbackNotifications(restartPoint.notifications());
       return true;
     }
     return false;

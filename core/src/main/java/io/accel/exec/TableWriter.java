@@ -47,10 +47,6 @@ public final class TableWriter {
   private int depth;
   /** Statements writing at most this many rows lock the unique keys they create (see the class comment). */
   static final int LOCKED_NEW_KEYS = 100;
-  /** Whether the current operation locks the unique keys it creates. */
-  private boolean lockNewKeys;
-  /** Whether the current operation is an INSERT (its new keys are checked as committed now, see lockNewKey). */
-  private boolean inserting;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
@@ -99,8 +95,7 @@ public final class TableWriter {
       normalized.add(row);
       keys.add(table.hasHiddenRowId() ? RowKeys.rowIdKey(database.nextRowId(table)) : RowKeys.rowKey(table, row));
     }
-    lockNewKeys = normalized.size() <= LOCKED_NEW_KEYS;
-    inserting = true;
+    boolean lockNewKeys = normalized.size() <= LOCKED_NEW_KEYS;
     if (lockNewKeys && !table.hasHiddenRowId()) {
       for (int i = 0; i < keys.size(); i++) {
         if (ctx.lockNewKey(table.id(), rows, keys.get(i))) {
@@ -117,7 +112,7 @@ public final class TableWriter {
       if (existing != null && (existing.get(i) != null || (inserted != null && !inserted.add(ByteBuffer.wrap(key))))) {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
-      writeRow(key, row, table.hasHiddenRowId());
+      writeRow(key, row, true, lockNewKeys);
       if (references != null) {
         references.inserted(row);
       }
@@ -253,8 +248,7 @@ public final class TableWriter {
       newKeys.add(table.hasHiddenRowId() ? oldKeys.get(i) : RowKeys.rowKey(table, row));
     }
     // every row is locked before any is written: a restart (a row changed by a concurrent commit) undoes less
-    lockNewKeys = oldRows.size() <= LOCKED_NEW_KEYS;
-    inserting = false;
+    boolean lockNewKeys = oldRows.size() <= LOCKED_NEW_KEYS;
     for (int i = 0; i < oldRows.size(); i++) {
       byte[] oldKey = oldKeys.get(i);
       boolean sameKey = Arrays.equals(oldKey, newKeys.get(i));
@@ -279,7 +273,7 @@ public final class TableWriter {
       if (!Arrays.equals(oldKeys.get(i), key) && ctx.getForUpdate(rows, key) != null) {
         throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
       }
-      writeRow(key, row, false);
+      writeRow(key, row, false, lockNewKeys);
       if (references != null) {
         references.updated(oldRows.get(i), row);
       }
@@ -302,21 +296,23 @@ public final class TableWriter {
     }
   }
 
-  /** Writes a row and its index entries; {@code newKey}: a hidden row id just allocated (see TxnContext.putNewRow). */
-  private void writeRow(byte[] key, Object[] row, boolean newKey) {
+  /**
+   * Writes a row and its index entries. {@code inserting}: an INSERT, whose unique entries are checked as committed now
+   * when {@code lockKeys} (see TxnContext.lockNewKey) and whose hidden row id is new (see TxnContext.putNewRow).
+   */
+  private void writeRow(byte[] key, Object[] row, boolean inserting, boolean lockKeys) {
     for (IndexDef index : table.indexes()) {
       ColumnFamilyHandle family = database.indexFamily(index.id());
       byte[] entry = RowKeys.indexKey(table, index, row, key);
       if (RowKeys.uniqueForm(index, row)) {
-        if (lockNewKeys && inserting) {
-          if (ctx.lockNewKey(-1 - index.id(), family, entry)) {
-            throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
-          }
-        } else if (lockNewKeys) {
+        boolean committedElsewhere = false;
+        if (lockKeys && inserting) {
+          committedElsewhere = ctx.lockNewKey(-1 - index.id(), family, entry);
+        } else if (lockKeys) {
           // (an UPDATE's entry may be its own row's, rewritten: the statement's end state decides, see above)
           ctx.lockRow(-1 - index.id(), family, entry, Strength.UPDATE, true);
         }
-        if (ctx.getForUpdate(family, entry) != null) {
+        if (committedElsewhere || ctx.getForUpdate(family, entry) != null) {
           throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
         }
         ctx.put(family, entry, RowKeys.indexValue(table, index, row, key));
@@ -325,7 +321,7 @@ public final class TableWriter {
         ctx.putUntracked(family, entry, RowKeys.indexValue(table, index, row, null));
       }
     }
-    if (newKey) {
+    if (inserting && table.hasHiddenRowId()) {
       ctx.putNewRow(table, rows, key, table.encodeRow(row));
     } else {
       ctx.putRow(table, rows, key, table.encodeRow(row));

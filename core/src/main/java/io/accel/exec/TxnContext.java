@@ -239,18 +239,9 @@ public final class TxnContext implements AutoCloseable {
    */
   boolean lockRow(long space, ColumnFamilyHandle family, byte[] key, io.accel.sql.RowLocking.Strength strength,
       boolean wait) {
-    boolean waited = false;
-    if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
-      java.nio.ByteBuffer row = RowLocks.row(space, key);
-      if (!rowLocks.acquire(this, row, strength)) {
-        if (!wait) {
-          return false;
-        }
-        waited = true;
-        waitFor(row, strength);
-      }
-      lockedRow(row);
-      writeLocks++;
+    Boolean waited = takeRowLock(space, key, strength, wait);
+    if (waited == null) {
+      return false;
     }
     // after a wait the holder may have committed the same value (an update by 0), which the comparison misses but
     // RocksDB's commit check would not: any commit since the snapshot then counts as a change
@@ -268,16 +259,7 @@ public final class TxnContext implements AutoCloseable {
    * READ); a key this transaction removed itself, or one whose holder rolled back, is free.
    */
   boolean lockNewKey(long space, ColumnFamilyHandle family, byte[] key) {
-    boolean waited = false;
-    if (rowLocks != null && writeLocks < MAX_WRITE_LOCKS) {
-      java.nio.ByteBuffer row = RowLocks.row(space, key);
-      if (!rowLocks.acquire(this, row, io.accel.sql.RowLocking.Strength.UPDATE)) {
-        waited = true;
-        waitFor(row, io.accel.sql.RowLocking.Strength.UPDATE);
-      }
-      lockedRow(row);
-      writeLocks++;
-    }
+    boolean waited = takeRowLock(space, key, io.accel.sql.RowLocking.Strength.UPDATE, true);
     if (!waited && db.getLatestSequenceNumber() == snapshotSequence) {
       return false;
     }
@@ -299,6 +281,29 @@ public final class TxnContext implements AutoCloseable {
       throw concurrentUpdate();
     }
     return false;
+  }
+
+  /**
+   * Takes the lock of {@code key} in {@code space}, waiting for a conflicting holder when {@code wait}: whether it
+   * waited, or null when it did not wait and another holds it (nothing taken). Past {@link #MAX_WRITE_LOCKS} nothing
+   * is locked and conflicts surface at commit.
+   */
+  private Boolean takeRowLock(long space, byte[] key, io.accel.sql.RowLocking.Strength strength, boolean wait) {
+    if (rowLocks == null || writeLocks >= MAX_WRITE_LOCKS) {
+      return false;
+    }
+    java.nio.ByteBuffer row = RowLocks.row(space, key);
+    boolean waited = false;
+    if (!rowLocks.acquire(this, row, strength)) {
+      if (!wait) {
+        return null;
+      }
+      waited = true;
+      waitFor(row, strength);
+    }
+    lockedRow(row);
+    writeLocks++;
+    return waited;
   }
 
   /**

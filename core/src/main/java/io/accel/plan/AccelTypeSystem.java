@@ -47,9 +47,25 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
 
   /** Whether {@code type} is unconstrained NUMERIC's (whose values keep their own scales). */
   public static boolean isUnconstrainedNumeric(RelDataType type) {
-    return type.getSqlTypeName() == SqlTypeName.DECIMAL
-        && type.getPrecision() == INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL)
-        && type.getScale() == INSTANCE.getDefaultScale(SqlTypeName.DECIMAL);
+    return type.getSqlTypeName() == SqlTypeName.DECIMAL && isUnconstrainedNumeric(type.getPrecision(), type.getScale());
+  }
+
+  /** Whether a NUMERIC of this precision and scale is unconstrained NUMERIC's type. */
+  public static boolean isUnconstrainedNumeric(int precision, int scale) {
+    return precision == INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL)
+        && scale == INSTANCE.getDefaultScale(SqlTypeName.DECIMAL);
+  }
+
+  /** Unconstrained NUMERIC, nullable when any of the operands {@code from} is. */
+  static org.apache.calcite.sql.type.SqlReturnTypeInference unconstrainedNumeric(int... from) {
+    return binding -> {
+      boolean nullable = false;
+      for (int i : from) {
+        nullable |= binding.getOperandType(i).isNullable();
+      }
+      return binding.getTypeFactory().createTypeWithNullability(unconstrainedNumeric(binding.getTypeFactory()),
+          nullable);
+    };
   }
 
   /** PostgreSQL rounds half away from zero when a cast or an operation drops digits (2.5::int = 3). */

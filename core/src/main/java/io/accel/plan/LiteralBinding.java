@@ -115,9 +115,7 @@ public final class LiteralBinding {
       return null;
     }
     // an unconstrained NUMERIC parameter keeps the literal's scale, as PostgreSQL's numeric does
-    boolean unconstrained = parameter.precision == AccelTypeSystem.INSTANCE.getMaxPrecision(SqlTypeName.DECIMAL)
-        && parameter.scale == AccelTypeSystem.INSTANCE.getDefaultScale(SqlTypeName.DECIMAL);
-    return unconstrained ? v : v.setScale(scale);
+    return AccelTypeSystem.isUnconstrainedNumeric(parameter.precision, parameter.scale) ? v : v.setScale(scale);
   }
 
   /**

@@ -115,15 +115,11 @@ public final class PgExpressions {
       List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR));
 
   static final SqlUserDefinedFunction TO_NUMERIC = function("accel_to_numeric", "toNumeric",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()), binding.getOperandType(0).isNullable()),
-      List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
+      AccelTypeSystem.unconstrainedNumeric(0), List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
 
   /** {@code a + b}, {@code a - b} or {@code a * b} (operation 0, 1, 2) of NUMERIC values, as unconstrained NUMERIC. */
   static final SqlUserDefinedFunction NUMERIC_ARITHMETIC = function("accel_numeric_arithmetic", "arithmetic",
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()),
-          binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable()),
+      AccelTypeSystem.unconstrainedNumeric(0, 1),
       List.of(SqlTypeFamily.ANY, SqlTypeFamily.ANY, SqlTypeFamily.INTEGER),
       List.of(SqlTypeName.ANY, SqlTypeName.ANY, SqlTypeName.INTEGER));
 
@@ -594,19 +590,22 @@ public final class PgExpressions {
             : d > 0 ? "infinity" : "-infinity") + " to numeric");
       }
       BigDecimal b = value instanceof Float f ? new BigDecimal(Float.toString(f)) : BigDecimal.valueOf(d);
-      b = b.stripTrailingZeros();
-      return b.scale() < 0 ? b.setScale(0) : b;
+      return wholeScale(b.stripTrailingZeros());
     }
     if (value instanceof String text) {
       try {
-        BigDecimal b = new BigDecimal(text.strip());
-        return b.scale() < 0 ? b.setScale(0) : b;
+        return wholeScale(new BigDecimal(text.strip()));
       } catch (NumberFormatException e) {
         throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION,
             "invalid input syntax for type numeric: \"" + text + "\"");
       }
     }
     return decimal(value);
+  }
+
+  /** {@code b} with a negative scale (1E+3) made 0 (1000), as numeric shows it. */
+  private static BigDecimal wholeScale(BigDecimal b) {
+    return b.scale() < 0 ? b.setScale(0) : b;
   }
 
   private static BigDecimal decimal(Object value) {
@@ -663,18 +662,18 @@ public final class PgExpressions {
     return value.toString();
   }
 
-  /**
-   * An interval as PostgreSQL prints it (IntervalStyle postgres): {@code 1 year 2 mons}, {@code 5 days 01:30:00},
-   * {@code -1 days -00:00:00.5} (only 1 is singular), {@code 00:00:00}; a year-month interval is its months, a day-time one its
-   * milliseconds, which are read as days and a time of day (PostgreSQL keeps {@code INTERVAL '26' HOUR} as 26
-   * hours; Calcite's value cannot tell). NULL for NULL. Called by generated code.
-   */
   /** A timestamptz (UTC milliseconds) as PostgreSQL's text cast prints it in {@code zone}. Called by generated code. */
   public static @Nullable String timestampTzText(@Nullable Object value, String zone) {
     return value == null ? null
         : io.accel.exec.PgText.timestampTz(((Number) value).longValue(), java.time.ZoneId.of(zone));
   }
 
+  /**
+   * An interval as PostgreSQL prints it (IntervalStyle postgres): {@code 1 year 2 mons}, {@code 5 days 01:30:00},
+   * {@code -1 days -00:00:00.5} (only 1 is singular), {@code 00:00:00}; a year-month interval is its months, a day-time one its
+   * milliseconds, which are read as days and a time of day (PostgreSQL keeps {@code INTERVAL '26' HOUR} as 26
+   * hours; Calcite's value cannot tell). NULL for NULL. Called by generated code.
+   */
   public static @Nullable String intervalText(@Nullable Object value, boolean months) {
     if (value == null) {
       return null;

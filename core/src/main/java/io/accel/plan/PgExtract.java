@@ -34,16 +34,14 @@ public final class PgExtract {
 
   /** What the validator sees: {@code accel_extract(unit, value)}. */
   static final SqlFunction FUNCTION = new SqlFunction("ACCEL_EXTRACT", SqlKind.OTHER_FUNCTION,
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()), binding.getOperandType(1).isNullable()),
+      AccelTypeSystem.unconstrainedNumeric(1),
       InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.ANY),
       SqlFunctionCategory.SYSTEM);
 
   /** What generated code calls: {@link #extract}. */
   private static final SqlUserDefinedFunction IMPLEMENTATION = new SqlUserDefinedFunction(
       new SqlIdentifier("accel_extract_value", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
-      binding -> binding.getTypeFactory().createTypeWithNullability(
-          AccelTypeSystem.unconstrainedNumeric(binding.getTypeFactory()), binding.getOperandType(1).isNullable()),
+      AccelTypeSystem.unconstrainedNumeric(1),
       InferTypes.FIRST_KNOWN,
       OperandTypes.operandMetadata(List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.ANY, SqlTypeFamily.INTEGER),
           factory -> List.of(factory.createSqlType(SqlTypeName.VARCHAR), factory.createSqlType(SqlTypeName.ANY),
