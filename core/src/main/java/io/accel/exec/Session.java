@@ -583,6 +583,8 @@ public final class Session implements AutoCloseable {
       ctx = readOnly ? database.beginReadOnly() : database.begin();
       statementContexts.put(statementKey, ctx);
     }
+    // every statement's row-lock waits end at lock_timeout (batches and COPY too, not only planned statements)
+    ctx.lockTimeout(settings.lockTimeoutMillis());
     return ctx;
   }
 
@@ -1690,7 +1692,6 @@ public final class Session implements AutoCloseable {
    * in a READ COMMITTED block gets a savepoint. Other statements do not restart (REPEATABLE READ: 40001).
    */
   private synchronized RestartPoint restartPoint(Object statementKey, TxnContext ctx, Prepared prepared) {
-    ctx.lockTimeout(settings.lockTimeoutMillis());
     if (statementContexts.get(statementKey) == ctx) {
       ctx.restartable(true);
       return null;

@@ -8,7 +8,6 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.plan.volcano.RelSubset;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
@@ -40,21 +39,17 @@ final class CharComparisons {
 
   static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    return rel.accept(new RelHomogeneousShuttle() {
-      @Override
-      public RelNode visit(RelNode other) {
-        RelNode node = super.visit(other);
-        if (node instanceof Filter filter) {
-          RexNode condition = filter.getCondition().accept(new Trimmer(filter.getCluster().getRexBuilder(),
-              filter.getInput()));
-          if (condition != filter.getCondition()) {
-            // a rewritten NOT IN is an AND inside the condition's AND: filters must stay flat
-            condition = org.apache.calcite.rex.RexUtil.flatten(filter.getCluster().getRexBuilder(), condition);
-            return filter.copy(filter.getTraitSet(), filter.getInput(), condition);
-          }
+    return PgExpressions.bottomUp(rel, node -> {
+      if (node instanceof Filter filter) {
+        RexNode condition = filter.getCondition().accept(new Trimmer(filter.getCluster().getRexBuilder(),
+            filter.getInput()));
+        if (condition != filter.getCondition()) {
+          // a rewritten NOT IN is an AND inside the condition's AND: filters must stay flat
+          condition = org.apache.calcite.rex.RexUtil.flatten(filter.getCluster().getRexBuilder(), condition);
+          return filter.copy(filter.getTraitSet(), filter.getInput(), condition);
         }
-        return node;
       }
+      return node;
     });
   }
 

@@ -8,7 +8,6 @@ import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -63,37 +62,33 @@ public final class FloatKeys {
 
   static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    return rel.accept(new RelHomogeneousShuttle() {
-      @Override
-      public RelNode visit(RelNode other) {
-        RelNode node = super.visit(other);
-        if (node instanceof Aggregate aggregate) {
-          Set<Integer> keys = new TreeSet<>(aggregate.getGroupSet().asList());
-          for (AggregateCall call : aggregate.getAggCallList()) {
-            if (call.isDistinct()) {
-              keys.addAll(call.getArgList());
-            }
+    return PgExpressions.bottomUp(rel, node -> {
+      if (node instanceof Aggregate aggregate) {
+        Set<Integer> keys = new TreeSet<>(aggregate.getGroupSet().asList());
+        for (AggregateCall call : aggregate.getAggCallList()) {
+          if (call.isDistinct()) {
+            keys.addAll(call.getArgList());
           }
-          RelNode input = keyed(aggregate.getInput(), keys);
-          return input == aggregate.getInput() ? node
-              : aggregate.copy(aggregate.getTraitSet(), List.of(input));
         }
-        if (node instanceof SetOp setOp && !setOp.all) {
-          List<RelNode> inputs = new ArrayList<>();
-          boolean changed = false;
-          for (RelNode in : setOp.getInputs()) {
-            Set<Integer> all = new TreeSet<>();
-            for (int i = 0; i < in.getRowType().getFieldCount(); i++) {
-              all.add(i);
-            }
-            RelNode keyed = keyed(in, all);
-            changed |= keyed != in;
-            inputs.add(keyed);
-          }
-          return changed ? setOp.copy(setOp.getTraitSet(), inputs) : node;
-        }
-        return node;
+        RelNode input = keyed(aggregate.getInput(), keys);
+        return input == aggregate.getInput() ? node
+            : aggregate.copy(aggregate.getTraitSet(), List.of(input));
       }
+      if (node instanceof SetOp setOp && !setOp.all) {
+        List<RelNode> inputs = new ArrayList<>();
+        boolean changed = false;
+        for (RelNode in : setOp.getInputs()) {
+          Set<Integer> all = new TreeSet<>();
+          for (int i = 0; i < in.getRowType().getFieldCount(); i++) {
+            all.add(i);
+          }
+          RelNode keyed = keyed(in, all);
+          changed |= keyed != in;
+          inputs.add(keyed);
+        }
+        return changed ? setOp.copy(setOp.getTraitSet(), inputs) : node;
+      }
+      return node;
     });
   }
 

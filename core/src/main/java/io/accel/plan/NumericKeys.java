@@ -11,7 +11,6 @@ import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelCollations;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -59,20 +58,16 @@ public final class NumericKeys {
 
   static RelNode rewrite(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    return rel.accept(new RelHomogeneousShuttle() {
-      @Override
-      public RelNode visit(RelNode other) {
-        RelNode node = super.visit(other);
-        if (node instanceof LogicalAggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
-          return aggregate(aggregate);
-        }
-        if (node instanceof Join join) {
-          RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
-          return condition == join.getCondition() ? node : join.copy(join.getTraitSet(), condition, join.getLeft(),
-              join.getRight(), join.getJoinType(), join.isSemiJoinDone());
-        }
-        return node;
+    return PgExpressions.bottomUp(rel, node -> {
+      if (node instanceof LogicalAggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
+        return aggregate(aggregate);
       }
+      if (node instanceof Join join) {
+        RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
+        return condition == join.getCondition() ? node : join.copy(join.getTraitSet(), condition, join.getLeft(),
+            join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+      }
+      return node;
     });
   }
 

@@ -161,10 +161,15 @@ public final class PgExpressions {
   }
 
   private static RelNode rewrite(RelNode rel, RexShuttle shuttle) {
+    return bottomUp(rel, node -> node.accept(shuttle));
+  }
+
+  /** {@code rel} with {@code each} applied to every node, its inputs first: the walk of a planning phase. */
+  static RelNode bottomUp(RelNode rel, java.util.function.UnaryOperator<RelNode> each) {
     return rel.accept(new RelHomogeneousShuttle() {
       @Override
       public RelNode visit(RelNode other) {
-        return super.visit(other).accept(shuttle);
+        return each.apply(super.visit(other));
       }
     });
   }
