@@ -44,7 +44,7 @@ public final class Store implements AutoCloseable {
   public static final String META_FAMILY = "meta";
 
   static {
-    RocksDB.loadLibrary();
+    NativeLibrary.load();
   }
 
   private final String description;
