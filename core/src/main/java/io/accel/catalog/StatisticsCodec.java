@@ -24,7 +24,9 @@ import java.util.Map;
  */
 public final class StatisticsCodec {
   public static final String KEY_PREFIX = "stats/";
-  private static final int FORMAT = 2;
+  private static final int FORMAT = 3;
+  /** Written before columns had most-common-values lists. */
+  private static final int FORMAT_WITHOUT_FREQUENT = 2;
   /** Format 1 has no column value ranges; still read. */
   private static final int FORMAT_WITHOUT_RANGES = 1;
 
@@ -76,24 +78,43 @@ public final class StatisticsCodec {
           out.writeLong(c.nullCount());
           out.writeDouble(c.distinct());
           out.writeBoolean(c.distinctExact());
-          Map<ByteBuffer, Long> counts = c.valueCounts();
-          out.writeInt(counts == null ? -1 : counts.size());
-          if (counts != null) {
-            for (Map.Entry<ByteBuffer, Long> e : counts.entrySet()) {
-              byte[] v = TableStatistics.bytes(e.getKey());
-              out.writeInt(v.length);
-              out.write(v);
-              out.writeLong(e.getValue());
-            }
-          }
+          writeCounts(out, c.valueCounts());
           out.writeDouble(c.min());
           out.writeDouble(c.max());
+          writeCounts(out, c.frequentCounts());
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return bytes.toByteArray();
+  }
+
+  /** Value counts keyed by key encoding; -1 for none. */
+  private static void writeCounts(DataOutputStream out, Map<ByteBuffer, Long> counts) throws IOException {
+    out.writeInt(counts == null ? -1 : counts.size());
+    if (counts != null) {
+      for (Map.Entry<ByteBuffer, Long> e : counts.entrySet()) {
+        byte[] v = TableStatistics.bytes(e.getKey());
+        out.writeInt(v.length);
+        out.write(v);
+        out.writeLong(e.getValue());
+      }
+    }
+  }
+
+  private static Map<ByteBuffer, Long> readCounts(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
+    }
+    Map<ByteBuffer, Long> counts = new LinkedHashMap<>();
+    for (int j = 0; j < n; j++) {
+      byte[] v = new byte[in.readInt()];
+      in.readFully(v);
+      counts.put(ByteBuffer.wrap(v), in.readLong());
+    }
+    return TableStatistics.ordered(counts);
   }
 
   /**
@@ -105,7 +126,7 @@ public final class StatisticsCodec {
   public static Entry decode(byte[] bytes, TableDef table) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT && format != FORMAT_WITHOUT_RANGES) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_FREQUENT && format != FORMAT_WITHOUT_RANGES) {
         throw new IllegalArgumentException("unknown statistics format " + format);
       }
       long tableId = in.readLong();
@@ -132,24 +153,15 @@ public final class StatisticsCodec {
           long nulls = in.readLong();
           double distinct = in.readDouble();
           boolean exact = in.readBoolean();
-          int n = in.readInt();
-          Map<ByteBuffer, Long> counts = null;
-          if (n >= 0) {
-            counts = new LinkedHashMap<>();
-            for (int j = 0; j < n; j++) {
-              byte[] v = new byte[in.readInt()];
-              in.readFully(v);
-              counts.put(ByteBuffer.wrap(v), in.readLong());
-            }
-            counts = TableStatistics.ordered(counts);
-          }
+          Map<ByteBuffer, Long> counts = readCounts(in);
           double min = Double.NaN;
           double max = Double.NaN;
-          if (format >= FORMAT) {
+          if (format >= FORMAT_WITHOUT_FREQUENT) {
             min = in.readDouble();
             max = in.readDouble();
           }
-          columns.add(new ColumnStats(nulls, distinct, exact, counts, min, max));
+          Map<ByteBuffer, Long> frequent = format >= FORMAT ? readCounts(in) : null;
+          columns.add(new ColumnStats(nulls, distinct, exact, counts, min, max, frequent));
         }
       }
       List<DataType> types = TableStatistics.types(table);

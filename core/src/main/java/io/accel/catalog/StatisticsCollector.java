@@ -32,6 +32,13 @@ import java.util.TreeSet;
 public final class StatisticsCollector {
   /** The most distinct values a column may have to keep its complete value list. */
   public static final int MCV_LIMIT = 64;
+  /** The most values a column's most-common-values list holds (PostgreSQL's default statistics target). */
+  public static final int FREQUENT_LIMIT = 100;
+  /**
+   * About this many rows of a large table feed its most-common-values summaries (PostgreSQL's ANALYZE samples
+   * 30,000 rows): a value's share in a uniform sample of that size is within a few tenths of a percent.
+   */
+  public static final int FREQUENT_SAMPLE = 30_000;
   /** The number of hashes a KMV sketch keeps; distinct counts below it are exact (up to hash collisions). */
   public static final int SKETCH_SIZE = 2048;
 
@@ -46,16 +53,30 @@ public final class StatisticsCollector {
   private final double[] maxs;
   private final List<Map<ByteBuffer, Long>> valueCounts;
   private final Sketch[] sketches;
+  private final FrequentValues[] frequent;
+  /** Rows go to the most-common-values summaries with probability 1 / sampleEvery (see {@link #FREQUENT_SAMPLE}). */
+  private final int sampleEvery;
+  private long sampledRows;
+  private long sampleSeed = 0x9E3779B97F4A7C15L;
   private final PrefixCounter primaryKey;
   private final Map<Long, PrefixCounter> indexes = new LinkedHashMap<>();
 
   /** Collects the statistics of the whole table. */
   public StatisticsCollector(TableDef table) {
-    this(table, null, null);
+    this(table, null, null, 0);
   }
 
-  private StatisticsCollector(TableDef table, TableStatistics base, IndexDef onlyIndex) {
+  /**
+   * Collects the statistics of the whole table, of about {@code expectedRows} rows (0: unknown): the
+   * most-common-values lists are then found in a random sample of about {@value #FREQUENT_SAMPLE} rows.
+   */
+  public StatisticsCollector(TableDef table, long expectedRows) {
+    this(table, null, null, expectedRows);
+  }
+
+  private StatisticsCollector(TableDef table, TableStatistics base, IndexDef onlyIndex, long expectedRows) {
     this.table = table;
+    this.sampleEvery = (int) Math.max(1, Math.min(Integer.MAX_VALUE, expectedRows / FREQUENT_SAMPLE));
     this.base = base;
     this.types = TableStatistics.types(table);
     int n = types.size();
@@ -73,9 +94,11 @@ public final class StatisticsCollector {
     }
     this.valueCounts = new ArrayList<>(n);
     this.sketches = new Sketch[n];
+    this.frequent = new FrequentValues[n];
     for (int i = 0; i < n; i++) {
       valueCounts.add(new HashMap<>());
       sketches[i] = new Sketch();
+      frequent[i] = new FrequentValues();
     }
     List<DataType> pkTypes = table.primaryKey().stream().map(types::get).toList();
     this.primaryKey = table.hasHiddenRowId() || base != null ? null
@@ -98,12 +121,16 @@ public final class StatisticsCollector {
    * must describe the table's current rows exactly. Feed only that index's entries.
    */
   public static StatisticsCollector forIndex(TableStatistics base, TableDef table, IndexDef index) {
-    return new StatisticsCollector(table, base, index);
+    return new StatisticsCollector(table, base, index, 0);
   }
 
   /** One row of the table, with its storage key; rows come in key order. */
   public void row(byte[] rowKey, Object[] row) {
     rows++;
+    boolean sampled = sampleEvery == 1 || nextRandom() % sampleEvery == 0;
+    if (sampled) {
+      sampledRows++;
+    }
     if (primaryKey != null) {
       primaryKey.add(rowKey);
     }
@@ -122,6 +149,9 @@ public final class StatisticsCollector {
       KeyCodec.write(writer, types.get(c), v, false);
       byte[] key = writer.toByteArray();
       sketches[c].add(hash(key));
+      if (sampled) {
+        frequent[c].add(key);
+      }
       Map<ByteBuffer, Long> counts = valueCounts.get(c);
       if (counts != null) {
         counts.merge(ByteBuffer.wrap(key), 1L, Long::sum);
@@ -130,6 +160,14 @@ public final class StatisticsCollector {
         }
       }
     }
+  }
+
+  /** SplitMix64: a fixed sequence, so a table analyzed twice gets the same sample. */
+  private int nextRandom() {
+    long z = sampleSeed += 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return (int) ((z ^ (z >>> 31)) >>> 33);
   }
 
   /** One entry key of a secondary index; the entries of one index come in key order. */
@@ -170,8 +208,10 @@ public final class StatisticsCollector {
           exact = sketches[c].exact();
         }
       }
+      Map<ByteBuffer, Long> common = counts == null ? frequent[c].mostCommon(sampledRows, rows, nulls[c], distinct)
+          : null;
       columns.add(new ColumnStats(nulls[c], distinct, exact, counts == null ? null : TableStatistics.ordered(counts),
-          mins[c], maxs[c]));
+          mins[c], maxs[c], common == null ? null : TableStatistics.ordered(common)));
     }
     return new TableStatistics(table.id(), table.schemaVersion(), types, table.primaryKey().size(), analyzedAt, rows,
         rows, pk, indexDistinct, TableStatistics.shapes(table), columns);
@@ -191,6 +231,49 @@ public final class StatisticsCollector {
       }
     }
     return -1;
+  }
+
+  /**
+   * The values of one column that are frequent enough to list, found in one pass with Misra and Gries' summary of
+   * {@value #FREQUENT_LIMIT} counters: when a value without a counter comes and all are taken, every counter drops
+   * by one. A count is then at most rows / ({@value #FREQUENT_LIMIT} + 1) below the value's true count, so every
+   * value holding more than about 1% of the rows keeps a counter.
+   */
+  private static final class FrequentValues {
+    private final Map<ByteBuffer, long[]> counters = new HashMap<>();
+
+    void add(byte[] key) {
+      long[] counter = counters.get(ByteBuffer.wrap(key));
+      if (counter != null) {
+        counter[0]++;
+      } else if (counters.size() < FREQUENT_LIMIT) {
+        counters.put(ByteBuffer.wrap(key), new long[] {1});
+      } else {
+        counters.values().removeIf(c -> --c[0] == 0);
+      }
+    }
+
+    /**
+     * The listed values with their counts scaled from the {@code sampled} rows to all {@code rows}, or null when
+     * none is worth listing: as PostgreSQL's ANALYZE, a value is listed when it is more common than the average
+     * value (by a quarter), seen at least twice, and beyond the summary's error.
+     */
+    Map<ByteBuffer, Long> mostCommon(long sampled, long rows, long nulls, double distinct) {
+      if (sampled == 0 || distinct < 1) {
+        return null;
+      }
+      double scale = (double) rows / sampled;
+      double average = (rows - nulls) / distinct;
+      double error = (double) sampled / (FREQUENT_LIMIT + 1);
+      Map<ByteBuffer, Long> common = new HashMap<>();
+      for (Map.Entry<ByteBuffer, long[]> e : counters.entrySet()) {
+        long count = e.getValue()[0];
+        if (count >= 2 && count > error && count * scale > 1.25 * average) {
+          common.put(e.getKey(), Math.round(count * scale));
+        }
+      }
+      return common.isEmpty() ? null : common;
+    }
   }
 
   /** Counts the distinct prefixes of sorted composite keys. */

@@ -63,20 +63,23 @@ public final class TableStatistics {
   }
 
   /**
-   * Statistics of one column as analyzed: NULL count; distinct non-null values ({@code -1} when unknown);
-   * whether that count is exact; the complete value counts keyed by the key encoding of each value
-   * (ascending), or null when the column has more than the tracked number of distinct values.
-   */
-  /**
-   * One column's statistics; {@code min} and {@code max} are the smallest and largest non-null values as
-   * doubles for numeric, date and time columns (NaN otherwise, or when the column holds no value).
+   * One column's statistics as analyzed: NULL count; distinct non-null values ({@code -1} when unknown); whether
+   * that count is exact; the complete value counts keyed by the key encoding of each value (ascending), or null
+   * when the column has more than {@value StatisticsCollector#MCV_LIMIT} distinct values; {@code min} and
+   * {@code max}, the smallest and largest non-null values as doubles for numeric, date and time columns (NaN
+   * otherwise, or when the column holds no value); and for a column without the complete list, its most common
+   * values with approximate counts (PostgreSQL's MCV list: the values notably more frequent than the average,
+   * such as the '9999-01-01' end date of every current salary), or null.
    */
   record ColumnStats(long nullCount, double distinct, boolean distinctExact, Map<ByteBuffer, Long> valueCounts,
-      double min, double max) {
+      double min, double max, Map<ByteBuffer, Long> frequentCounts) {
     ColumnStats(long nullCount, double distinct, boolean distinctExact, Map<ByteBuffer, Long> valueCounts) {
-      this(nullCount, distinct, distinctExact, valueCounts, Double.NaN, Double.NaN);
+      this(nullCount, distinct, distinctExact, valueCounts, Double.NaN, Double.NaN, null);
     }
 
+    ColumnStats withDistinct(double exactDistinct) {
+      return new ColumnStats(nullCount, exactDistinct, true, valueCounts, min, max, frequentCounts);
+    }
   }
 
   private final long tableId;
@@ -248,16 +251,17 @@ public final class TableStatistics {
   }
 
   /**
-   * The fraction of rows whose column equals {@code value}, for a column with a most-common-values list
-   * (at most {@value StatisticsCollector#MCV_LIMIT} distinct values at analysis): 0 for a value not in the
-   * list, or a value no row of the column's type can equal (5.5 in an INTEGER column). Empty when the
-   * column has no list, the table had no rows when analyzed, or the value is of a class the column's type
-   * cannot compare with (a String for an INTEGER column). NULL equals no
-   * row ({@code x = NULL} is never true): use {@link #nullFraction} for IS NULL.
+   * The fraction of rows whose column equals {@code value}, for a column with a complete value list (at most
+   * {@value StatisticsCollector#MCV_LIMIT} distinct values at analysis: 0 for a value not in it, or a value no row
+   * of the column's type can equal, 5.5 in an INTEGER column) or a most-common-values list (a listed value's
+   * share; any other value an equal share of the rows the list and the NULLs leave, as PostgreSQL estimates).
+   * Empty when the column has neither list, the table had no rows when analyzed, or the value is of a class the
+   * column's type cannot compare with (a String for an INTEGER column). NULL equals no row ({@code x = NULL} is
+   * never true): use {@link #nullFraction} for IS NULL.
    */
   public OptionalDouble frequency(int column, Object value) {
     ColumnStats c = column(column);
-    if (c == null || c.valueCounts() == null || analyzedRows == 0) {
+    if (c == null || c.valueCounts() == null && c.frequentCounts() == null || analyzedRows == 0) {
       return OptionalDouble.empty();
     }
     if (value == null) {
@@ -267,8 +271,21 @@ public final class TableStatistics {
     if (key == null) {
       return OptionalDouble.empty();
     }
-    Long count = c.valueCounts().get(ByteBuffer.wrap(key));
-    return OptionalDouble.of(count == null ? 0 : (double) count / analyzedRows);
+    if (c.valueCounts() != null) {
+      Long count = c.valueCounts().get(ByteBuffer.wrap(key));
+      return OptionalDouble.of(count == null ? 0 : (double) count / analyzedRows);
+    }
+    Long count = c.frequentCounts().get(ByteBuffer.wrap(key));
+    if (count != null) {
+      return OptionalDouble.of((double) count / analyzedRows);
+    }
+    long listed = 0;
+    for (long n : c.frequentCounts().values()) {
+      listed += n;
+    }
+    double rest = Math.max(0, analyzedRows - listed - c.nullCount()) / (double) analyzedRows;
+    double others = c.distinct() - c.frequentCounts().size();
+    return OptionalDouble.of(others >= 1 ? rest / others : rest);
   }
 
   /** The complete value list of a low-cardinality column, most frequent first; empty when the column has none. */
@@ -402,8 +419,7 @@ public final class TableStatistics {
       ColumnStats c = cols.get(lead);
       if (!c.distinctExact()) {
         List<ColumnStats> copy = new ArrayList<>(cols);
-        copy.set(lead, new ColumnStats(c.nullCount(), distinct[0] - (c.nullCount() > 0 ? 1 : 0), true,
-            c.valueCounts(), c.min(), c.max()));
+        copy.set(lead, c.withDistinct(distinct[0] - (c.nullCount() > 0 ? 1 : 0)));
         cols = copy;
       }
     }

@@ -263,7 +263,7 @@ public final class IndexScan {
     private final boolean decodePrimaryKey;
     /** Whether an index entry's columns are read (for ICP, or because the scan is covering). */
     private final boolean decodeEntry;
-    /** The columns of a row read from the table that anything reads (null: all): the projection, if no residual. */
+    /** The columns of a row read from the table that anything reads (null: all): the projection and the residual's. */
     private final boolean[] wanted;
     private final ScanStats stats = new ScanStats();
     private Object[] slots;
@@ -329,12 +329,17 @@ public final class IndexScan {
     }
 
     private static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
-      if (residual != null || plan.projection() == null) {
+      if (residual != null && plan.residualColumns() == null || plan.projection() == null) {
         return null;
       }
       boolean[] wanted = new boolean[plan.table().columns().size()];
       for (int c : plan.projection()) {
         wanted[c] = true;
+      }
+      if (residual != null) {
+        for (int c : plan.residualColumns()) {
+          wanted[c] = true;
+        }
       }
       return wanted;
     }

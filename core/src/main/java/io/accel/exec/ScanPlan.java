@@ -26,7 +26,7 @@ import java.util.List;
  * last column's intervals: a skip scan seeks each combination instead of reading the whole range.
  */
 public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumns, boolean reverse,
-    int[] projection, boolean covering) {
+    int[] projection, boolean covering, int[] residualColumns) {
 
   /** At most this many seeks per execution; the planner bounds plans below it. */
   public static final int MAX_RANGES = 10_000;

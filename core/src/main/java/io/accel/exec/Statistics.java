@@ -276,7 +276,7 @@ public final class Statistics {
 
   /** Scans the table and walks each of its indexes, all in the context's snapshot. */
   private TableStatistics collect(TableDef table, TxnContext ctx) {
-    StatisticsCollector collector = new StatisticsCollector(table);
+    StatisticsCollector collector = new StatisticsCollector(table, of(table).rowCount());
     TableReader reader = new TableReader(database, table);
     long n = 0;
     RocksIterator it = ctx.iterator(database.tableFamily(table));

@@ -120,7 +120,9 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
       keys.add(new ScanPlan.KeyColumn(k.column(), t.columns().get(k.column()).type(), k.descending(), intervals,
           tail(t, k.lowTail(), runtimeValues), tail(t, k.highTail(), runtimeValues)));
     }
-    return new ScanPlan(t, path.index(), keys, path.reverse(), projection, path.covering());
+    int[] residualColumns = path.residual() == null ? null
+        : org.apache.calcite.plan.RelOptUtil.InputFinder.bits(path.residual()).toArray();
+    return new ScanPlan(t, path.index(), keys, path.reverse(), projection, path.covering(), residualColumns);
   }
 
   private static ScanPlan.Tail tail(TableDef t, AccessPath.Tail tail, List<RexNode> runtimeValues) {

@@ -75,7 +75,14 @@ public final class RowCodec {
       throw new IllegalArgumentException("row's null bitmap marks columns beyond the " + n + " given");
     }
     Object[] row = new Object[n];
-    for (int i = 0; i < n; i++) {
+    // the columns after the last wanted one are not even skipped (the length check below then cannot run)
+    int last = n;
+    if (wanted != null) {
+      while (last > 0 && !wanted[last - 1]) {
+        last--;
+      }
+    }
+    for (int i = 0; i < last; i++) {
       if ((bytes[bitmapAt + (i >>> 3)] & 1 << (i & 7)) == 0) {
         in.column = i;
         if (wanted == null || wanted[i]) {
@@ -85,7 +92,7 @@ public final class RowCodec {
         }
       }
     }
-    if (in.pos != bytes.length) {
+    if (last == n && in.pos != bytes.length) {
       throw new IllegalArgumentException("row of " + bytes.length + " bytes has " + (bytes.length - in.pos)
           + " bytes left after its " + n + " columns; it was written with more columns than given");
     }

@@ -37,6 +37,45 @@ class TableStatisticsTest {
   }
 
   @Test
+  void aValueMuchMoreCommonThanTheRestIsListedWithItsShare() {
+    // a tenth NULL, a tenth the current end date, the rest distinct values: the salaries table's to_date shape
+    StatisticsCollector c = new StatisticsCollector(T);
+    for (long i = 0; i < 50_000; i++) {
+      Object[] row = {i, i % 10 == 0 ? null : i % 10 == 1 ? "9999-01-01" : "v" + i};
+      c.row(RowKeys.rowKey(T, row), row);
+    }
+    TableStatistics s = c.finish(1234);
+    assertThat(s.mostCommonValues(1)).isEmpty(); // no complete list: 40,001 distinct values
+    assertThat(s.frequency(1, "9999-01-01").getAsDouble()).isCloseTo(0.1, within(0.01));
+    // any other value: an equal share of the remaining 80% of the rows
+    assertThat(s.frequency(1, "v5").getAsDouble()).isCloseTo(0.8 / 40_000, within(0.8 / 40_000 * 0.1));
+    assertThat(s.frequency(1, "never").getAsDouble()).isCloseTo(0.8 / 40_000, within(0.8 / 40_000 * 0.1));
+
+    TableStatistics back = StatisticsCodec.decode(StatisticsCodec.encode(new StatisticsCodec.Entry(s, 0, 0)), T)
+        .statistics();
+    assertThat(back.frequency(1, "9999-01-01")).isEqualTo(s.frequency(1, "9999-01-01"));
+    assertThat(back.frequency(1, "v5")).isEqualTo(s.frequency(1, "v5"));
+    // the uniformly distributed id column lists nothing
+    assertThat(s.frequency(0, 5L)).isEmpty();
+  }
+
+  @Test
+  void aLargeTablesMostCommonValuesComeFromASample() {
+    int rows = 600_000;
+    StatisticsCollector c = new StatisticsCollector(T, rows);
+    for (long i = 0; i < rows; i++) {
+      // 3% of the rows in one run at the end (a sample must not depend on where the value sits)
+      Object[] row = {i, i % 10 == 0 ? null : i >= rows - rows * 3 / 100 ? "late" : i % 7 == 1 ? "often" : "v" + i};
+      c.row(RowKeys.rowKey(T, row), row);
+    }
+    TableStatistics s = c.finish(1234);
+    double often = (double) (rows - rows * 3 / 100) / 7 * 0.9 / rows;
+    assertThat(s.frequency(1, "often").getAsDouble()).isCloseTo(often, within(0.01));
+    assertThat(s.frequency(1, "late").getAsDouble()).isCloseTo(0.027, within(0.006));
+    assertThat(s.frequency(1, "v2").getAsDouble()).isLessThan(0.0001);
+  }
+
+  @Test
   void scalingToTheLiveRowCount() {
     TableStatistics s = collect(1000, 30);
     // v0, v10 and v20 never occur: their rows are the NULLs
