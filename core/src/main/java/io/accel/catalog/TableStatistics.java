@@ -288,6 +288,31 @@ public final class TableStatistics {
     return OptionalDouble.of(others >= 1 ? rest / others : rest);
   }
 
+  /** Whether the column has a complete value list or a most-common-values list. */
+  public boolean listsValues(int column) {
+    ColumnStats c = column(column);
+    return c != null && analyzedRows > 0 && (c.valueCounts() != null || c.frequentCounts() != null);
+  }
+
+  /**
+   * Whether {@code value} is listed for the column with a share of the rows more than twice or less than half
+   * the average value's: an estimate made without knowing the value is then far off for it.
+   */
+  public boolean skewedValue(int column, Object value) {
+    ColumnStats c = column(column);
+    if (c == null || analyzedRows == 0 || value == null || c.distinct() < 1) {
+      return false;
+    }
+    Map<ByteBuffer, Long> listed = c.valueCounts() != null ? c.valueCounts() : c.frequentCounts();
+    byte[] key = listed == null ? null : lookupKey(types.get(column), value);
+    Long count = key == null ? null : listed.get(ByteBuffer.wrap(key));
+    if (count == null) {
+      return false;
+    }
+    double average = (analyzedRows - c.nullCount()) / c.distinct();
+    return count > 2 * average || count < average / 2;
+  }
+
   /** The complete value list of a low-cardinality column, most frequent first; empty when the column has none. */
   public Optional<List<ValueFrequency>> mostCommonValues(int column) {
     ColumnStats c = column(column);

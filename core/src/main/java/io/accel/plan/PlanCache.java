@@ -26,8 +26,9 @@ import org.apache.calcite.jdbc.CalcitePrepare;
  * the literal values itself (through the signature's internal parameters, which the execution puts into
  * the query's DataContext under the names generated code reads parameters by). The shared plan is used only
  * when every literal converts to the type the planner inferred for its parameter without changing value
- * ({@link LiteralBinding}); otherwise, or when the normalised text does not prepare, the exact text is
- * planned (and cached). The cache is emptied whenever the plan version changes; a plan whose execution
+ * ({@link LiteralBinding}) and none is a value its column's statistics list as far more or less common than
+ * the average one the shared plan was costed for ({@link StatementPlanner.PlanFacts#skewedBy}); otherwise, or
+ * when the normalised text does not prepare, the exact text is planned (and cached). The cache is emptied whenever the plan version changes; a plan whose execution
  * failed is dropped ({@link #forget}).
  */
 public final class PlanCache {
@@ -78,7 +79,8 @@ public final class PlanCache {
     this.misses = Counter.builder("accel.plan.cache.misses").tags(tags)
         .description("statements that were parsed, validated, optimised and compiled").register(meters);
     this.fallbacks = Counter.builder("accel.plan.cache.fallbacks").tags(tags)
-        .description("statements whose literals could not share the normalised plan; planned by exact text")
+        .description("statements whose literals could not share the normalised plan, or whose literal is a common"
+            + " value of its column (its own plan); planned by exact text")
         .register(meters);
     this.sizes = plans == null ? null : CacheSizes.register(meters, Tags.of(tags), plans);
   }
@@ -116,7 +118,8 @@ public final class PlanCache {
       });
       if (cached.signature() != null) {
         Optional<List<Object>> values = LiteralBinding.bind(cached.signature().parameters, n.literals());
-        if (values.isPresent()) {
+        // a literal whose share of its column is far from the average one's gets the exact text's own plan
+        if (values.isPresent() && !cached.facts().skewedBy(values.get())) {
           (planned[0] ? misses : hits).increment();
           return new Plan(bound(cached.signature(), values.get(), sql), cached.facts(), key);
         }

@@ -142,20 +142,31 @@ public final class StatementPlanner {
   }
 
   /**
-   * What the final plan of a statement does that execution needs to know: whether its rows stream in the
-   * order its scans deliver them (no sort or window anywhere), and the tables it reads.
-   */
-  /**
    * What a plan shows about itself: whether its rows stream in scan order (no sort), the stored tables it reads,
-   * and why its results cannot be kept exact by invalidation (null when they can): it reads a relation that is not
-   * a stored table (pg_catalog, information_schema) or calls a function whose value changes between executions.
+   * why its results cannot be kept exact by invalidation (null when they can): it reads a relation that is not
+   * a stored table (pg_catalog, information_schema) or calls a function whose value changes between executions;
+   * and the parameters compared for equality with a column whose statistics list its common values, for which
+   * a listed value deserves a plan of its own (see {@link SkewedParameter}).
    */
-  public record PlanFacts(boolean streaming, java.util.Set<Long> tables, String notCacheable) {
-    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of(), "its plan is unknown");
+  public record PlanFacts(boolean streaming, java.util.Set<Long> tables, String notCacheable,
+      java.util.List<SkewedParameter> skewed) {
+    static final PlanFacts UNKNOWN = new PlanFacts(false, java.util.Set.of(), "its plan is unknown",
+        java.util.List.of());
+
+    /** Whether some parameter's value is one whose share of its column differs from the average one's. */
+    public boolean skewedBy(java.util.List<Object> values) {
+      for (SkewedParameter p : skewed) {
+        if (p.parameter() < values.size() && p.statistics().skewedValue(p.column(), values.get(p.parameter()))) {
+          return true;
+        }
+      }
+      return false;
+    }
 
     static PlanFacts of(org.apache.calcite.rel.RelNode rel) {
       boolean[] sorts = {false};
       java.util.Set<Long> tables = new java.util.TreeSet<>();
+      java.util.List<SkewedParameter> skewed = new java.util.ArrayList<>();
       String[] why = {null};
       org.apache.calcite.rex.RexVisitor<Void> calls = new org.apache.calcite.rex.RexVisitorImpl<>(true) {
         @Override
@@ -181,6 +192,7 @@ public final class StatementPlanner {
             tables.add(scan.accelTable().definition().id());
             if (scan.condition() != null) {
               scan.condition().accept(calls);
+              SkewedParameter.collect(scan, skewed);
             }
           } else if (node instanceof org.apache.calcite.rel.core.TableScan scan && why[0] == null) {
             why[0] = "it reads " + String.join(".", scan.getTable().getQualifiedName())
@@ -191,6 +203,7 @@ public final class StatementPlanner {
             join.expressions().forEach(e -> e.accept(calls));
             if (join.innerScan().condition() != null) {
               join.innerScan().condition().accept(calls);
+              SkewedParameter.collect(join.innerScan(), skewed);
             }
           }
           if (why[0] == null) {
@@ -208,7 +221,36 @@ public final class StatementPlanner {
       if (why[0] == null && tables.isEmpty()) {
         why[0] = "it reads no table";
       }
-      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables), why[0]);
+      return new PlanFacts(!sorts[0], java.util.Set.copyOf(tables), why[0], java.util.List.copyOf(skewed));
+    }
+  }
+
+  /**
+   * A parameter a scan compares for equality with a column whose statistics list common values: the plan was
+   * costed with the average value's share of the rows, so a listed value far from it (the current salaries'
+   * '9999-01-01', a tenth of the table) is planned on its own, as PostgreSQL plans a statement with a custom
+   * plan where the parameter's value changes the estimate.
+   */
+  public record SkewedParameter(int parameter, io.accel.catalog.TableStatistics statistics, int column) {
+    static void collect(AccelScan scan, java.util.List<SkewedParameter> out) {
+      io.accel.catalog.TableStatistics stats = scan.accelTable().statistics();
+      for (org.apache.calcite.rex.RexNode c : org.apache.calcite.plan.RelOptUtil.conjunctions(scan.condition())) {
+        if (c.getKind() != org.apache.calcite.sql.SqlKind.EQUALS) {
+          continue;
+        }
+        java.util.List<org.apache.calcite.rex.RexNode> operands = ((org.apache.calcite.rex.RexCall) c).getOperands();
+        org.apache.calcite.rex.RexNode a = org.apache.calcite.rex.RexUtil.removeCast(operands.get(0));
+        org.apache.calcite.rex.RexNode b = org.apache.calcite.rex.RexUtil.removeCast(operands.get(1));
+        if (b instanceof org.apache.calcite.rex.RexInputRef) {
+          org.apache.calcite.rex.RexNode t = a;
+          a = b;
+          b = t;
+        }
+        if (a instanceof org.apache.calcite.rex.RexInputRef ref
+            && b instanceof org.apache.calcite.rex.RexDynamicParam param && stats.listsValues(ref.getIndex())) {
+          out.add(new SkewedParameter(param.getIndex(), stats, ref.getIndex()));
+        }
+      }
     }
   }
 

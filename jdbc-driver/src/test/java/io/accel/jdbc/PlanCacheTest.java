@@ -393,6 +393,48 @@ class PlanCacheTest extends JdbcTestSupport {
   }
 
   @Test
+  void aCommonValueGetsAPlanOfItsOwn() throws SQLException {
+    Connection c = connect();
+    update(c, "CREATE TABLE job (id INTEGER PRIMARY KEY, state VARCHAR(10), ended DATE)");
+    update(c, "CREATE INDEX job_state ON job (state)");
+    update(c, "CREATE INDEX job_ended ON job (ended)");
+    // 90% 'done' and the current end date; the rest 200 rare states and distinct dates
+    update(c, "INSERT INTO job SELECT g, CASE WHEN g % 10 = 0 THEN 'st' || (g / 10) ELSE 'done' END,"
+        + " CASE WHEN g % 10 = 0 THEN DATE '2020-01-01' + g ELSE DATE '9999-01-01' END"
+        + " FROM generate_series(1, 2000) AS t(g)");
+    update(c, "ANALYZE job");
+    assertThat(query(c, "SELECT count(ended) FROM job WHERE state = 'st7'")).containsExactly(List.of(1L));
+    double fallbacks = fallbacks();
+    double entries = counter("accel.index.entries.read");
+    // the shared plan reads the index and fetches each row (a rare value's share); 'done' gets its own plan, a
+    // full scan
+    assertThat(query(c, "SELECT count(ended) FROM job WHERE state = 'done'")).containsExactly(List.of(1800L));
+    assertThat(fallbacks()).isEqualTo(fallbacks + 1);
+    assertThat(counter("accel.index.entries.read")).isEqualTo(entries);
+    double hits = hits();
+    assertThat(query(c, "SELECT count(ended) FROM job WHERE state = 'st9'")).containsExactly(List.of(1L));
+    assertThat(query(c, "SELECT count(ended) FROM job WHERE state = 'nothing'")).containsExactly(List.of(0L));
+    assertThat(hits()).isEqualTo(hits + 2);
+    assertThat(counter("accel.index.entries.read")).isEqualTo(entries + 1);
+    // a DATE literal (planned by its exact text, its value known to the planner)
+    assertThat(query(c, "SELECT count(state) FROM job WHERE ended = DATE '2020-01-11'")).containsExactly(List.of(1L));
+    entries = counter("accel.index.entries.read");
+    assertThat(query(c, "SELECT count(state) FROM job WHERE ended = DATE '9999-01-01'")).containsExactly(List.of(1800L));
+    assertThat(counter("accel.index.entries.read")).isEqualTo(entries);
+    // an integer column's common value
+    update(c, "CREATE TABLE step (id INTEGER PRIMARY KEY, job INTEGER, note VARCHAR(10))");
+    update(c, "CREATE INDEX step_job ON step (job)");
+    update(c, "INSERT INTO step SELECT g, CASE WHEN g % 4 = 0 THEN g ELSE 7 END, 'n' FROM generate_series(1, 2000) AS t(g)");
+    update(c, "ANALYZE step");
+    assertThat(query(c, "SELECT count(note) FROM step WHERE job = 8")).containsExactly(List.of(1L));
+    fallbacks = fallbacks();
+    entries = counter("accel.index.entries.read");
+    assertThat(query(c, "SELECT count(note) FROM step WHERE job = 7")).containsExactly(List.of(1500L));
+    assertThat(fallbacks()).isEqualTo(fallbacks + 1);
+    assertThat(counter("accel.index.entries.read")).isEqualTo(entries);
+  }
+
+  @Test
   void literalsThatDoNotFitFallBackToTheExactText() throws SQLException {
     Connection c = connect();
     createItems(c);
