@@ -397,20 +397,27 @@ public final class ResultCache {
     }
   }
 
-  /** Queries seen by their id, for CREATE CACHE FROM a query id. */
-  private final Cache<String, String> known = Caffeine.newBuilder().maximumSize(10_000).build();
+  /**
+   * The texts of the queries seen lately, for CREATE CACHE FROM a query id: their shapes and ids are computed only
+   * when such a command looks one up (a query's shape costs a second lexing of its text, on every new statement).
+   */
+  private final Cache<String, Boolean> known = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run)
+      .build();
 
-  /** Notes that a query of this shape ran as {@code sql}. */
-  public void noteQuery(String shape, String sql) {
-    String id = queryId(shape);
-    if (known.getIfPresent(id) == null) {
-      known.put(id, sql);
-    }
+  /** Notes that a query ran as {@code sql}. */
+  public void noteQuery(String sql) {
+    known.put(sql, Boolean.TRUE);
   }
 
   /** The text of a query seen with id {@code id}, or of a cache's. */
   public java.util.Optional<String> knownQuery(String id) {
-    String text = known.getIfPresent(id);
+    String text = null;
+    for (String sql : known.asMap().keySet()) {
+      if (queryId(shapeOf(sql)).equals(id)) {
+        text = sql;
+        break;
+      }
+    }
     if (text == null) {
       text = byName.values().stream().filter(d -> d.id().equals(id)).map(Definition::query).findFirst().orElse(null);
     }
@@ -743,7 +750,19 @@ public final class ResultCache {
     pending.remove(writes);
     if (succeeded) {
       writes.sequence = sequence;
+      // kept in sequence order, which a fill's check relies on to stop at the first commit its snapshot saw: a
+      // committer that read its sequence before another's commit can arrive here after that other one
+      ArrayDeque<Writes> later = null;
+      while (!recent.isEmpty() && recent.peekLast().sequence > sequence) {
+        if (later == null) {
+          later = new ArrayDeque<>();
+        }
+        later.push(recent.removeLast());
+      }
       recent.addLast(writes);
+      while (later != null && !later.isEmpty()) {
+        recent.addLast(later.pop());
+      }
       while (recent.size() > RECENT_COMMITS) {
         horizon = Math.max(horizon, recent.removeFirst().sequence);
       }
@@ -875,6 +894,7 @@ public final class ResultCache {
     for (int i = 0; i < shape.length(); i++) {
       h = 31 * h + shape.charAt(i);
     }
-    return "q_" + String.format("%016x", h);
+    String hex = Long.toHexString(h);
+    return "q_" + "0".repeat(16 - hex.length()) + hex;
   }
 }

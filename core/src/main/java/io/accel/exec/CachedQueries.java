@@ -37,10 +37,11 @@ final class CachedQueries {
    */
   Result execute(Object statementKey, Prepared prepared, List<TypedValue> parameters, AtomicBoolean cancel,
       long timeoutMillis) {
-    String shape = prepared.cacheShape(cache);
     if (!cache.tracking()) {
+      prepared.noteQuery(cache);
       return null;
     }
+    String shape = prepared.cacheShape(cache);
     ResultCache.Definition d = cache.definition(shape);
     if (d == null) {
       if (!cache.autoCache() || prepared.plan().facts().notCacheable() != null || !cache.secondExecution(shape)) {

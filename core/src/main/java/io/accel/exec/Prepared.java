@@ -263,16 +263,25 @@ public final class Prepared {
   }
 
   private volatile String cacheShape;
+  private volatile boolean noted;
 
   /** The statement's shape for the result cache (literals and parameters as {@code ?}); noted there when first made. */
   String cacheShape(io.accel.cache.ResultCache cache) {
     String s = cacheShape;
     if (s == null) {
       s = io.accel.cache.ResultCache.shapeOf(sql);
-      cache.noteQuery(s, sql);
+      noteQuery(cache);
       cacheShape = s;
     }
     return s;
+  }
+
+  /** Notes the statement's text with the result cache (for CREATE CACHE FROM a query id), once. */
+  void noteQuery(io.accel.cache.ResultCache cache) {
+    if (!noted) {
+      noted = true;
+      cache.noteQuery(sql);
+    }
   }
 
   private volatile io.accel.sql.Paging paging;

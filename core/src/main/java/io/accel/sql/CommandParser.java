@@ -35,17 +35,24 @@ public final class CommandParser {
 
   private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile(
       "\\s*([A-Za-z]+)\\b");
+  /** The first words of queries and DML, which Calcite plans. */
+  private static final java.util.Set<String> QUERY_WORDS =
+      java.util.Set.of("select", "insert", "update", "delete", "with", "values", "table");
 
   /** The command, or empty when the statement is one for Calcite (queries and DML). */
   public static Optional<Command> parse(String sql) {
+    java.util.regex.Matcher word = FIRST_WORD.matcher(sql);
+    String firstWord = word.lookingAt() ? word.group(1).toLowerCase(java.util.Locale.ROOT) : null;
+    if (firstWord != null && QUERY_WORDS.contains(firstWord)) {
+      return Optional.empty(); // no command starts so: spares every query the lexing and matching below
+    }
     Optional<Command> cache = CacheCommands.parse(sql);
     if (cache.isPresent()) {
       return cache;
     }
-    java.util.regex.Matcher word = FIRST_WORD.matcher(sql);
-    if (word.lookingAt()) {
+    if (firstWord != null) {
       // lexed as Calcite's statements are: their arguments and bodies may hold $n, E'' strings and casts
-      switch (word.group(1).toLowerCase(java.util.Locale.ROOT)) {
+      switch (firstWord) {
         case "prepare", "execute", "deallocate" -> {
           return PreparedStatementSyntax.parse(sql);
         }
