@@ -14,7 +14,9 @@ import java.util.Optional;
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
   /** Format 5 adds each FOREIGN KEY constraint's deferral after its actions. */
-  private static final int FORMAT = 5;
+  private static final int FORMAT = 6;
+  /** Written before constraints could be NOT VALID. */
+  private static final int FORMAT_WITHOUT_VALIDATION = 5;
   /** Format 4 adds the FOREIGN KEY constraints after the CHECKs, and whether an index is a UNIQUE constraint's. */
   private static final int FORMAT_WITHOUT_DEFERRAL = 4;
   /** Format 3 adds the row layout (ALTER TABLE ADD / DROP COLUMN) and the CHECK constraints after the indexes. */
@@ -71,6 +73,7 @@ final class CatalogCodec {
       for (CheckDef c : t.checks()) {
         out.writeUTF(c.name());
         writeLongText(out, c.expression());
+        out.writeBoolean(c.validated());
       }
       out.writeInt(t.foreignKeys().size());
       for (ForeignKeyDef fk : t.foreignKeys()) {
@@ -81,6 +84,7 @@ final class CatalogCodec {
         out.writeByte(fk.onUpdate().ordinal());
         out.writeByte(fk.onDelete().ordinal());
         out.writeByte(fk.deferral().ordinal());
+        out.writeBoolean(fk.validated());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -91,8 +95,7 @@ final class CatalogCodec {
   static TableDef decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int format = in.readByte();
-      if (format != FORMAT && format != FORMAT_WITHOUT_DEFERRAL && format != FORMAT_WITHOUT_FOREIGN_KEYS && format != FORMAT_WITHOUT_LAYOUT
-          && format != FORMAT_WITHOUT_INCLUDE) {
+      if (format < FORMAT_WITHOUT_INCLUDE || format > FORMAT) {
         throw new IllegalStateException("unknown catalog format " + format);
       }
       long id = in.readLong();
@@ -140,7 +143,9 @@ final class CatalogCodec {
       if (format >= FORMAT_WITHOUT_FOREIGN_KEYS) {
         int n = in.readInt();
         for (int i = 0; i < n; i++) {
-          checks.add(new CheckDef(in.readUTF(), readLongText(in)));
+          String checkName = in.readUTF();
+          String expression = readLongText(in);
+          checks.add(new CheckDef(checkName, expression, format < FORMAT || in.readBoolean()));
         }
       }
       List<ForeignKeyDef> foreignKeys = new ArrayList<>();
@@ -154,9 +159,11 @@ final class CatalogCodec {
           List<String> refColumns = readNames(in);
           ForeignKeyDef.Action onUpdate = actions[in.readByte()];
           ForeignKeyDef.Action onDelete = actions[in.readByte()];
-          ForeignKeyDef.Deferral deferral = format >= FORMAT ? ForeignKeyDef.Deferral.values()[in.readByte()]
-              : ForeignKeyDef.Deferral.NOT_DEFERRABLE;
-          foreignKeys.add(new ForeignKeyDef(fkName, fkColumns, refTable, refColumns, onUpdate, onDelete, deferral));
+          ForeignKeyDef.Deferral deferral = format >= FORMAT_WITHOUT_VALIDATION
+              ? ForeignKeyDef.Deferral.values()[in.readByte()] : ForeignKeyDef.Deferral.NOT_DEFERRABLE;
+          boolean validated = format < FORMAT || in.readBoolean();
+          foreignKeys.add(new ForeignKeyDef(fkName, fkColumns, refTable, refColumns, onUpdate, onDelete, deferral,
+              validated));
         }
       }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,

@@ -3,6 +3,14 @@ package io.accel.catalog;
 /**
  * A CHECK constraint: a row may be stored only if {@code expression} (SQL over the table's columns, as written) is
  * not false. Named as PostgreSQL names it when the statement gave no name ({@code t_col_check}, {@code t_check}).
+ * Not {@code validated}: added NOT VALID, so rows stored before it were not checked (until VALIDATE CONSTRAINT).
  */
-public record CheckDef(String name, String expression) {
+public record CheckDef(String name, String expression, boolean validated) {
+  public CheckDef(String name, String expression) {
+    this(name, expression, true);
+  }
+
+  public CheckDef asValidated() {
+    return new CheckDef(name, expression, true);
+  }
 }

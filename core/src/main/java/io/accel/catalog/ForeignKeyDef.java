@@ -8,11 +8,17 @@ import java.util.List;
  * Columns and the referenced table are held by name, so rewrites under a new table id keep them.
  */
 public record ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns,
-    Action onUpdate, Action onDelete, Deferral deferral) {
+    Action onUpdate, Action onDelete, Deferral deferral, boolean validated) {
 
   public ForeignKeyDef {
     columns = List.copyOf(columns);
     refColumns = List.copyOf(refColumns);
+  }
+
+  /** A constraint whose table's rows were all checked when it was added (not NOT VALID). */
+  public ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns, Action onUpdate,
+      Action onDelete, Deferral deferral) {
+    this(name, columns, refTable, refColumns, onUpdate, onDelete, deferral, true);
   }
 
   /** A constraint that is not deferrable. */
@@ -49,7 +55,7 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
   }
 
   public ForeignKeyDef withName(String newName) {
-    return new ForeignKeyDef(newName, columns, refTable, refColumns, onUpdate, onDelete, deferral);
+    return new ForeignKeyDef(newName, columns, refTable, refColumns, onUpdate, onDelete, deferral, validated);
   }
 
   /** This constraint with a referenced or referencing column renamed, or the referenced table renamed. */
@@ -57,11 +63,16 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
     List<String> cols = table.equals(self) ? columns.stream().map(c -> c.equals(from) ? to : c).toList() : columns;
     List<String> refs = table.equals(refTable) ? refColumns.stream().map(c -> c.equals(from) ? to : c).toList()
         : refColumns;
-    return new ForeignKeyDef(name, cols, refTable, refs, onUpdate, onDelete, deferral);
+    return new ForeignKeyDef(name, cols, refTable, refs, onUpdate, onDelete, deferral, validated);
   }
 
   public ForeignKeyDef withRefTable(String newRefTable) {
-    return new ForeignKeyDef(name, columns, newRefTable, refColumns, onUpdate, onDelete, deferral);
+    return new ForeignKeyDef(name, columns, newRefTable, refColumns, onUpdate, onDelete, deferral, validated);
+  }
+
+  /** This constraint, added NOT VALID ({@code validated} false) or validated. */
+  public ForeignKeyDef withValidated(boolean isValidated) {
+    return new ForeignKeyDef(name, columns, refTable, refColumns, onUpdate, onDelete, deferral, isValidated);
   }
 
   /** The SQL PostgreSQL's {@code pg_get_constraintdef} prints. */
@@ -78,6 +89,9 @@ public record ForeignKeyDef(String name, List<String> columns, String refTable, 
       b.append(" DEFERRABLE");
     } else if (deferral == Deferral.INITIALLY_DEFERRED) {
       b.append(" DEFERRABLE INITIALLY DEFERRED");
+    }
+    if (!validated) {
+      b.append(" NOT VALID");
     }
     return b.toString();
   }

@@ -63,10 +63,10 @@ final class AlterTableExecutor {
         addColumn(name, add);
       } else if (action instanceof Command.AddCheck check) {
         String table = name;
-        ddl.ddl(() -> addChecks(table(table), List.of(check.check())));
+        ddl.ddl(() -> addChecks(table(table), List.of(check.check()), !check.notValid()));
       } else if (action instanceof Command.AddForeignKey fk) {
         String table = name;
-        ddl.ddl(() -> addForeignKey(table(table), fk.foreignKey()));
+        ddl.ddl(() -> addForeignKey(table(table), fk.foreignKey(), !fk.notValid()));
       } else if (action instanceof Command.RenameTable r) {
         String table = name;
         ddl.ddl(() -> renameTable(table, r.newName()));
@@ -132,7 +132,47 @@ final class AlterTableExecutor {
       alterType(t, at);
     } else if (action instanceof Command.DropConstraint dc) {
       dropConstraint(t, dc);
+    } else if (action instanceof Command.ValidateConstraint v) {
+      validateConstraint(t, v.name());
     }
+  }
+
+  /**
+   * VALIDATE CONSTRAINT: reads the rows a NOT VALID CHECK or FOREIGN KEY was added over (23514 / 23503, the constraint
+   * staying not valid); nothing to do for one already valid; 42809 for a key, 42704 for an unknown name.
+   */
+  private void validateConstraint(TableDef t, String name) throws RocksDBException {
+    for (int i = 0; i < t.checks().size(); i++) {
+      io.accel.catalog.CheckDef check = t.checks().get(i);
+      if (check.name().equals(name)) {
+        if (!check.validated()) {
+          verifyCheck(t, check);
+          List<io.accel.catalog.CheckDef> all = new ArrayList<>(t.checks());
+          all.set(i, check.asValidated());
+          publish(t, t.withChecks(all));
+        }
+        return;
+      }
+    }
+    for (int i = 0; i < t.foreignKeys().size(); i++) {
+      io.accel.catalog.ForeignKeyDef fk = t.foreignKeys().get(i);
+      if (fk.name().equals(name)) {
+        if (!fk.validated()) {
+          verifyForeignKey(t, fk);
+          List<io.accel.catalog.ForeignKeyDef> all = new ArrayList<>(t.foreignKeys());
+          all.set(i, fk.withValidated(true));
+          publish(t, t.withForeignKeys(all));
+        }
+        return;
+      }
+    }
+    if (t.index(name).filter(IndexDef::unique).isPresent()
+        || !t.primaryKey().isEmpty() && name.equals(t.name() + "_pkey")) {
+      throw new AccelException(SqlState.WRONG_OBJECT_TYPE, "constraint \"" + name + "\" of relation \"" + t.name()
+          + "\" is not a foreign key or check constraint");
+    }
+    throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" of relation \"" + t.name()
+        + "\" does not exist");
   }
 
   // ---- ADD COLUMN
@@ -178,7 +218,7 @@ final class AlterTableExecutor {
       if (!add.checks().isEmpty()) {
         TableDef now = table(name);
         try {
-          addChecks(now, add.checks());
+          addChecks(now, add.checks(), true);
         } catch (RuntimeException e) {
           if (now.id() == t.id()) {
             catalog.put(t);
@@ -437,33 +477,51 @@ final class AlterTableExecutor {
    * Adds CHECK constraints after reading every row (committed, and the open block's) through them: a row they reject
    * is 23514, and the table is left as it was.
    */
-  private void addChecks(TableDef t, List<Command.CheckSpec> specs) throws RocksDBException {
-    List<io.accel.catalog.CheckDef> named = CommandExecutor.nameChecks(t, specs, t.checks());
-    CheckConstraints evaluator = database.checkConstraints();
-    for (io.accel.catalog.CheckDef check : named) {
-      TableDef only = t.withChecks(List.of(check));
-      evaluator.compile(only, only.checks());
-      try (TxnContext ctx = database.beginReadOnly()) {
-        forEachVisible(t, null, row -> {
-          if (evaluator.firstFalse(only, row, ctx) >= 0) {
-            throw new AccelException(SqlState.CHECK_VIOLATION, "check constraint \"" + check.name()
-                + "\" of relation \"" + t.name() + "\" is violated by some row");
-          }
-        });
+  private void addChecks(TableDef t, List<Command.CheckSpec> specs, boolean validate) throws RocksDBException {
+    List<io.accel.catalog.CheckDef> named = new ArrayList<>();
+    for (io.accel.catalog.CheckDef check : CommandExecutor.nameChecks(t, specs, t.checks())) {
+      if (validate) {
+        verifyCheck(t, check);
       }
+      named.add(new io.accel.catalog.CheckDef(check.name(), check.expression(), validate));
     }
     List<io.accel.catalog.CheckDef> all = new ArrayList<>(t.checks());
     all.addAll(named);
     publish(t, t.withChecks(all));
   }
 
+  /** Reads every row (committed, and the open block's) through {@code check}: 23514 for a row it rejects. */
+  private void verifyCheck(TableDef t, io.accel.catalog.CheckDef check) throws RocksDBException {
+    CheckConstraints evaluator = database.checkConstraints();
+    TableDef only = t.withChecks(List.of(check.asValidated()));
+    evaluator.compile(only, only.checks());
+    try (TxnContext ctx = database.beginReadOnly()) {
+      forEachVisible(t, null, row -> {
+        if (evaluator.firstFalse(only, row, ctx) >= 0) {
+          throw new AccelException(SqlState.CHECK_VIOLATION, "check constraint \"" + check.name()
+              + "\" of relation \"" + t.name() + "\" is violated by some row");
+        }
+      });
+    }
+  }
+
   /**
    * Adds a FOREIGN KEY after reading every row (committed, and the open block's) through it: a row whose key is not
    * present in the referenced table is 23503, and the table is left as it was.
    */
-  private void addForeignKey(TableDef t, Command.ForeignKeySpec spec) throws RocksDBException {
+  private void addForeignKey(TableDef t, Command.ForeignKeySpec spec, boolean validate) throws RocksDBException {
     io.accel.catalog.ForeignKeyDef fk = ForeignKeyDefinitions.define(catalog, t, List.of(spec),
-        ForeignKeyDefinitions.constraintNames(t), ddl::relationExists).get(0);
+        ForeignKeyDefinitions.constraintNames(t), ddl::relationExists).get(0).withValidated(validate);
+    if (validate) {
+      verifyForeignKey(t, fk);
+    }
+    List<io.accel.catalog.ForeignKeyDef> all = new ArrayList<>(t.foreignKeys());
+    all.add(fk);
+    publish(t, t.withForeignKeys(all));
+  }
+
+  /** Reads every row (committed, and the open block's) through {@code fk}: 23503 for a key not in its table. */
+  private void verifyForeignKey(TableDef t, io.accel.catalog.ForeignKeyDef fk) throws RocksDBException {
     TableDef parent = fk.refTable().equals(t.name()) ? t : table(fk.refTable());
     ReferencedKey key = ReferencedKey.of(parent, fk);
     ColumnFamilyHandle family = key.family(database);
@@ -492,9 +550,6 @@ final class AlterTableExecutor {
         }
       });
     }
-    List<io.accel.catalog.ForeignKeyDef> all = new ArrayList<>(t.foreignKeys());
-    all.add(fk);
-    publish(t, t.withForeignKeys(all));
   }
 
   /**

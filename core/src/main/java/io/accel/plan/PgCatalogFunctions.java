@@ -284,8 +284,8 @@ public final class PgCatalogFunctions {
       // a CHECK: its expression as written (PostgreSQL prints its own deparsed form, parenthesised once more unless
       // pretty, as psql's \d asks: CHECK (qty >= 0))
       io.accel.catalog.CheckDef check = PgCatalogSchema.of(token).check(oid);
-      return check == null ? null : Boolean.TRUE.equals(pretty) ? "CHECK (" + check.expression() + ")"
-          : "CHECK ((" + check.expression() + "))";
+      return check == null ? null : (Boolean.TRUE.equals(pretty) ? "CHECK (" + check.expression() + ")"
+          : "CHECK ((" + check.expression() + "))") + (check.validated() ? "" : " NOT VALID");
     }
     return (info.primary() ? "PRIMARY KEY (" : "UNIQUE (") + keyList(info.table(), info.keys()) + ")";
   }

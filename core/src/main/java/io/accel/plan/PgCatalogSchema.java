@@ -848,7 +848,8 @@ public final class PgCatalogSchema extends AbstractSchema {
     }
     for (ForeignKeyInfo f : foreignKeys()) {
       rows.add(new Object[] {f.oid(), f.fk().name(), PUBLIC_OID, "f", f.fk().deferral().deferrable(),
-          f.fk().deferral() == io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED, true, tableOid(f.table()), 0,
+          f.fk().deferral() == io.accel.catalog.ForeignKeyDef.Deferral.INITIALLY_DEFERRED, f.fk().validated(),
+          tableOid(f.table()), 0,
           f.indexOid(), 0, tableOid(f.referenced()), String.valueOf(f.fk().onUpdate().code),
           String.valueOf(f.fk().onDelete().code), "s", true, 0, true, attnums(f.table(), f.fk().columns()),
           attnums(f.referenced(), f.fk().refColumns()), null, null, null, null, null, null});
@@ -863,7 +864,8 @@ public final class PgCatalogSchema extends AbstractSchema {
             key.append(key.length() > 1 ? "," : "").append(i + 1);
           }
         }
-        rows.add(new Object[] {checkOid(t, c), check.name(), PUBLIC_OID, "c", false, false, true, tableOid(t), 0, 0,
+        rows.add(new Object[] {checkOid(t, c), check.name(), PUBLIC_OID, "c", false, false, check.validated(),
+            tableOid(t), 0, 0,
             0, 0, " ", " ", " ", true, 0, false, key.append('}').toString(), null, null, null, null, null, null,
             check.expression()});
       }

@@ -200,12 +200,19 @@ public sealed interface Command {
     }
   }
 
-  /** {@code ADD [CONSTRAINT name] CHECK (expression)}. */
-  record AddCheck(CheckSpec check) implements AlterAction {
+  /** {@code ADD [CONSTRAINT name] CHECK (expression) [NOT VALID]}: NOT VALID leaves the rows already stored unchecked. */
+  record AddCheck(CheckSpec check, boolean notValid) implements AlterAction {
   }
 
-  /** {@code ADD [CONSTRAINT name] FOREIGN KEY (columns) REFERENCES table [(columns)] [actions]}. */
-  record AddForeignKey(ForeignKeySpec foreignKey) implements AlterAction {
+  /** {@code ADD [CONSTRAINT name] FOREIGN KEY (columns) REFERENCES table [(columns)] [actions] [NOT VALID]}. */
+  record AddForeignKey(ForeignKeySpec foreignKey, boolean notValid) implements AlterAction {
+    public AddForeignKey(ForeignKeySpec foreignKey) {
+      this(foreignKey, false);
+    }
+  }
+
+  /** {@code VALIDATE CONSTRAINT name}: checks the rows a NOT VALID constraint was added over. */
+  record ValidateConstraint(String name) implements AlterAction {
   }
 
   /** {@code DROP CONSTRAINT [IF EXISTS] name [RESTRICT | CASCADE]}. */

@@ -530,6 +530,15 @@ public final class CommandParser {
     return new Command.AlterTable(table, ifExists, actions);
   }
 
+  /** An optional {@code NOT VALID} after a constraint ALTER TABLE adds. */
+  private boolean notValid() {
+    if (optionalWord("not")) {
+      expectWord("valid");
+      return true;
+    }
+    return false;
+  }
+
   private Command.AlterAction alterAction(String table, boolean ifExists) {
     Token verb = next();
     if (verb.is("add")) {
@@ -543,20 +552,12 @@ public final class CommandParser {
         }
         if (optionalWord("check")) {
           Command.CheckSpec check = new Command.CheckSpec(constraintName, Optional.empty(), checkExpression());
-          if (peek().is("not")) {
-            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
-                + " Accel");
-          }
-          return new Command.AddCheck(check);
+          return new Command.AddCheck(check, notValid());
         }
         if (optionalWord("foreign")) {
           expectWord("key");
           Command.ForeignKeySpec fk = references(nameList());
-          if (peek().is("not")) {
-            throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "NOT VALID constraints are not supported by"
-                + " Accel");
-          }
-          return new Command.AddForeignKey(fk);
+          return new Command.AddForeignKey(fk, notValid());
         }
         pos = at;
         return new Command.AddKeyAction(addKey(table, ifExists));
@@ -568,6 +569,10 @@ public final class CommandParser {
       ColumnSpec spec = column(table, primaryKey, uniques);
       List<Command.CheckSpec> columnChecks = new ArrayList<>(checks.subList(before, checks.size()));
       return new Command.AddColumn(spec, ifNotExists, !uniques.isEmpty(), !primaryKey.isEmpty(), columnChecks);
+    }
+    if (verb.is("validate")) {
+      expectWord("constraint");
+      return new Command.ValidateConstraint(name());
     }
     if (verb.is("drop")) {
       if (optionalWord("constraint")) {

@@ -38,6 +38,40 @@ class CheckConstraintTest extends EngineTestBase {
   }
 
   @Test
+  void notValidConstraintsStayNotValidAcrossReopenUntilValidated() throws Exception {
+    try (Database db = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
+        Session session = new Session(db)) {
+      session.execute(1, "CREATE TABLE p (id INTEGER PRIMARY KEY)");
+      session.execute(2, "CREATE TABLE c (id INTEGER PRIMARY KEY, p INTEGER, q INTEGER)");
+      session.execute(3, "INSERT INTO c VALUES (1, 5, -1)");
+      session.execute(4, "ALTER TABLE c ADD CONSTRAINT c_q CHECK (q >= 0) NOT VALID");
+      session.execute(5, "ALTER TABLE c ADD CONSTRAINT c_p FOREIGN KEY (p) REFERENCES p (id) NOT VALID");
+    }
+    try (Database db = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
+        Session session = new Session(db)) {
+      String sql = "SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('c_q', 'c_p') ORDER BY 1";
+      assertThat(textRows(session, sql)).containsExactly("[c_p, false]", "[c_q, false]");
+      assertThat(failure(() -> session.execute(6, "INSERT INTO c VALUES (2, NULL, -3)")).state().code())
+          .isEqualTo("23514");
+      assertThat(failure(() -> session.execute(7, "ALTER TABLE c VALIDATE CONSTRAINT c_p")).state().code())
+          .isEqualTo("23503");
+      session.execute(8, "INSERT INTO p VALUES (5)");
+      session.execute(9, "ALTER TABLE c VALIDATE CONSTRAINT c_p");
+      assertThat(textRows(session, sql)).containsExactly("[c_p, true]", "[c_q, false]");
+    }
+  }
+
+  private static java.util.List<String> textRows(Session session, String sql) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Result r = session.execute("q" + sql.hashCode(), sql)) {
+      while (r.cursor().hasNext()) {
+        out.add(java.util.Arrays.toString((Object[]) r.cursor().next()));
+      }
+    }
+    return out;
+  }
+
+  @Test
   void copyChecksEveryRow() {
     run("CREATE TABLE t (a INTEGER CHECK (a <> 3))");
     CopyIn in = s.copyIn("copy", "COPY t FROM STDIN");
