@@ -266,6 +266,15 @@ public final class PgCatalogFunctions {
     return sb.toString();
   }
 
+  /** {@code pg_get_triggerdef}: Accel has no triggers (pg_trigger is empty), so there is none to print. */
+  public static String pg_get_triggerdef(Integer oid) {
+    return null;
+  }
+
+  public static String pg_get_triggerdef(Integer oid, Boolean pretty) {
+    return null;
+  }
+
   public static String accel_get_constraintdef(int token, Integer oid) {
     return accel_get_constraintdef(token, oid, false);
   }

@@ -679,14 +679,19 @@ public final class PgCatalogSchema extends AbstractSchema {
   private List<Object[]> classRows() {
     Model m = model();
     List<Object[]> rows = new ArrayList<>();
+    java.util.Set<String> referenced = new java.util.HashSet<>();
+    for (TableDef t : m.tables()) {
+      t.foreignKeys().forEach(fk -> referenced.add(fk.refTable()));
+    }
     for (TableDef t : m.tables()) {
       double tuples = session.database().statistics().of(t).analyzed()
           ? session.database().statistics().of(t).rowCount() : -1;
       boolean hasIndex = !t.hasHiddenRowId() || !t.indexes().isEmpty();
       Object[] row = classRow(tableOid(t), t.name(), 2, (float) tuples, hasIndex, "r", t.columns().size(), HEAP_OID);
-      // psql's \d lists CHECK constraints only when relchecks says there are some (foreign keys only when
-      // relhastriggers is set, and then it also lists triggers with queries Accel does not answer: left false)
+      // psql's \d lists CHECK constraints only when relchecks says there are some, foreign keys (its own and those
+      // referencing it) only when relhastriggers does, as PostgreSQL's referential triggers set it
       row[18] = (short) t.checks().size();
+      row[20] = !t.foreignKeys().isEmpty() || referenced.contains(t.name());
       rows.add(row);
     }
     for (IndexInfo i : m.allIndexes()) {

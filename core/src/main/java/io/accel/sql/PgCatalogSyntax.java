@@ -506,7 +506,19 @@ public final class PgCatalogSyntax {
   private static final Pattern PARTITION_ANCESTORS = Pattern.compile(
       "(?i)(pg_catalog\\s*\\.\\s*)?pg_partition_ancestors\\s*\\(\\s*('[^']*')\\s*\\)");
 
+  /**
+   * psql's {@code \d} trigger list: {@code pg_partition_ancestors(rel) WITH ORDINALITY AS a(relid, depth)}, the
+   * relation alone at depth 1 (a lateral row: {@code rel} names the outer query's column).
+   */
+  private static final Pattern PARTITION_ANCESTORS_ORDINALITY = Pattern.compile(
+      "(?i)(pg_catalog\\s*\\.\\s*)?pg_partition_ancestors\\s*\\(\\s*([\\w.]+)\\s*\\)\\s+with\\s+ordinality\\s+as\\s+"
+          + "(\\w+)\\s*\\(\\s*(\\w+)\\s*,\\s*(\\w+)\\s*\\)");
+
   private static String shapes(String sql) {
+    if (PARTITION_ANCESTORS_ORDINALITY.matcher(sql).find()) {
+      sql = PARTITION_ANCESTORS_ORDINALITY.matcher(sql)
+          .replaceAll("LATERAL (SELECT $2 AS $4, CAST(1 AS BIGINT) AS $5) AS $3($4, $5)");
+    }
     if (PARTITION_ANCESTORS.matcher(sql).find()) {
       sql = PARTITION_ANCESTORS.matcher(sql).replaceAll("$2::pg_catalog.regclass");
     }

@@ -183,6 +183,22 @@ class PsqlTest {
           .contains(" public | orders_customer | index |");
       r = Psql.psql(c, Map.of(), "-c", "select current_database(), current_user, version() like 'PostgreSQL 15%Accel%'");
       assertThat(r.out().strip()).isEqualTo("test|gina|t");
+      // foreign keys, both ways, as PostgreSQL's psql prints them (its trigger list stays empty: Accel has none)
+      r = Psql.psql(c, Map.of(), "-c", "create table line(id int primary key, order_id bigint references orders(id)"
+          + " on delete cascade)", "-c", "alter table line add constraint line_self foreign key (id) references line(id)"
+          + " not valid");
+      assertThat(r.exit()).as(r.err()).isZero();
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\d line", "-c", "\\d orders");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.err()).isEmpty();
+      assertThat(r.out()).contains("Foreign-key constraints:\n"
+              + "    \"line_order_id_fkey\" FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE CASCADE\n"
+              + "    \"line_self\" FOREIGN KEY (id) REFERENCES line(id) NOT VALID\n"
+              + "Referenced by:\n"
+              + "    TABLE \"line\" CONSTRAINT \"line_self\" FOREIGN KEY (id) REFERENCES line(id) NOT VALID")
+          .contains("Referenced by:\n"
+              + "    TABLE \"line\" CONSTRAINT \"line_order_id_fkey\" FOREIGN KEY (order_id) REFERENCES orders(id)"
+              + " ON DELETE CASCADE");
     }
   }
 
