@@ -397,6 +397,35 @@ public final class PgCatalogFunctions {
     return oid != null && PgCatalogSchema.procOid(oid);
   }
 
+  /** Both collations of pg_collation are in pg_catalog, which is always searched. */
+  public static boolean pg_collation_is_visible(Integer oid) {
+    return oid != null && (oid == 100 || oid == 950);
+  }
+
+  /** {@code pg_tablespace_location}: the built-in tablespaces, whose location PostgreSQL prints as empty. */
+  public static String pg_tablespace_location(Integer oid) {
+    return oid == null ? null : "";
+  }
+
+  /** The database's encoding: Accel's text is UTF-8. */
+  public static String getdatabaseencoding() {
+    return "UTF8";
+  }
+
+  /** {@code pg_char_to_encoding}: PostgreSQL's number of an encoding name (UTF8 6, SQL_ASCII 0), -1 for others. */
+  public static int pg_char_to_encoding(String name) {
+    if (name == null) {
+      return -1;
+    }
+    String n = name.replace("-", "").replace("_", "").toUpperCase(java.util.Locale.ROOT);
+    return n.equals("UTF8") || n.equals("UNICODE") ? 6 : n.equals("SQLASCII") ? 0 : -1;
+  }
+
+  /** {@code pg_encoding_to_char}: the name of encoding 6 (UTF8) or 0 (SQL_ASCII); empty for others, as PostgreSQL. */
+  public static String pg_encoding_to_char(Integer encoding) {
+    return encoding == null ? null : encoding == 6 ? "UTF8" : encoding == 0 ? "SQL_ASCII" : "";
+  }
+
   /** Every type of pg_type is in pg_catalog, which is always searched. */
   public static boolean pg_type_is_visible(Integer oid) {
     return oid != null && PgTypes.BY_OID.containsKey(oid);
@@ -459,10 +488,6 @@ public final class PgCatalogFunctions {
 
   public static String format_type(Integer oid, Integer typmod) {
     return oid == null ? null : PgTypes.formatType(oid, typmod == null ? -1 : typmod);
-  }
-
-  public static String pg_encoding_to_char(Integer encoding) {
-    return encoding != null && encoding == 6 ? "UTF8" : "";
   }
 
   public static String obj_description(Integer oid) {

@@ -582,10 +582,16 @@ public final class PgCatalogSchema extends AbstractSchema {
         new Object[] {1663, "pg_default", USER_OID, null, null},
         new Object[] {1664, "pg_global", USER_OID, null, null}));
     table("pg_collation", "oid oid, collname text, collnamespace oid, collowner oid, collprovider text,"
-        + " collisdeterministic bool, collencoding int4, collcollate text, collctype text",
-        () -> List.of(new Object[] {100, "default", PG_CATALOG_OID, USER_OID, "d", true, -1, null, null},
-            new Object[] {950, "C", PG_CATALOG_OID, USER_OID, "c", true, -1, "C", "C"}));
+        + " collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text",
+        () -> List.of(new Object[] {100, "default", PG_CATALOG_OID, USER_OID, "d", true, -1, null, null, null},
+            new Object[] {950, "C", PG_CATALOG_OID, USER_OID, "c", true, -1, "C", "C", null}));
     table("pg_description", "objoid oid, classoid oid, objsubid int4, description text", PgCatalogSchema::none);
+    // PostgreSQL's languages (psql's \dL lists those with a call handler: none of these three)
+    table("pg_language", "oid oid, lanname text, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid,"
+        + " laninline oid, lanvalidator oid, lanacl text, tableoid oid", () -> List.of(
+            new Object[] {12, "internal", USER_OID, false, false, 0, 0, 2246, null, 2612},
+            new Object[] {13, "c", USER_OID, false, false, 0, 0, 2247, null, 2612},
+            new Object[] {14, "sql", USER_OID, false, true, 0, 0, 2248, null, 2612}));
     table("pg_shdescription", "objoid oid, classoid oid, description text", PgCatalogSchema::none);
     table("pg_inherits", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", PgCatalogSchema::none);
     table("pg_partitioned_table", "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs text",

@@ -199,6 +199,11 @@ class PsqlTest {
           .contains("Referenced by:\n"
               + "    TABLE \"line\" CONSTRAINT \"line_order_id_fkey\" FOREIGN KEY (order_id) REFERENCES orders(id)"
               + " ON DELETE CASCADE");
+      // tablespaces, collations, languages: PostgreSQL's built-in ones as its psql lists them
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\db", "-c", "\\dO", "-c", "\\dL");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.err()).isEmpty();
+      assertThat(r.out()).contains(" pg_default | gina  | ").contains("List of collations").contains("List of languages");
     }
   }
 
