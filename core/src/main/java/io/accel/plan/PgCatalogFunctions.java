@@ -530,6 +530,24 @@ public final class PgCatalogFunctions {
     return sb.toString();
   }
 
+  /**
+   * {@code array_remove(array, element)} over an array Accel's catalog tables hold as text ({@code {a,b}}, as psql's
+   * {@code \sv} reads pg_class.reloptions): the array without the element.
+   */
+  public static String array_remove(String array, String element) {
+    if (array == null || !array.startsWith("{") || !array.endsWith("}")) {
+      return array;
+    }
+    String body = array.substring(1, array.length() - 1);
+    java.util.List<String> kept = new java.util.ArrayList<>();
+    for (String e : body.isEmpty() ? new String[0] : body.split(",", -1)) {
+      if (!e.equals(element)) {
+        kept.add(e);
+      }
+    }
+    return "{" + String.join(",", kept) + "}";
+  }
+
   public static boolean has_table_privilege(String table, String privilege) {
     return true;
   }
@@ -574,11 +592,24 @@ public final class PgCatalogFunctions {
     return null;
   }
 
-  public static String pg_get_viewdef(Integer oid) {
-    return null;
+  public static String accel_get_viewdef(int token, Integer oid) {
+    return accel_get_viewdef(token, oid, false);
   }
 
-  public static String pg_get_viewdef(Integer oid, Boolean pretty) {
+  /**
+   * {@code pg_get_viewdef}: the view's query as written, ended by a semicolon (PostgreSQL prints its own deparsed
+   * form, qualified names on their own lines); null for a relation that is no view.
+   */
+  public static String accel_get_viewdef(int token, Integer oid, Boolean pretty) {
+    if (oid == null) {
+      return null;
+    }
+    for (io.accel.catalog.ViewDef v : PgCatalogSchema.of(token).userViews()) {
+      if (PgCatalogSchema.viewOid(v) == oid) {
+        String text = v.definition().strip();
+        return " " + (text.endsWith(";") ? text : text + ";");
+      }
+    }
     return null;
   }
 

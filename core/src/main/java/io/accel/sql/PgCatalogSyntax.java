@@ -55,6 +55,7 @@ public final class PgCatalogSyntax {
       Map.entry("pg_get_userbyid", "accel_get_userbyid"),
       Map.entry("pg_get_indexdef", "accel_get_indexdef"),
       Map.entry("pg_get_constraintdef", "accel_get_constraintdef"),
+      Map.entry("pg_get_viewdef", "accel_get_viewdef"),
       Map.entry("pg_table_is_visible", "accel_table_is_visible"),
       Map.entry("current_setting", "accel_current_setting"),
       Map.entry("set_config", "accel_set_config"),

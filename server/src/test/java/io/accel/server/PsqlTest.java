@@ -204,6 +204,13 @@ class PsqlTest {
       assertThat(r.exit()).as(r.err()).isZero();
       assertThat(r.err()).isEmpty();
       assertThat(r.out()).contains(" pg_default | gina  | ").contains("List of collations").contains("List of languages");
+      // a view's definition, as written (PostgreSQL prints its own deparsed form)
+      r = Psql.psql(c, Map.of(), "-c", "create view big_orders as select id, total from orders where total > 100");
+      assertThat(r.exit()).as(r.err()).isZero();
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\d+ big_orders", "-c", "\\sv big_orders");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.out()).contains("View definition:\n select id, total from orders where total > 100;")
+          .contains("CREATE OR REPLACE VIEW public.big_orders AS\n select id, total from orders where total > 100");
     }
   }
 
