@@ -59,10 +59,12 @@ public final class CommandExecutor {
     } else if (command instanceof Command.CreateTable c) {
       ddl(() -> createTable(c));
     } else if (command instanceof Command.CreateIndex c) {
+      notInBlock(c.concurrently(), "CREATE INDEX CONCURRENTLY");
       ddl(() -> createIndex(c));
     } else if (command instanceof Command.DropTable d) {
       ddl(() -> dropTables(d));
     } else if (command instanceof Command.DropIndex d) {
+      notInBlock(d.concurrently(), "DROP INDEX CONCURRENTLY");
       ddl(() -> dropIndexes(d));
     } else if (command instanceof Command.Analyze a) {
       analyze(a);
@@ -435,14 +437,19 @@ public final class CommandExecutor {
     }
   }
 
+  /** 25001 for a statement PostgreSQL runs only outside a transaction block, when {@code applies}. */
+  private void notInBlock(boolean applies, String statement) {
+    if (applies && session.inTransactionBlock()) {
+      throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, statement + " cannot run inside a transaction block");
+    }
+  }
+
   /**
    * VACUUM: RocksDB reclaims space by compaction on its own, so only the ANALYZE option does work; the tables must
    * exist, and as in PostgreSQL it cannot run inside a transaction block (25001).
    */
   private void vacuum(Command.Vacuum v) {
-    if (session.inTransactionBlock()) {
-      throw new AccelException(SqlState.ACTIVE_SQL_TRANSACTION, "VACUUM cannot run inside a transaction block");
-    }
+    notInBlock(true, "VACUUM");
     for (String name : v.tables()) {
       catalog.table(name).orElseThrow(() -> undefinedTable(name));
     }

@@ -50,11 +50,12 @@ public sealed interface Command {
   record CheckSpec(Optional<String> name, Optional<String> column, String expression) {
   }
 
+  /** {@code concurrently}: CREATE INDEX CONCURRENTLY, which PostgreSQL does not allow in a transaction block. */
   record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
-      boolean ifNotExists, List<String> include) implements Command {
+      boolean ifNotExists, List<String> include, boolean concurrently) implements Command {
     public CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
         boolean ifNotExists) {
-      this(name, table, keys, unique, ifNotExists, List.of());
+      this(name, table, keys, unique, ifNotExists, List.of(), false);
     }
   }
 
@@ -79,7 +80,10 @@ public sealed interface Command {
     }
   }
 
-  record DropIndex(List<String> names, boolean ifExists) implements Command {
+  record DropIndex(List<String> names, boolean ifExists, boolean concurrently) implements Command {
+    public DropIndex(List<String> names, boolean ifExists) {
+      this(names, ifExists, false);
+    }
   }
 
   /** ANALYZE: {@code tables} empty means every table; VERBOSE is accepted and ignored. */

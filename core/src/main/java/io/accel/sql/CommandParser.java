@@ -1641,12 +1641,15 @@ public final class CommandParser {
   }
 
   private Command createIndex(boolean unique) {
+    // building the index does not block writers in Accel either; the keyword keeps PostgreSQL's rule (25001 in a block)
+    boolean concurrently = optionalWord("concurrently");
     boolean ifNotExists = ifNotExists();
     Optional<String> name = Optional.empty();
     if (!peek().is("on")) {
       name = Optional.of(name());
     }
     expectWord("on");
+    optionalWord("only"); // no partitions: the table alone either way
     String table = name();
     if (optionalWord("using")) {
       Token method = next();
@@ -1693,7 +1696,7 @@ public final class CommandParser {
           + " supported by Accel");
     }
     finish();
-    return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include);
+    return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include, concurrently);
   }
 
   private Command drop() {
@@ -1704,6 +1707,7 @@ public final class CommandParser {
     boolean table = optionalWord("table");
     boolean index = !table && optionalWord("index");
     boolean view = !table && !index && optionalWord("view");
+    boolean concurrently = index && optionalWord("concurrently");
     if (!table && !index && !view) {
       if (peek().is("schema") || peek().is("sequence") || peek().is("materialized")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "DROP " + peek().text().toUpperCase()
@@ -1716,7 +1720,7 @@ public final class CommandParser {
       return new Command.DropView(d.names(), d.ifExists(), d.cascade());
     }
     return table ? new Command.DropTable(d.names(), d.ifExists(), d.cascade())
-        : new Command.DropIndex(d.names(), d.ifExists());
+        : new Command.DropIndex(d.names(), d.ifExists(), concurrently);
   }
 
   private boolean ifNotExists() {
