@@ -338,6 +338,9 @@ public final class IndexScan {
       }
       if (residual != null) {
         for (int c : plan.residualColumns()) {
+          if (c >= wanted.length) {
+            return null; // a lookup's residual reading its key's fields as well: decode the whole row
+          }
           wanted[c] = true;
         }
       }
