@@ -6,8 +6,6 @@ import io.accel.sql.AccelException;
 import io.accel.storage.Store;
 import io.accel.storage.StoreOptions;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
@@ -23,17 +21,6 @@ class AlterTableTest extends EngineTestBase {
 
   private Database openFile() throws Exception {
     return Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
-  }
-
-  private static List<Object> rows(Session session, String sql) {
-    List<Object> out = new ArrayList<>();
-    try (Result r = session.execute(new Object(), sql)) {
-      while (r.cursor().hasNext()) {
-        Object row = r.cursor().next();
-        out.add(row instanceof Object[] a ? Arrays.asList(a).toString() : row);
-      }
-    }
-    return out;
   }
 
   @Test

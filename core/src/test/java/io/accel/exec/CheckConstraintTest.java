@@ -50,25 +50,15 @@ class CheckConstraintTest extends EngineTestBase {
     try (Database db = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
         Session session = new Session(db)) {
       String sql = "SELECT conname, convalidated FROM pg_constraint WHERE conname IN ('c_q', 'c_p') ORDER BY 1";
-      assertThat(textRows(session, sql)).containsExactly("[c_p, false]", "[c_q, false]");
+      assertThat(rows(session, sql)).containsExactly("[c_p, false]", "[c_q, false]");
       assertThat(failure(() -> session.execute(6, "INSERT INTO c VALUES (2, NULL, -3)")).state().code())
           .isEqualTo("23514");
       assertThat(failure(() -> session.execute(7, "ALTER TABLE c VALIDATE CONSTRAINT c_p")).state().code())
           .isEqualTo("23503");
       session.execute(8, "INSERT INTO p VALUES (5)");
       session.execute(9, "ALTER TABLE c VALIDATE CONSTRAINT c_p");
-      assertThat(textRows(session, sql)).containsExactly("[c_p, true]", "[c_q, false]");
+      assertThat(rows(session, sql)).containsExactly("[c_p, true]", "[c_q, false]");
     }
-  }
-
-  private static java.util.List<String> textRows(Session session, String sql) {
-    java.util.List<String> out = new java.util.ArrayList<>();
-    try (Result r = session.execute("q" + sql.hashCode(), sql)) {
-      while (r.cursor().hasNext()) {
-        out.add(java.util.Arrays.toString((Object[]) r.cursor().next()));
-      }
-    }
-    return out;
   }
 
   @Test

@@ -40,8 +40,13 @@ public abstract class EngineTestBase {
 
   /** A statement's rows as a user reads them: the value, or for several columns the row's list as text. */
   protected List<Object> rows(String sql) {
+    return rows(s, sql);
+  }
+
+  /** {@link #rows(String)} of another session's statement. */
+  protected static List<Object> rows(Session session, String sql) {
     List<Object> out = new ArrayList<>();
-    try (Result r = run(sql)) {
+    try (Result r = session.execute(new Object(), sql)) {
       while (r.cursor().hasNext()) {
         Object row = r.cursor().next();
         out.add(row instanceof Object[] a ? Arrays.asList(a).toString() : row);

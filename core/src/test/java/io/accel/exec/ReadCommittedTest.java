@@ -32,7 +32,7 @@ class ReadCommittedTest extends EngineTestBase {
     run("INSERT INTO counters VALUES (1, 1), (2, 100)");
   }
 
-  private static List<Object> rows(Session session, String sql) {
+  private static List<Object> rowLists(Session session, String sql) {
     List<Object> out = new ArrayList<>();
     try (Result r = session.execute(new Object(), sql)) {
       while (r.cursor().hasNext()) {
@@ -123,7 +123,7 @@ class ReadCommittedTest extends EngineTestBase {
             exec(session, "BEGIN");
             exec(session, "UPDATE counters SET n = n + 1 WHERE id = 2");
             exec(session, "UPDATE counters SET n = n + 1 WHERE id = 1");
-            rows(session, "SELECT n FROM counters WHERE id = 1");
+            rowLists(session, "SELECT n FROM counters WHERE id = 1");
             exec(session, "COMMIT");
           }
         }
@@ -238,7 +238,7 @@ class ReadCommittedTest extends EngineTestBase {
       run("UPDATE counters SET n = 50 WHERE id = 1");
       CompletableFuture<List<Object>> locked = CompletableFuture.supplyAsync(() -> {
         exec(other, "BEGIN");
-        return rows(other, "SELECT n FROM counters WHERE id = 1 FOR UPDATE");
+        return rowLists(other, "SELECT n FROM counters WHERE id = 1 FOR UPDATE");
       }, threads);
       stillWaiting(locked);
       run("COMMIT");

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.accel.storage.Store;
 import io.accel.storage.StoreOptions;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,17 +33,6 @@ class ViewTest extends EngineTestBase {
     assertThat(plan("SELECT * FROM customer_ten")).contains("orders_customer");
     assertThat(rows("SELECT id FROM open_orders WHERE customer = 11")).containsExactly(3);
     assertThat(rows("SELECT id FROM customer_ten")).containsExactly(1);
-  }
-
-  private static List<Object> rows(Session session, String sql) {
-    List<Object> out = new ArrayList<>();
-    try (Result r = session.execute(new Object(), sql)) {
-      while (r.cursor().hasNext()) {
-        Object row = r.cursor().next();
-        out.add(row instanceof Object[] a ? Arrays.asList(a).toString() : row);
-      }
-    }
-    return out;
   }
 
   @Test

@@ -111,21 +111,23 @@ class MirrorOutageTest {
     proxy.start();
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(health.health().getStatus())
         .isEqualTo(Status.UP));
-    jdbc.execute((Connection c) -> {
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-        try (Statement s = c.createStatement()) {
-          try (ResultSet rs = s.executeQuery("SELECT owner FROM accounts WHERE id = 102")) {
-            assertThat(rs.next()).isTrue();
-            assertThat(rs.getString(1)).isEqualTo("written while Accel was cut off");
+    // a pooled connection whose upstream link died in the outage fails once (08006), as a pgJDBC one does, and the
+    // pool drops it: each attempt borrows a connection
+    await().atMost(Duration.ofSeconds(30))
+        .ignoreExceptionsInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class)
+        .untilAsserted(() -> jdbc.execute((Connection c) -> {
+          try (Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT owner FROM accounts WHERE id = 102")) {
+              assertThat(rs.next()).isTrue();
+              assertThat(rs.getString(1)).isEqualTo("written while Accel was cut off");
+            }
+            try (ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
+              rs.next();
+              assertThat(rs.getString("Query_destination")).isEqualTo("accel");
+            }
           }
-          try (ResultSet rs = s.executeQuery("EXPLAIN LAST STATEMENT")) {
-            rs.next();
-            assertThat(rs.getString("Query_destination")).isEqualTo("accel");
-          }
-        }
-      });
-      return null;
-    });
+          return null;
+        }));
   }
 
   /** A write straight to PostgreSQL, not through the relay. */
