@@ -398,21 +398,22 @@ public final class ResultCache {
   }
 
   /**
-   * The texts of the queries seen lately, for CREATE CACHE FROM a query id: their shapes and ids are computed only
-   * when such a command looks one up (a query's shape costs a second lexing of its text, on every new statement).
+   * The queries seen lately, for CREATE CACHE FROM a query id: the first text of each plan-cache text (literals
+   * normalised, so one entry per statement shape, as before), their ids computed only when such a command looks one
+   * up (a query's shape costs a second lexing of its text, on every new statement).
    */
-  private final Cache<String, Boolean> known = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run)
+  private final Cache<String, String> known = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run)
       .build();
 
-  /** Notes that a query ran as {@code sql}. */
-  public void noteQuery(String sql) {
-    known.put(sql, Boolean.TRUE);
+  /** Notes that a query ran as {@code sql}, planned under {@code planText} (null: not cached, the text itself). */
+  public void noteQuery(String planText, String sql) {
+    known.asMap().putIfAbsent(planText == null ? sql : planText, sql);
   }
 
   /** The text of a query seen with id {@code id}, or of a cache's. */
   public java.util.Optional<String> knownQuery(String id) {
     String text = null;
-    for (String sql : known.asMap().keySet()) {
+    for (String sql : known.asMap().values()) {
       if (queryId(shapeOf(sql)).equals(id)) {
         text = sql;
         break;

@@ -10,7 +10,8 @@ public record CheckDef(String name, String expression, boolean validated) {
     this(name, expression, true);
   }
 
-  public CheckDef asValidated() {
-    return new CheckDef(name, expression, true);
+  /** This constraint, added NOT VALID ({@code validated} false) or validated. */
+  public CheckDef withValidated(boolean isValidated) {
+    return new CheckDef(name, expression, isValidated);
   }
 }

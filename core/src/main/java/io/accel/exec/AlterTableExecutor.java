@@ -148,7 +148,7 @@ final class AlterTableExecutor {
         if (!check.validated()) {
           verifyCheck(t, check);
           List<io.accel.catalog.CheckDef> all = new ArrayList<>(t.checks());
-          all.set(i, check.asValidated());
+          all.set(i, check.withValidated(true));
           publish(t, t.withChecks(all));
         }
         return;
@@ -483,7 +483,7 @@ final class AlterTableExecutor {
       if (validate) {
         verifyCheck(t, check);
       }
-      named.add(new io.accel.catalog.CheckDef(check.name(), check.expression(), validate));
+      named.add(check.withValidated(validate));
     }
     List<io.accel.catalog.CheckDef> all = new ArrayList<>(t.checks());
     all.addAll(named);
@@ -493,7 +493,7 @@ final class AlterTableExecutor {
   /** Reads every row (committed, and the open block's) through {@code check}: 23514 for a row it rejects. */
   private void verifyCheck(TableDef t, io.accel.catalog.CheckDef check) throws RocksDBException {
     CheckConstraints evaluator = database.checkConstraints();
-    TableDef only = t.withChecks(List.of(check.asValidated()));
+    TableDef only = t.withChecks(List.of(check.withValidated(true)));
     evaluator.compile(only, only.checks());
     try (TxnContext ctx = database.beginReadOnly()) {
       forEachVisible(t, null, row -> {

@@ -280,7 +280,7 @@ public final class Prepared {
   void noteQuery(io.accel.cache.ResultCache cache) {
     if (!noted) {
       noted = true;
-      cache.noteQuery(sql);
+      cache.noteQuery(plan == null ? null : plan.cachedText(), sql);
     }
   }
 

@@ -47,6 +47,10 @@ public final class PlanCache {
 
   /** A plan to run, and the cache entry to drop if running it fails (null: not cached). */
   public record Plan(CalcitePrepare.CalciteSignature<Object> signature, StatementPlanner.PlanFacts facts, Object key) {
+    /** The text the plan is cached under (the normalised text when literals share it); null when not cached. */
+    public String cachedText() {
+      return key instanceof PlanKey k ? k.sql() : null;
+    }
   }
 
   private final StatementPlanner planner;

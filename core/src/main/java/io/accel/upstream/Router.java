@@ -134,7 +134,7 @@ public final class Router {
       mirror.proxied().record(sql, r.reason());
       io.accel.cache.ResultCache cache = mirror.database().resultCache();
       if (cache != null && isQuery(sql)) {
-        cache.noteQuery(sql); // CREATE CACHE FROM its query id
+        cache.noteQuery(io.accel.cache.ResultCache.shapeOf(sql), sql); // CREATE CACHE FROM its query id
       }
       mirror.countRoute(false);
     } else if (r.destination() == Destination.LOCAL || r.destination() == Destination.CACHE) {
