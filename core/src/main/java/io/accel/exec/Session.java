@@ -48,6 +48,7 @@ public final class Session implements AutoCloseable {
   private boolean closed;
   private volatile boolean indexScans = true;
   private volatile boolean indexConditionPushdown = true;
+  private volatile boolean directPlanning = true;
   private volatile boolean lookupJoins = true;
 
   /** A session with the default options. */
@@ -175,6 +176,18 @@ public final class Session implements AutoCloseable {
    * Whether index scans evaluate the conditions on index columns before fetching the row (connection
    * property {@code icp}, default true); off, they fetch every entry's row and filter it afterwards.
    */
+  /**
+   * Whether queries of one table in the simple shape are planned directly, without Calcite's full pipeline
+   * (on by default; off plans every statement through Calcite, for comparison).
+   */
+  public boolean directPlanning() {
+    return directPlanning;
+  }
+
+  public void setDirectPlanning(boolean on) {
+    directPlanning = on;
+  }
+
   public boolean indexConditionPushdown() {
     return indexConditionPushdown;
   }

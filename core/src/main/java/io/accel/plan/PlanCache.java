@@ -61,6 +61,7 @@ public final class PlanCache {
   private final Counter hits;
   private final Counter misses;
   private final Counter fallbacks;
+  private final Counter direct;
   private final CacheSizes sizes;
 
   /**
@@ -86,6 +87,9 @@ public final class PlanCache {
         .description("statements whose literals could not share the normalised plan, or whose literal is a common"
             + " value of its column (its own plan); planned by exact text")
         .register(meters);
+    this.direct = Counter.builder("accel.plan.direct").tags(tags)
+        .description("statements planned directly (one table, simple conditions), without Calcite's pipeline")
+        .register(meters);
     this.sizes = plans == null ? null : CacheSizes.register(meters, Tags.of(tags), plans);
   }
 
@@ -93,7 +97,7 @@ public final class PlanCache {
   public Plan plan(String sql, long maxRowCount) {
     if (plans == null) {
       misses.increment();
-      StatementPlanner.Planned planned = planner.prepare(sql, maxRowCount);
+      StatementPlanner.Planned planned = prepare(sql, maxRowCount);
       return new Plan(planned.signature(), planned.facts(), null);
     }
     synchronized (plans) {
@@ -111,7 +115,7 @@ public final class PlanCache {
       CachedPlan cached = plans.get(key, k -> {
         planned[0] = true;
         try {
-          return new CachedPlan(planner.prepare(n.sql(), maxRowCount));
+          return new CachedPlan(prepare(n.sql(), maxRowCount));
         } catch (StatementPlanner.PlanningCancelled e) {
           throw e;
         } catch (RuntimeException | AssertionError | LinkageError | StackOverflowError e) {
@@ -133,10 +137,18 @@ public final class PlanCache {
     PlanKey key = new PlanKey(sql, maxRowCount, false);
     CachedPlan cached = plans.get(key, k -> {
       planned[0] = true;
-      return new CachedPlan(planner.prepare(sql, maxRowCount));
+      return new CachedPlan(prepare(sql, maxRowCount));
     });
     (planned[0] ? misses : hits).increment();
     return new Plan(cached.signature(), cached.facts(), key);
+  }
+
+  private StatementPlanner.Planned prepare(String sql, long maxRowCount) {
+    StatementPlanner.Planned planned = planner.prepare(sql, maxRowCount);
+    if (planned.direct()) {
+      direct.increment();
+    }
+    return planned;
   }
 
   /**

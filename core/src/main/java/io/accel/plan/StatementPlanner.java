@@ -55,6 +55,7 @@ public final class StatementPlanner {
   private volatile SchemaPaths schemaPaths;
   private final String user;
   private final PgCatalogSchema pgCatalog;
+  private final DirectPlanner directPlanner = new DirectPlanner(this);
   /** What {@link io.accel.sql.PgCatalogSyntax} needs of this session: its catalog token and names' oids. */
   private final io.accel.sql.PgCatalogSyntax.Resolver catalogNames = new io.accel.sql.PgCatalogSyntax.Resolver() {
     @Override
@@ -233,8 +234,13 @@ public final class StatementPlanner {
    */
   public record SkewedParameter(int parameter, io.accel.catalog.TableStatistics statistics, int column) {
     static void collect(AccelScan scan, java.util.List<SkewedParameter> out) {
-      io.accel.catalog.TableStatistics stats = scan.accelTable().statistics();
-      for (org.apache.calcite.rex.RexNode c : org.apache.calcite.plan.RelOptUtil.conjunctions(scan.condition())) {
+      collect(scan.condition(), scan.accelTable().statistics(), out);
+    }
+
+    /** The parameters {@code condition}'s conjuncts compare for equality with a listed column of the table. */
+    static void collect(org.apache.calcite.rex.RexNode condition, io.accel.catalog.TableStatistics stats,
+        java.util.List<SkewedParameter> out) {
+      for (org.apache.calcite.rex.RexNode c : org.apache.calcite.plan.RelOptUtil.conjunctions(condition)) {
         if (c.getKind() != org.apache.calcite.sql.SqlKind.EQUALS) {
           continue;
         }
@@ -261,12 +267,22 @@ public final class StatementPlanner {
     }
   }
 
-  /** A compiled statement and the facts of its plan. */
-  public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts) {
+  /** A compiled statement and the facts of its plan; {@code direct} when {@link DirectPlanner} planned it. */
+  public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts, boolean direct) {
   }
 
-  /** Parses, validates, optimises and compiles {@code sql}; {@code maxRowCount} &lt; 0 for no limit. */
+  /**
+   * Plans {@code sql}: a query of one table in {@link io.accel.sql.SimpleSelect}'s shape directly
+   * ({@link DirectPlanner}), anything else by parsing, validating, optimising and compiling it through Calcite;
+   * {@code maxRowCount} &lt; 0 for no limit.
+   */
   public Planned prepare(String sql, long maxRowCount) {
+    if (pgCatalog.session().directPlanning()) {
+      Planned direct = directPlanner.plan(sql, maxRowCount, rootSchema);
+      if (direct != null) {
+        return direct;
+      }
+    }
     PlanFacts[] facts = {PlanFacts.UNKNOWN};
     try (Hook.Closeable hook = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
         (org.apache.calcite.rel.RelRoot root) -> facts[0] = PlanFacts.of(root.rel))) {
@@ -276,7 +292,7 @@ public final class StatementPlanner {
         // Volcano stopped early: what it found is not the plan to keep
         throw new PlanningCancelled();
       }
-      return new Planned(signature, facts[0]);
+      return new Planned(signature, facts[0], false);
     }
   }
 

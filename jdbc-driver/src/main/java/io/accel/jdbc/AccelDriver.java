@@ -168,6 +168,7 @@ public final class AccelDriver extends UnregisteredDriver {
     boolean indexScans = booleanProperty(props, "indexScans", true);
     boolean icp = booleanProperty(props, "icp", true);
     boolean lookupJoins = booleanProperty(props, "lookupJoins", true);
+    boolean directPlanning = booleanProperty(props, "directPlanning", true);
     Database database = StoreRegistry.acquire(location, options);
     List<String> ignored = database.store().options().conflicts(options, props.stringPropertyNames());
     java.util.TimeZone timeZone = null;
@@ -190,6 +191,7 @@ public final class AccelDriver extends UnregisteredDriver {
     session.setIndexScans(indexScans);
     session.setIndexConditionPushdown(icp);
     session.setLookupJoins(lookupJoins);
+    session.setDirectPlanning(directPlanning);
     try {
       applyOptions(session, props.getProperty("options"));
     } catch (RuntimeException e) {

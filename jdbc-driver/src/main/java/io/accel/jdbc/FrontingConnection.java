@@ -67,7 +67,8 @@ final class FrontingConnection implements InvocationHandler {
       }
       mirror = Mirrors.acquire(config, AccelDriver.storeOptions(props));
       Properties localProps = new Properties();
-      for (String name : List.of("planCacheSize", "cursorCacheSize", "indexScans", "icp", "lookupJoins", "timeZone")) {
+      for (String name : List.of("planCacheSize", "cursorCacheSize", "indexScans", "icp", "lookupJoins", "directPlanning",
+          "timeZone")) {
         if (props.getProperty(name) != null) {
           localProps.setProperty(name, props.getProperty(name));
         }

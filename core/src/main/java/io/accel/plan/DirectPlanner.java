@@ -1,0 +1,560 @@
+package io.accel.plan;
+
+import io.accel.catalog.ColumnType;
+import io.accel.catalog.TableDef;
+import io.accel.sql.SimpleSelect;
+import java.math.BigDecimal;
+import java.sql.DatabaseMetaData;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+
+/**
+ * Plans and runs a {@link SimpleSelect} (a query of one stored table with a filter of comparisons) without
+ * Calcite's pipeline: the filter becomes the same row expressions Calcite's conversion gives, the access path
+ * is the cheapest {@link AccessPathPlanner} finds (the costs Volcano would compare for a single-table scan), and
+ * the scan's conditions, grouping, ordering and paging are evaluated by {@link DirectRows} instead of compiled
+ * code. A statement seen for the first time then costs a few tens of microseconds to plan instead of
+ * milliseconds (parsing, validation, rule search and Janino); PostgreSQL plans such statements as cheaply.
+ *
+ * <p>It declines (null) whatever it does not handle exactly as the general path does: other shapes, views and
+ * catalog relations, names that need Calcite's resolution, column types whose comparison or grouping has
+ * semantics of its own, and plans whose estimated cost is high enough that the full search, which also unites
+ * index ranges across OR branches, may find better and its planning time no longer matters.
+ */
+final class DirectPlanner {
+  /** Plans estimated dearer than this (Volcano's units: about rows read) go to the full planner. */
+  static final double MAX_COST = 10_000;
+
+  private final StatementPlanner planner;
+  private final RexBuilder rexBuilder;
+
+  DirectPlanner(StatementPlanner planner) {
+    this.planner = planner;
+    this.rexBuilder = new RexBuilder(planner.typeFactory());
+  }
+
+  /** The plan of {@code sql}, or null when the statement is not one this planner handles. */
+  StatementPlanner.Planned plan(String sql, long maxRowCount, CalciteSchema rootSchema) {
+    SimpleSelect q = SimpleSelect.parse(sql);
+    if (q == null) {
+      return null;
+    }
+    AccelTable table = resolve(q.table(), rootSchema);
+    if (table == null) {
+      return null;
+    }
+    try {
+      return new Planning(q, table).plan(sql, maxRowCount, rootSchema);
+    } catch (Declined e) {
+      return null;
+    }
+  }
+
+  /** The stored table the name means as Calcite would resolve it, or null when that is not certain. */
+  private AccelTable resolve(List<String> name, CalciteSchema rootSchema) {
+    String tableName = name.get(name.size() - 1);
+    List<List<String>> paths = name.size() == 2 ? List.of(List.of(name.get(0))) : planner.schemaPaths();
+    for (List<String> path : paths) {
+      if (path.isEmpty()) {
+        continue; // the root holds schemas, not tables
+      }
+      CalciteSchema schema = rootSchema.getSubSchema(path.get(0), false);
+      if (schema == null) {
+        continue;
+      }
+      CalciteSchema.TableEntry entry = schema.getTable(tableName, false);
+      if (entry == null) {
+        continue;
+      }
+      Table t = entry.getTable();
+      return path.get(0).equals(AccelSchema.NAME) && entry.name.equals(tableName) && t instanceof AccelTable a
+          ? a : null;
+    }
+    return null;
+  }
+
+  /** The statement leaves what this planner handles exactly. */
+  private static final class Declined extends RuntimeException {
+    static final Declined INSTANCE = new Declined();
+
+    private Declined() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** What {@link DirectRows} computes for an output column: a scan column, or an aggregate over one. */
+  record Output(String function, int scanColumn) {
+    boolean aggregate() {
+      return function != null;
+    }
+  }
+
+  /** A sort key over the rows {@link DirectRows} builds (outputs, then the scan's extra columns). */
+  record SortKey(int field, boolean descending, boolean nullsFirst) {
+  }
+
+  private final class Planning {
+    private final SimpleSelect q;
+    private final AccelTable table;
+    private final TableDef def;
+    private final RelDataType rowType;
+    private final String qualifier;
+    private final Map<Integer, RelDataType> parameterTypes = new HashMap<>();
+    /** Table ordinals the scan returns, in order. */
+    private final List<Integer> scanColumns = new ArrayList<>();
+
+    Planning(SimpleSelect q, AccelTable table) {
+      this.q = q;
+      this.table = table;
+      this.def = table.definition();
+      this.rowType = table.getRowType(planner.typeFactory());
+      this.qualifier = q.alias() != null ? q.alias() : def.name();
+    }
+
+    StatementPlanner.Planned plan(String sql, long maxRowCount, CalciteSchema rootSchema) {
+      boolean grouped = !q.groupBy().isEmpty()
+          || q.items().stream().anyMatch(i -> i instanceof SimpleSelect.Aggregate);
+      List<Integer> groupColumns = new ArrayList<>();
+      for (SimpleSelect.Column c : q.groupBy()) {
+        int column = column(c);
+        if (!groupable(column) || groupColumns.contains(column)) {
+          throw Declined.INSTANCE;
+        }
+        groupColumns.add(column);
+      }
+      // the select list: labels, Calcite's field names, types, origins
+      List<Output> outputs = new ArrayList<>();
+      List<String> labels = new ArrayList<>();
+      List<String> fieldNames = new ArrayList<>();
+      List<RelDataType> types = new ArrayList<>();
+      List<String> origins = new ArrayList<>();
+      for (SimpleSelect.Item item : q.items()) {
+        if (item instanceof SimpleSelect.Star star) {
+          if (grouped || star.qualifier() != null && !star.qualifier().equals(qualifier)) {
+            throw Declined.INSTANCE;
+          }
+          for (RelDataTypeField f : rowType.getFieldList()) {
+            addColumn(f.getIndex(), null, outputs, labels, fieldNames, types, origins);
+          }
+        } else if (item instanceof SimpleSelect.ColumnItem ci) {
+          int column = column(ci.column());
+          if (grouped && !groupColumns.contains(column)) {
+            throw Declined.INSTANCE; // 42803, or a column functionally dependent on the key: Calcite decides
+          }
+          addColumn(column, ci.label(), outputs, labels, fieldNames, types, origins);
+        } else {
+          SimpleSelect.Aggregate a = (SimpleSelect.Aggregate) item;
+          RelDataType type;
+          int column = -1;
+          if (a.argument() == null) {
+            type = planner.typeFactory().createSqlType(SqlTypeName.BIGINT);
+          } else {
+            column = column(a.argument());
+            RelDataType arg = rowType.getFieldList().get(column).getType();
+            boolean nullable = arg.isNullable() || groupColumns.isEmpty();
+            type = switch (a.function()) {
+              case "count" -> planner.typeFactory().createSqlType(SqlTypeName.BIGINT);
+              case "sum" -> {
+                ColumnType kind = kind(column);
+                if (kind != ColumnType.SMALLINT && kind != ColumnType.INTEGER) {
+                  throw Declined.INSTANCE; // a BIGINT sum overflows with Calcite's checked arithmetic
+                }
+                yield planner.typeFactory().createTypeWithNullability(
+                    planner.typeFactory().createSqlType(SqlTypeName.BIGINT), nullable);
+              }
+              default -> {
+                if (!comparable(column)) {
+                  throw Declined.INSTANCE;
+                }
+                yield planner.typeFactory().createTypeWithNullability(arg, nullable);
+              }
+            };
+          }
+          outputs.add(new Output(a.function(), column < 0 ? -1 : scanColumn(column)));
+          labels.add(a.label() != null ? a.label() : a.function());
+          fieldNames.add(a.label());
+          types.add(type);
+          origins.add(null);
+        }
+      }
+      if (grouped) {
+        // the group keys are scanned whether selected or not
+        for (int column : groupColumns) {
+          scanColumn(column);
+        }
+      }
+      // ORDER BY: an output (by position or label) or, ungrouped, any column of the table
+      List<SortKey> sort = new ArrayList<>();
+      List<RelFieldCollation> tableOrder = new ArrayList<>();
+      boolean orderByColumns = true;
+      for (SimpleSelect.OrderKey k : q.orderBy()) {
+        int field;
+        if (k.column() == null) {
+          if (k.position() < 1 || k.position() > outputs.size()) {
+            throw Declined.INSTANCE;
+          }
+          field = k.position() - 1;
+        } else {
+          field = outputNamed(k.column(), labels);
+          if (field < 0) {
+            int column = column(k.column());
+            if (grouped) {
+              field = outputOf(column, outputs);
+              if (field < 0) {
+                throw Declined.INSTANCE;
+              }
+            } else {
+              field = outputs.size() + scanColumn(column);
+            }
+          }
+        }
+        // aggregates sort as numbers or as their (comparable) argument; columns must compare as here
+        int column = field < outputs.size() ? (outputs.get(field).aggregate() ? -1
+            : scanColumns.get(outputs.get(field).scanColumn())) : scanColumns.get(field - outputs.size());
+        if (column >= 0 && !comparable(column)) {
+          throw Declined.INSTANCE;
+        }
+        // PostgreSQL: NULLS LAST ascending, NULLS FIRST descending, unless written
+        boolean nullsFirst = k.nullsFirst() != null ? k.nullsFirst() : k.descending();
+        sort.add(new SortKey(field, k.descending(), nullsFirst));
+        if (column < 0 || grouped) {
+          orderByColumns = false;
+        } else {
+          tableOrder.add(new RelFieldCollation(column,
+              k.descending() ? RelFieldCollation.Direction.DESCENDING : RelFieldCollation.Direction.ASCENDING,
+              nullsFirst ? RelFieldCollation.NullDirection.FIRST : RelFieldCollation.NullDirection.LAST));
+        }
+      }
+      RexNode condition = q.where() == null ? null : condition(q.where(), false);
+      int[] projection = scanColumns.stream().mapToInt(Integer::intValue).toArray();
+
+      // the cheapest access path: unordered (then sorted here), or one whose key order gives ORDER BY
+      AccessPathPlanner paths = table.planner(rexBuilder);
+      AccessPath best = null;
+      double bestCost = Double.MAX_VALUE;
+      for (AccessPath p : paths.paths(condition, projection, List.of(), -1)) {
+        double cost = p.estimate().cost() + (sort.isEmpty() ? 0 : sortCost(p.estimate().rows()));
+        if (cost < bestCost) {
+          best = p;
+          bestCost = cost;
+        }
+      }
+      boolean sorted = !sort.isEmpty();
+      if (sorted && orderByColumns) {
+        double limit = q.limit() < 0 ? -1 : q.limit() + q.offset();
+        for (AccessPath p : paths.paths(condition, projection, tableOrder, limit)) {
+          if (p.estimate().cost() < bestCost) {
+            best = p;
+            bestCost = p.estimate().cost();
+            sorted = false;
+          }
+        }
+      }
+      if (best == null || bestCost > MAX_COST) {
+        throw Declined.INSTANCE;
+      }
+      List<RexNode> runtimeValues = new ArrayList<>();
+      io.accel.exec.ScanPlan scan = AccelEnumerableScan.scanPlan(def, best, projection, runtimeValues);
+      int[] slotParameters = new int[runtimeValues.size()];
+      for (int i = 0; i < slotParameters.length; i++) {
+        if (!(runtimeValues.get(i) instanceof RexDynamicParam p)) {
+          throw Declined.INSTANCE;
+        }
+        slotParameters[i] = p.getIndex();
+      }
+      DirectRows.Condition icp = DirectRows.condition(best.icp());
+      DirectRows.Condition residual = DirectRows.condition(best.residual());
+      if (best.icp() != null && icp == null || best.residual() != null && residual == null) {
+        throw Declined.INSTANCE;
+      }
+      int[] groupKeys = grouped ? groupColumns.stream().mapToInt(this::scanColumn).toArray() : null;
+      DirectRows rows = new DirectRows(scan, slotParameters, icp, residual, parameterTypes.size(), groupKeys,
+          outputs, sorted ? sort : List.of(), q.limit(), q.offset(), outputs.size() == 1);
+
+      List<ColumnMetaData> columns = new ArrayList<>();
+      for (int i = 0; i < outputs.size(); i++) {
+        columns.add(metaData(i, labels.get(i), types.get(i), origins.get(i)));
+      }
+      List<String> names = SqlValidatorUtil.uniquify(withExpressionNames(fieldNames), SqlValidatorUtil.EXPR_SUGGESTER,
+          false);
+      RelDataType resultType = planner.typeFactory().createStructType(types, names);
+      List<AvaticaParameter> parameters = new ArrayList<>();
+      for (int i = 0; i < parameterTypes.size(); i++) {
+        RelDataType t = parameterTypes.get(i);
+        if (t == null) {
+          throw Declined.INSTANCE;
+        }
+        parameters.add(new AvaticaParameter(false, precision(t), scale(t), t.getSqlTypeName().getJdbcOrdinal(),
+            t.getSqlTypeName().getName(), Object.class.getName(), "?" + i));
+      }
+      CalcitePrepare.CalciteSignature<Object> signature = new CalcitePrepare.CalciteSignature<>(sql, parameters,
+          Map.of(), resultType, columns, Meta.CursorFactory.deduce(columns, Object[].class), rootSchema, List.of(),
+          maxRowCount, rows::bind, Meta.StatementType.SELECT);
+      List<StatementPlanner.SkewedParameter> skewed = new ArrayList<>();
+      if (condition != null) {
+        StatementPlanner.SkewedParameter.collect(condition, table.statistics(), skewed);
+      }
+      StatementPlanner.PlanFacts facts = new StatementPlanner.PlanFacts(q.orderBy().isEmpty(),
+          java.util.Set.of(def.id()), null, List.copyOf(skewed));
+      return new StatementPlanner.Planned(signature, facts, true);
+    }
+
+    /** Calcite's names for the fields: a label where written or the column's name, else EXPR$n. */
+    private List<String> withExpressionNames(List<String> fieldNames) {
+      List<String> out = new ArrayList<>(fieldNames.size());
+      for (int i = 0; i < fieldNames.size(); i++) {
+        out.add(fieldNames.get(i) != null ? fieldNames.get(i) : SqlValidatorUtil.EXPR_SUGGESTER.apply(null, i, 0));
+      }
+      return out;
+    }
+
+    private double sortCost(double rows) {
+      return rows <= 1 ? 0 : rows * Math.log(rows) * AccessPathPlanner.EVAL;
+    }
+
+    private void addColumn(int column, String label, List<Output> outputs, List<String> labels,
+        List<String> fieldNames, List<RelDataType> types, List<String> origins) {
+      if (kind(column) == ColumnType.JSON || kind(column) == ColumnType.JSONB) {
+        throw Declined.INSTANCE;
+      }
+      RelDataTypeField f = rowType.getFieldList().get(column);
+      outputs.add(new Output(null, scanColumn(column)));
+      labels.add(label != null ? label : f.getName());
+      fieldNames.add(label != null ? label : f.getName());
+      types.add(f.getType());
+      origins.add(f.getName());
+    }
+
+    /** The position of a table column among the scan's columns, added when new. */
+    private int scanColumn(int column) {
+      int at = scanColumns.indexOf(column);
+      if (at < 0) {
+        scanColumns.add(column);
+        at = scanColumns.size() - 1;
+      }
+      return at;
+    }
+
+    /** The output an unqualified ORDER BY name labels (PostgreSQL looks there first), or -1. */
+    private int outputNamed(SimpleSelect.Column c, List<String> labels) {
+      if (c.qualifier() != null) {
+        return -1;
+      }
+      int found = -1;
+      for (int i = 0; i < labels.size(); i++) {
+        if (labels.get(i).equals(c.name())) {
+          if (found >= 0) {
+            throw Declined.INSTANCE; // ambiguous (42702)
+          }
+          found = i;
+        }
+      }
+      return found;
+    }
+
+    private int outputOf(int column, List<Output> outputs) {
+      for (int i = 0; i < outputs.size(); i++) {
+        if (!outputs.get(i).aggregate() && scanColumns.get(outputs.get(i).scanColumn()) == column) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /** The ordinal of a column reference; declined when it is not plainly one column of the table. */
+    private int column(SimpleSelect.Column c) {
+      if (c.qualifier() != null && !c.qualifier().equals(qualifier)) {
+        throw Declined.INSTANCE;
+      }
+      int found = -1;
+      for (RelDataTypeField f : rowType.getFieldList()) {
+        if (f.getName().equalsIgnoreCase(c.name())) {
+          if (found >= 0 || !f.getName().equals(c.name())) {
+            throw Declined.INSTANCE; // Calcite matches names ignoring case: only an exact, unique match is certain
+          }
+          found = f.getIndex();
+        }
+      }
+      if (found < 0) {
+        throw Declined.INSTANCE; // 42703 from the general path
+      }
+      return found;
+    }
+
+    private ColumnType kind(int column) {
+      return def.columns().get(column).type().kind();
+    }
+
+    private boolean integral(int column) {
+      ColumnType k = kind(column);
+      return k == ColumnType.SMALLINT || k == ColumnType.INTEGER || k == ColumnType.BIGINT;
+    }
+
+    private boolean text(int column) {
+      ColumnType k = kind(column);
+      return k == ColumnType.VARCHAR || k == ColumnType.TEXT;
+    }
+
+    /** Compared, sorted, grouped and aggregated by min/max here exactly as the general path does. */
+    private boolean comparable(int column) {
+      return column >= 0 && (integral(column) || text(column));
+    }
+
+    private boolean groupable(int column) {
+      return comparable(column);
+    }
+
+    /** The condition as Calcite's conversion gives it, NOT pushed into the operands. */
+    private RexNode condition(SimpleSelect.Condition c, boolean negated) {
+      if (c instanceof SimpleSelect.And and) {
+        return junction(and.operands(), negated, !negated);
+      } else if (c instanceof SimpleSelect.Or or) {
+        return junction(or.operands(), negated, negated);
+      } else if (c instanceof SimpleSelect.Not not) {
+        return condition(not.operand(), !negated);
+      } else if (c instanceof SimpleSelect.Comparison cmp) {
+        return comparison(cmp.op(), cmp.left(), cmp.right(), negated);
+      } else if (c instanceof SimpleSelect.Between b) {
+        boolean outside = b.negated() != negated;
+        RexNode low = comparison(">=", b.value(), b.low(), outside);
+        RexNode high = comparison("<=", b.value(), b.high(), outside);
+        return rexBuilder.makeCall(outside ? SqlStdOperatorTable.OR : SqlStdOperatorTable.AND, low, high);
+      } else if (c instanceof SimpleSelect.InList in) {
+        boolean notIn = in.negated() != negated;
+        List<RexNode> terms = new ArrayList<>();
+        for (SimpleSelect.Operand o : in.list()) {
+          terms.add(comparison("=", in.value(), o, notIn));
+        }
+        return terms.size() == 1 ? terms.get(0)
+            : rexBuilder.makeCall(notIn ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
+      } else {
+        SimpleSelect.IsNull isNull = (SimpleSelect.IsNull) c;
+        if (!(isNull.value() instanceof SimpleSelect.Column col)) {
+          throw Declined.INSTANCE;
+        }
+        int column = column(col);
+        return rexBuilder.makeCall(isNull.negated() != negated ? SqlStdOperatorTable.IS_NOT_NULL
+            : SqlStdOperatorTable.IS_NULL, rexBuilder.makeInputRef(rowType.getFieldList().get(column).getType(),
+                column));
+      }
+    }
+
+    private RexNode junction(List<SimpleSelect.Condition> operands, boolean negated, boolean and) {
+      List<RexNode> terms = new ArrayList<>(operands.size());
+      for (SimpleSelect.Condition o : operands) {
+        terms.add(condition(o, negated));
+      }
+      return rexBuilder.makeCall(and ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
+    }
+
+    /** {@code left op right} (negated: its complement, the same under SQL's three-valued logic). */
+    private RexNode comparison(String op, SimpleSelect.Operand left, SimpleSelect.Operand right, boolean negated) {
+      SqlOperator operator = switch (op) {
+        case "=" -> negated ? SqlStdOperatorTable.NOT_EQUALS : SqlStdOperatorTable.EQUALS;
+        case "<>" -> negated ? SqlStdOperatorTable.EQUALS : SqlStdOperatorTable.NOT_EQUALS;
+        case "<" -> negated ? SqlStdOperatorTable.GREATER_THAN_OR_EQUAL : SqlStdOperatorTable.LESS_THAN;
+        case "<=" -> negated ? SqlStdOperatorTable.GREATER_THAN : SqlStdOperatorTable.LESS_THAN_OR_EQUAL;
+        case ">" -> negated ? SqlStdOperatorTable.LESS_THAN_OR_EQUAL : SqlStdOperatorTable.GREATER_THAN;
+        default -> negated ? SqlStdOperatorTable.LESS_THAN : SqlStdOperatorTable.GREATER_THAN_OR_EQUAL;
+      };
+      int column;
+      if (left instanceof SimpleSelect.Column l) {
+        column = column(l);
+      } else if (right instanceof SimpleSelect.Column r) {
+        column = column(r);
+      } else {
+        throw Declined.INSTANCE; // no column: constants and parameters are typed by Calcite's rules
+      }
+      if (!comparable(column)) {
+        throw Declined.INSTANCE;
+      }
+      return rexBuilder.makeCall(operator, operand(left, column), operand(right, column));
+    }
+
+    /** An operand compared with {@code column}: of the column's type family, or declined. */
+    private RexNode operand(SimpleSelect.Operand o, int column) {
+      RelDataType columnType = rowType.getFieldList().get(column).getType();
+      if (o instanceof SimpleSelect.Column c) {
+        int other = column(c);
+        if (integral(other) != integral(column) || text(other) != text(column)) {
+          throw Declined.INSTANCE;
+        }
+        return rexBuilder.makeInputRef(rowType.getFieldList().get(other).getType(), other);
+      } else if (o instanceof SimpleSelect.IntegerLiteral i) {
+        if (!integral(column) || !fits(i.value(), kind(column))) {
+          throw Declined.INSTANCE;
+        }
+        return rexBuilder.makeExactLiteral(BigDecimal.valueOf(i.value()));
+      } else if (o instanceof SimpleSelect.StringLiteral s) {
+        if (!text(column) || !latin1(s.value())) {
+          throw Declined.INSTANCE;
+        }
+        return rexBuilder.makeLiteral(s.value());
+      } else {
+        int index = ((SimpleSelect.Parameter) o).index();
+        RelDataType type = planner.typeFactory().createTypeWithNullability(columnType, true);
+        RelDataType known = parameterTypes.putIfAbsent(index, type);
+        if (known != null) {
+          throw Declined.INSTANCE;
+        }
+        return rexBuilder.makeDynamicParam(type, index);
+      }
+    }
+
+    private ColumnMetaData metaData(int ordinal, String label, RelDataType type, String origin) {
+      ColumnMetaData.Rep rep = ColumnMetaData.Rep.of(((JavaTypeFactoryImpl) planner.typeFactory()).getJavaClass(type));
+      ColumnMetaData.AvaticaType avaticaType = ColumnMetaData.scalar(type.getSqlTypeName().getJdbcOrdinal(),
+          type.getSqlTypeName().getName(), rep);
+      return new ColumnMetaData(ordinal, false, true, false, false,
+          type.isNullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, true,
+          type.getPrecision(), label, origin == null ? label : origin, origin == null ? null : AccelSchema.NAME,
+          precision(type), scale(type), origin == null ? null : def.name(), null, avaticaType, true, false, false,
+          avaticaType.columnClassName());
+    }
+  }
+
+  private static boolean fits(long v, ColumnType kind) {
+    return switch (kind) {
+      case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
+      case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
+      default -> true;
+    };
+  }
+
+  /** Calcite's literals without a character set name hold Latin-1 text only. */
+  private static boolean latin1(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) > 0xFF) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int precision(RelDataType t) {
+    return t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : t.getPrecision();
+  }
+
+  private static int scale(RelDataType t) {
+    return t.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? 0 : t.getScale();
+  }
+}

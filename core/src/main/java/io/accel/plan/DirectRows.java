@@ -1,0 +1,380 @@
+package io.accel.plan;
+
+import io.accel.exec.ScanPlan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.function.Predicate1;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The execution of a {@link DirectPlanner} plan: the scan with its conditions evaluated by interpretation, then
+ * grouping and aggregation, ordering and paging in plain Java. Values are compared as the general path's
+ * generated code compares them for the types the planner admits: integers as numbers, text by
+ * {@link String#compareTo}; conditions follow SQL's three-valued logic.
+ */
+final class DirectRows {
+  /** A condition over a full-width row and the execution's parameters: TRUE, FALSE or null (unknown). */
+  interface Condition {
+    Boolean test(Object[] row, Object[] parameters);
+  }
+
+  private interface Value {
+    Object of(Object[] row, Object[] parameters);
+  }
+
+  private final ScanPlan scan;
+  private final int[] slotParameters;
+  private final Condition icp;
+  private final Condition residual;
+  private final int parameterCount;
+  /** Scan positions of the GROUP BY columns; null when the query does not aggregate. */
+  private final int[] groupKeys;
+  private final List<DirectPlanner.Output> outputs;
+  private final List<DirectPlanner.SortKey> sort;
+  private final long limit;
+  private final long offset;
+  private final boolean scalar;
+
+  DirectRows(ScanPlan scan, int[] slotParameters, Condition icp, Condition residual, int parameterCount,
+      int[] groupKeys, List<DirectPlanner.Output> outputs, List<DirectPlanner.SortKey> sort, long limit, long offset,
+      boolean scalar) {
+    this.scan = scan;
+    this.slotParameters = slotParameters;
+    this.icp = icp;
+    this.residual = residual;
+    this.parameterCount = parameterCount;
+    this.groupKeys = groupKeys;
+    this.outputs = List.copyOf(outputs);
+    this.sort = List.copyOf(sort);
+    this.limit = limit;
+    this.offset = offset;
+    this.scalar = scalar;
+  }
+
+  /** The rows of one execution (a row is an {@code Object[]}, or its value when there is one column). */
+  Enumerable<Object> bind(DataContext root) {
+    Object[] parameters = new Object[parameterCount];
+    for (int i = 0; i < parameterCount; i++) {
+      parameters[i] = root.get("?" + i);
+    }
+    Object[] slots = null;
+    if (slotParameters.length > 0) {
+      slots = new Object[slotParameters.length];
+      for (int i = 0; i < slots.length; i++) {
+        slots[i] = parameters[slotParameters[i]];
+      }
+    }
+    Enumerable<Object[]> rows = ScanRuntime.rows(root, scan, slots, predicate(icp, parameters),
+        predicate(residual, parameters), null);
+    Enumerable<Object> out;
+    if (groupKeys != null) {
+      out = materialized(() -> {
+        List<Object[]> grouped = group(rows);
+        sort(grouped, sort);
+        return shaped(grouped);
+      });
+    } else if (!sort.isEmpty()) {
+      // sort the scan's rows (ORDER BY may name columns not selected), then shape them
+      List<DirectPlanner.SortKey> onScan = new ArrayList<>(sort.size());
+      for (DirectPlanner.SortKey k : sort) {
+        int field = k.field() < outputs.size() ? outputs.get(k.field()).scanColumn() : k.field() - outputs.size();
+        onScan.add(new DirectPlanner.SortKey(field, k.descending(), k.nullsFirst()));
+      }
+      out = materialized(() -> {
+        List<Object[]> all = new ArrayList<>();
+        try (Enumerator<Object[]> e = rows.enumerator()) {
+          while (e.moveNext()) {
+            all.add(e.current());
+          }
+        }
+        sort(all, onScan);
+        List<Object> shaped = new ArrayList<>(all.size());
+        for (Object[] row : all) {
+          shaped.add(output(row));
+        }
+        return shaped;
+      });
+    } else {
+      out = rows.select(this::output);
+    }
+    if (offset > 0) {
+      out = out.skip((int) Math.min(offset, Integer.MAX_VALUE));
+    }
+    return limit >= 0 ? out.take((int) Math.min(limit, Integer.MAX_VALUE)) : out;
+  }
+
+  private static Predicate1<Object[]> predicate(Condition c, Object[] parameters) {
+    return c == null ? null : row -> c.test(row, parameters) == Boolean.TRUE;
+  }
+
+  private interface Rows {
+    List<Object> get();
+  }
+
+  /** Rows computed when the enumeration starts (not at bind: a cursor may be opened and never read). */
+  private static Enumerable<Object> materialized(Rows rows) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object> enumerator() {
+        return Linq4j.enumerator(rows.get());
+      }
+    };
+  }
+
+  /** A scan row as an output row. */
+  private Object output(Object[] row) {
+    if (scalar) {
+      return row[outputs.get(0).scanColumn()];
+    }
+    Object[] out = new Object[outputs.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = row[outputs.get(i).scanColumn()];
+    }
+    return out;
+  }
+
+  private List<Object> shaped(List<Object[]> rows) {
+    List<Object> out = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      out.add(scalar ? row[0] : row);
+    }
+    return out;
+  }
+
+  /** One output row per group (one row in all when there is no GROUP BY), aggregates computed. */
+  private List<Object[]> group(Enumerable<Object[]> rows) {
+    Map<List<Object>, Object[]> groups = new LinkedHashMap<>();
+    int n = outputs.size();
+    try (Enumerator<Object[]> e = rows.enumerator()) {
+      while (e.moveNext()) {
+        Object[] row = e.current();
+        Object[] key = new Object[groupKeys.length];
+        for (int i = 0; i < key.length; i++) {
+          key[i] = row[groupKeys[i]];
+        }
+        Object[] acc = groups.get(Arrays.asList(key));
+        if (acc == null) {
+          acc = start(row);
+          groups.put(Arrays.asList(key), acc);
+        }
+        for (int i = 0; i < n; i++) {
+          DirectPlanner.Output o = outputs.get(i);
+          if (o.aggregate()) {
+            acc[i] = accumulate(o, acc[i], o.scanColumn() < 0 ? null : row[o.scanColumn()]);
+          }
+        }
+      }
+    }
+    if (groups.isEmpty() && groupKeys.length == 0) {
+      groups.put(List.of(), start(null));
+    }
+    return new ArrayList<>(groups.values());
+  }
+
+  /** A group's accumulators: group columns take the first row's value, counts start at 0, others at NULL. */
+  private Object[] start(Object[] row) {
+    Object[] acc = new Object[outputs.size()];
+    for (int i = 0; i < acc.length; i++) {
+      DirectPlanner.Output o = outputs.get(i);
+      if (!o.aggregate()) {
+        acc[i] = row[o.scanColumn()];
+      } else if (o.function().equals("count")) {
+        acc[i] = 0L;
+      }
+    }
+    return acc;
+  }
+
+  private static Object accumulate(DirectPlanner.Output o, Object acc, Object value) {
+    switch (o.function()) {
+      case "count":
+        return o.scanColumn() < 0 || value != null ? (Long) acc + 1 : acc;
+      case "sum":
+        return value == null ? acc : acc == null ? ((Number) value).longValue()
+            : (Long) acc + ((Number) value).longValue();
+      case "min":
+        return value == null ? acc : acc == null || compare(value, acc) < 0 ? value : acc;
+      default:
+        return value == null ? acc : acc == null || compare(value, acc) > 0 ? value : acc;
+    }
+  }
+
+  private static void sort(List<Object[]> rows, List<DirectPlanner.SortKey> keys) {
+    if (keys.isEmpty()) {
+      return;
+    }
+    Comparator<Object[]> order = null;
+    for (DirectPlanner.SortKey k : keys) {
+      Comparator<Object[]> c = (x, y) -> {
+        Object a = x[k.field()];
+        Object b = y[k.field()];
+        if (a == null || b == null) {
+          return a == b ? 0 : (a == null) == k.nullsFirst() ? -1 : 1;
+        }
+        int r = compare(a, b);
+        return k.descending() ? -r : r;
+      };
+      order = order == null ? c : order.thenComparing(c);
+    }
+    rows.sort(order);
+  }
+
+  /** Integers (of any width) by value, text by {@link String#compareTo}, as generated code compares them. */
+  static int compare(Object a, Object b) {
+    if (a instanceof String s) {
+      return s.compareTo((String) b);
+    }
+    return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+  }
+
+  /**
+   * A condition the planner built (comparisons of columns with literals, parameters and columns, IS [NOT] NULL,
+   * AND, OR, NOT) for evaluation; null when {@code c} is null or holds anything else.
+   */
+  static Condition condition(RexNode c) {
+    if (c == null) {
+      return null;
+    }
+    try {
+      Value v = value(c);
+      return (row, parameters) -> (Boolean) v.of(row, parameters);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static Value value(RexNode e) {
+    if (e instanceof RexInputRef ref) {
+      int i = ref.getIndex();
+      return (row, p) -> row[i];
+    }
+    if (e instanceof RexDynamicParam param) {
+      int i = param.getIndex();
+      return (row, p) -> p[i];
+    }
+    if (e instanceof RexLiteral lit) {
+      Object v = literal(lit);
+      return (row, p) -> v;
+    }
+    if (!(e instanceof RexCall call)) {
+      throw new IllegalArgumentException(e.toString());
+    }
+    List<Value> operands = new ArrayList<>(call.getOperands().size());
+    for (RexNode o : call.getOperands()) {
+      operands.add(value(o));
+    }
+    switch (call.getKind()) {
+      case AND: {
+        Value[] terms = operands.toArray(new Value[0]);
+        return (row, p) -> {
+          boolean unknown = false;
+          for (Value t : terms) {
+            Object r = t.of(row, p);
+            if (r == null) {
+              unknown = true;
+            } else if (!(Boolean) r) {
+              return Boolean.FALSE;
+            }
+          }
+          return unknown ? null : Boolean.TRUE;
+        };
+      }
+      case OR: {
+        Value[] terms = operands.toArray(new Value[0]);
+        return (row, p) -> {
+          boolean unknown = false;
+          for (Value t : terms) {
+            Object r = t.of(row, p);
+            if (r == null) {
+              unknown = true;
+            } else if ((Boolean) r) {
+              return Boolean.TRUE;
+            }
+          }
+          return unknown ? null : Boolean.FALSE;
+        };
+      }
+      case NOT: {
+        Value t = operands.get(0);
+        return (row, p) -> {
+          Object r = t.of(row, p);
+          return r == null ? null : !(Boolean) r;
+        };
+      }
+      case IS_NULL: {
+        Value t = operands.get(0);
+        return (row, p) -> t.of(row, p) == null;
+      }
+      case IS_NOT_NULL: {
+        Value t = operands.get(0);
+        return (row, p) -> t.of(row, p) != null;
+      }
+      case EQUALS:
+        return comparison(operands, Outcome.EQ);
+      case NOT_EQUALS:
+        return comparison(operands, Outcome.NE);
+      case LESS_THAN:
+        return comparison(operands, Outcome.LT);
+      case LESS_THAN_OR_EQUAL:
+        return comparison(operands, Outcome.LE);
+      case GREATER_THAN:
+        return comparison(operands, Outcome.GT);
+      case GREATER_THAN_OR_EQUAL:
+        return comparison(operands, Outcome.GE);
+      default:
+        throw new IllegalArgumentException(call.toString());
+    }
+  }
+
+  private enum Outcome {
+    EQ, NE, LT, LE, GT, GE;
+
+    boolean of(int c) {
+      return switch (this) {
+        case EQ -> c == 0;
+        case NE -> c != 0;
+        case LT -> c < 0;
+        case LE -> c <= 0;
+        case GT -> c > 0;
+        case GE -> c >= 0;
+      };
+    }
+  }
+
+  private static Value comparison(List<Value> operands, Outcome outcome) {
+    Value a = operands.get(0);
+    Value b = operands.get(1);
+    return (row, p) -> {
+      Object x = a.of(row, p);
+      Object y = b.of(row, p);
+      return x == null || y == null ? null : outcome.of(compare(x, y));
+    };
+  }
+
+  private static Object literal(RexLiteral lit) {
+    if (lit.isNull()) {
+      throw new IllegalArgumentException("NULL literal");
+    }
+    SqlTypeName type = lit.getType().getSqlTypeName();
+    return switch (type) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT -> lit.getValueAs(Long.class);
+      case CHAR, VARCHAR -> lit.getValueAs(String.class);
+      case BOOLEAN -> lit.getValueAs(Boolean.class);
+      default -> throw new IllegalArgumentException(lit.toString());
+    };
+  }
+}

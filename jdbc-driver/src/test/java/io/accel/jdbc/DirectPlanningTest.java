@@ -1,0 +1,321 @@
+package io.accel.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Queries of one table planned directly (without Calcite's pipeline) answer exactly as the general path does:
+ * thousands of random statements of the shape (comparisons, BETWEEN, IN, IS NULL, NOT, AND, OR; columns,
+ * aggregates, GROUP BY, ORDER BY, LIMIT, OFFSET; literals and parameters) and of shapes just outside it, each
+ * run on a connection with {@code directPlanning=false} and one with it on: the same rows (in the same order
+ * where ORDER BY fixes one), the same result metadata and parameter metadata, the same SQLSTATE on failure.
+ */
+class DirectPlanningTest extends JdbcTestSupport {
+  private static final String[] NUMBERS = {"id", "a", "b", "d"};
+  private static final String[] TEXTS = {"c", "e"};
+  /** Columns of types the direct planner leaves to Calcite in conditions. */
+  private static final String[] OTHERS = {"n", "dt", "flag", "ch"};
+  private static final String[] COMPARISONS = {"=", "<>", "!=", "<", "<=", ">", ">="};
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  @BeforeEach
+  void addRegistry() {
+    Metrics.globalRegistry.add(registry);
+  }
+
+  @AfterEach
+  void removeRegistry() {
+    Metrics.globalRegistry.remove(registry);
+  }
+
+  private double directPlans() {
+    var c = Search.in(registry).name("accel.plan.direct").tag("store", url.substring("jdbc:accel:".length()))
+        .counter();
+    return c == null ? 0 : c.count();
+  }
+
+  private Connection connect(boolean direct, int planCacheSize) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("directPlanning", String.valueOf(direct));
+    p.setProperty("planCacheSize", String.valueOf(planCacheSize));
+    return track(java.sql.DriverManager.getConnection(url, p));
+  }
+
+  private void createTable(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b SMALLINT, c VARCHAR(10), d BIGINT, e TEXT,"
+          + " n NUMERIC(8,2), dt DATE, flag BOOLEAN, ch CHAR(3))");
+      s.execute("CREATE INDEX t_a_b ON t (a, b)");
+      s.execute("CREATE INDEX t_c ON t (c)");
+      s.execute("CREATE INDEX t_d ON t (d DESC)");
+      Random r = new Random(7);
+      StringBuilder insert = new StringBuilder("INSERT INTO t VALUES ");
+      for (int i = 0; i < 300; i++) {
+        insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", ")
+            .append(r.nextInt(8) == 0 ? "NULL" : String.valueOf(r.nextInt(12) - 2)).append(", ")
+            .append(r.nextInt(8) == 0 ? "NULL" : String.valueOf(r.nextInt(7))).append(", ")
+            .append(r.nextInt(8) == 0 ? "NULL" : "'c" + r.nextInt(12) + "'").append(", ")
+            .append(r.nextInt(8) == 0 ? "NULL" : String.valueOf((r.nextInt(9) - 4) * 1_000_000_000L)).append(", ")
+            .append(r.nextInt(8) == 0 ? "NULL" : "'" + (char) ('a' + r.nextInt(6)) + "é'").append(", ")
+            .append(r.nextInt(5)).append(".5, DATE '2024-01-0").append(1 + r.nextInt(9)).append("', ")
+            .append(r.nextBoolean()).append(", 'x").append(r.nextInt(3)).append("')");
+      }
+      s.execute(insert.toString());
+      s.execute("ANALYZE t");
+    }
+  }
+
+  @Test
+  void randomStatementsAnswerAsTheGeneralPath() throws Exception {
+    Connection general = connect(false, 0);
+    createTable(general);
+    Connection direct = connect(true, 0);
+    Connection directCached = connect(true, 1000);
+    Random random = new Random(42);
+    double before = directPlans();
+    int statements = 1500;
+    for (int i = 0; i < statements; i++) {
+      String sql = statement(random);
+      Outcome expected = run(general, sql);
+      assertThat(run(direct, sql)).as(sql).isEqualTo(expected);
+      assertThat(run(directCached, sql)).as("%s (plan cache)", sql).isEqualTo(expected);
+    }
+    // most statements are in the shape: the comparison above was of direct plans, not of the general path twice
+    assertThat(directPlans() - before).isGreaterThan(statements / 2.0);
+  }
+
+  @Test
+  void parametersBindAsInTheGeneralPath() throws Exception {
+    Connection general = connect(false, 0);
+    createTable(general);
+    Connection direct = connect(true, 100);
+    double before = directPlans();
+    String[] queries = {
+        "SELECT id, c FROM t WHERE a = ? AND b > ? ORDER BY id",
+        "SELECT count(*) FROM t WHERE c IN (?, ?, ?) OR d BETWEEN ? AND ?",
+        "SELECT * FROM t WHERE e >= ? AND NOT (a <> ?) ORDER BY id DESC LIMIT 20",
+        "SELECT a, sum(b), min(c), max(e) FROM t WHERE id < ? GROUP BY a ORDER BY a NULLS FIRST",
+    };
+    Object[][] values = {
+        {3, 2}, {4, null}, {"c1", "c5", "c11", -1_000_000_000L, 2_000_000_000L}, {"c3", null, "cx", 0L, 1L},
+        {"bé", 5}, {null, 5}, {150}, {0},
+    };
+    for (int q = 0; q < queries.length; q++) {
+      for (int v = 2 * q; v < 2 * q + 2; v++) {
+        assertThat(runPrepared(direct, queries[q], values[v]))
+            .as("%s with %s", queries[q], java.util.Arrays.toString(values[v]))
+            .isEqualTo(runPrepared(general, queries[q], values[v]));
+      }
+    }
+    assertThat(directPlans() - before).isEqualTo(queries.length);
+  }
+
+  @Test
+  void plansFollowTheCatalog() throws Exception {
+    Connection c = connect(true, 0);
+    createTable(c);
+    double before = directPlans();
+    try (Statement s = c.createStatement()) {
+      // a view of the same name shape, a catalog relation, a dropped column: the general path answers
+      s.execute("CREATE VIEW v AS SELECT id, a FROM t WHERE a > 3");
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM v WHERE a < 8")) {
+        rs.next();
+        try (ResultSet check = c.createStatement().executeQuery(
+            "SELECT count(*) FROM t WHERE a > 3 AND a < 8")) {
+          check.next();
+          assertThat(rs.getLong(1)).isEqualTo(check.getLong(1)).isPositive();
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relname = 't'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("t");
+      }
+      s.execute("ALTER TABLE t DROP COLUMN b");
+      expectState("42703", () -> s.executeQuery("SELECT b FROM t WHERE id = 1").close());
+      try (ResultSet rs = s.executeQuery("SELECT * FROM t WHERE id = 1")) {
+        assertThat(rs.getMetaData().getColumnCount()).isEqualTo(9);
+        assertThat(rs.getMetaData().getColumnName(3)).isEqualTo("c");
+      }
+    }
+    // the view's query, the check's count and the * over t were planned directly; v, pg_class and b were not
+    assertThat(directPlans() - before).isEqualTo(3);
+  }
+
+  /** Rows (sorted unless the statement orders them), metadata, or the failure's SQLSTATE. */
+  private record Outcome(List<String> columns, List<List<Object>> rows, String state) {
+  }
+
+  private static Outcome run(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return outcome(rs, sql);
+    } catch (SQLException e) {
+      return new Outcome(List.of(), List.of(), e.getSQLState());
+    }
+  }
+
+  private static Outcome runPrepared(Connection c, String sql, Object[] values) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      List<String> parameters = new ArrayList<>();
+      for (int i = 1; i <= ps.getParameterMetaData().getParameterCount(); i++) {
+        parameters.add(ps.getParameterMetaData().getParameterTypeName(i) + "/"
+            + ps.getParameterMetaData().getParameterType(i) + "/" + ps.getParameterMetaData().getParameterClassName(i));
+      }
+      for (int i = 0; i < values.length; i++) {
+        ps.setObject(i + 1, values[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        Outcome o = outcome(rs, sql);
+        List<String> columns = new ArrayList<>(o.columns());
+        columns.addAll(parameters);
+        return new Outcome(columns, o.rows(), null);
+      }
+    }
+  }
+
+  private static Outcome outcome(ResultSet rs, String sql) throws SQLException {
+    ResultSetMetaData md = rs.getMetaData();
+    List<String> columns = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      columns.add(md.getColumnLabel(i) + "/" + md.getColumnName(i) + "/" + md.getColumnTypeName(i) + "/"
+          + md.getColumnType(i) + "/" + md.getColumnClassName(i) + "/" + md.isNullable(i) + "/"
+          + md.getPrecision(i) + "/" + md.getScale(i) + "/" + md.getTableName(i) + "/" + md.getSchemaName(i));
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    while (rs.next()) {
+      List<Object> row = new ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        row.add(rs.getObject(i));
+      }
+      rows.add(row);
+    }
+    if (!sql.contains("ORDER BY")) {
+      rows.sort((x, y) -> x.toString().compareTo(y.toString()));
+    }
+    return new Outcome(columns, rows, null);
+  }
+
+  /** A random one-table statement, mostly in the direct shape, sometimes just outside it. */
+  static String statement(Random r) {
+    boolean aliased = r.nextInt(4) == 0;
+    String q = aliased ? "x." : r.nextInt(6) == 0 ? "t." : "";
+    StringBuilder sql = new StringBuilder("SELECT ");
+    int shape = r.nextInt(6);
+    String groupColumn = r.nextBoolean() ? pick(r, NUMBERS) : pick(r, TEXTS);
+    boolean grouped = shape == 3 || shape == 4;
+    switch (shape) {
+      case 0 -> sql.append(r.nextBoolean() ? "*" : aliased ? "x.*" : "t.*");
+      case 1 -> sql.append("count(*)");
+      case 2 -> {
+        int n = 1 + r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+          sql.append(i == 0 ? "" : ", ").append(q).append(r.nextInt(5) == 0 ? pick(r, OTHERS) : anyColumn(r));
+          if (r.nextInt(4) == 0) {
+            sql.append(" AS l").append(i);
+          }
+        }
+      }
+      case 3 -> sql.append(q).append(groupColumn).append(", count(*), sum(").append(r.nextBoolean() ? "a" : "b")
+          .append("), min(").append(anyColumn(r)).append(") AS lo, max(").append(anyColumn(r)).append(')');
+      case 4 -> sql.append("count(").append(anyColumn(r)).append("), max(c), sum(b)");
+      default -> sql.append("id, ").append(q).append(anyColumn(r));
+    }
+    sql.append(" FROM t").append(aliased ? " x" : "");
+    if (r.nextInt(8) != 0) {
+      sql.append(" WHERE ").append(condition(r, q, 0));
+    }
+    if (shape == 3) {
+      sql.append(" GROUP BY ").append(q).append(groupColumn);
+      if (r.nextBoolean()) {
+        sql.append(" ORDER BY ").append(r.nextBoolean() ? "1" : groupColumn).append(r.nextBoolean() ? " DESC" : "")
+            .append(r.nextInt(3) == 0 ? " NULLS FIRST" : "");
+        if (r.nextBoolean()) {
+          sql.append(" LIMIT ").append(r.nextInt(5)).append(r.nextBoolean() ? " OFFSET " + r.nextInt(3) : "");
+        }
+      }
+    } else if (!grouped && r.nextBoolean()) {
+      sql.append(" ORDER BY ");
+      if (r.nextBoolean()) {
+        String col = anyColumn(r);
+        sql.append(q).append(col).append(r.nextBoolean() ? " DESC" : "")
+            .append(r.nextInt(3) == 0 ? (r.nextBoolean() ? " NULLS FIRST" : " NULLS LAST") : "").append(", ");
+      }
+      sql.append(q).append("id").append(r.nextBoolean() ? " DESC" : "");
+      if (r.nextBoolean()) {
+        sql.append(" LIMIT ").append(r.nextInt(20)).append(r.nextBoolean() ? " OFFSET " + r.nextInt(10) : "");
+      }
+    }
+    return sql.toString();
+  }
+
+  private static String condition(Random r, String q, int depth) {
+    boolean text = r.nextInt(3) == 0;
+    String column = q + (r.nextInt(12) == 0 ? pick(r, OTHERS) : text ? pick(r, TEXTS) : pick(r, NUMBERS));
+    switch (depth > 2 ? r.nextInt(5) : r.nextInt(8)) {
+      case 0:
+        return column + " " + pick(r, COMPARISONS) + " " + literal(r, text);
+      case 1:
+        return column + (r.nextInt(4) == 0 ? " NOT" : "") + " BETWEEN " + literal(r, text) + " AND "
+            + literal(r, text);
+      case 2: {
+        StringBuilder in = new StringBuilder(column).append(r.nextInt(4) == 0 ? " NOT IN (" : " IN (");
+        for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) {
+          in.append(i == 0 ? "" : ", ").append(literal(r, text));
+        }
+        return in.append(')').toString();
+      }
+      case 3:
+        return column + (r.nextBoolean() ? " IS NOT NULL" : " IS NULL");
+      case 4:
+        return literal(r, text) + " " + pick(r, COMPARISONS) + " " + column;
+      case 5:
+        return "NOT " + (r.nextBoolean() ? "(" + condition(r, q, depth + 1) + ")" : condition(r, q, depth + 1));
+      case 6:
+        return "(" + condition(r, q, depth + 1) + " AND " + condition(r, q, depth + 1) + ")";
+      default:
+        return r.nextInt(6) == 0 ? q + "a " + pick(r, COMPARISONS) + " " + q + "b"
+            : "(" + condition(r, q, depth + 1) + " OR " + condition(r, q, depth + 1) + ")";
+    }
+  }
+
+  private static String literal(Random r, boolean text) {
+    if (text) {
+      return switch (r.nextInt(6)) {
+        case 0 -> "'bé'";
+        case 1 -> "''";
+        case 2 -> "'it''s'";
+        default -> "'c" + r.nextInt(12) + "'";
+      };
+    }
+    return switch (r.nextInt(8)) {
+      case 0 -> "-" + r.nextInt(3);
+      case 1 -> String.valueOf((r.nextInt(9) - 4) * 1_000_000_000L);
+      case 2 -> "2.5";
+      default -> String.valueOf(r.nextInt(12));
+    };
+  }
+
+  private static String anyColumn(Random r) {
+    return r.nextBoolean() ? pick(r, NUMBERS) : pick(r, TEXTS);
+  }
+
+  private static String pick(Random r, String[] options) {
+    return options[r.nextInt(options.length)];
+  }
+}
