@@ -1804,10 +1804,26 @@ public final class Session implements AutoCloseable {
   private Result explain(Prepared prepared, Command.Explain explain, AtomicBoolean cancel, TxnContext ctx) {
     PlanExplainer explainer = new PlanExplainer(explain.analyze());
     StatementPlanner p = planner();
-    CalcitePrepare.CalciteSignature<Object> signature = p.prepare(explain.statement(), -1, explainer.program());
-    if (!explainer.planned()) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-          "EXPLAIN is supported for queries and INSERT, UPDATE and DELETE");
+    // the plan the statement runs with: a direct one where the statement has that shape
+    StatementPlanner.Planned direct = p.planDirectly(explain.statement());
+    CalcitePrepare.CalciteSignature<Object> signature;
+    java.util.function.Supplier<List<String>> render;
+    java.util.function.Supplier<AccessCounters.ScanStats> totals;
+    if (direct != null) {
+      signature = direct.signature();
+      if (explain.analyze()) {
+        direct.direct().analyze();
+      }
+      render = direct.direct()::explain;
+      totals = direct.direct()::scanTotals;
+    } else {
+      signature = p.prepare(explain.statement(), -1, explainer.program());
+      if (!explainer.planned()) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+            "EXPLAIN is supported for queries and INSERT, UPDATE and DELETE");
+      }
+      render = explainer::render;
+      totals = explainer::scanTotals;
     }
     List<Object> lines = new ArrayList<>();
     if (explain.analyze()) {
@@ -1822,15 +1838,15 @@ public final class Session implements AutoCloseable {
         e.close();
       }
       double millis = (System.nanoTime() - start) / 1e6;
-      lines.addAll(explainer.render());
-      AccessCounters.ScanStats t = explainer.scanTotals();
+      lines.addAll(render.get());
+      AccessCounters.ScanStats t = totals.get();
       lines.add(String.format(Locale.ROOT,
           "Index entries read: %d, ICP attempts: %d, ICP matches: %d, rows fetched from tables: %d",
           t.entriesRead(), t.icpAttempts(), t.icpMatches(), t.rowsFetched()));
       lines.add("Rows returned: " + rows);
       lines.add(String.format(Locale.ROOT, "Execution time: %.3f ms", millis));
     } else {
-      lines.addAll(explainer.render());
+      lines.addAll(render.get());
     }
     Cursor cursor = new Cursor(org.apache.calcite.linq4j.Linq4j.enumerator(lines), null, null);
     return Result.rows(prepared.signature(), cursor);

@@ -13,6 +13,7 @@ import io.accel.plan.AccessPath.PlanInterval;
 import io.accel.plan.AccessPath.PlanValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -169,35 +170,60 @@ public class AccelScan extends AbstractRelNode {
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    TableDef t = accelTable.definition();
-    String access = path.index() != null ? "index " + path.index().name()
-        : path.keys().isEmpty() ? "full scan" : "primary key";
-    return super.explainTerms(pw)
-        .item("table", table.getQualifiedName())
-        .item("access", access)
-        .itemIf("keys", path.keys().isEmpty() ? "" : describeKeys(), !path.keys().isEmpty())
-        .itemIf("icp", path.icp() == null ? "" : names(path.icp()), path.icp() != null)
-        .itemIf("residual", path.residual() == null ? "" : names(path.residual()), path.residual() != null)
-        .itemIf("covering", true, path.covering())
-        .itemIf("order", path.reverse() ? "backward" : "forward", !order.isEmpty())
-        .itemIf("limit", (long) path.limit(), path.limit() >= 0)
-        .itemIf("columns", projection == null ? "" : columnNames(t), projection != null)
-        .item("est. rows", Math.round(path.estimate().rows()));
+    RelWriter w = super.explainTerms(pw);
+    for (Map.Entry<String, Object> term : terms(accelTable.definition(), table.getQualifiedName(), path, projection,
+        !order.isEmpty())) {
+      w = w.item(term.getKey(), term.getValue());
+    }
+    return w;
   }
 
-  private String columnNames(TableDef t) {
-    List<String> names = new ArrayList<>();
-    for (int p : projection) {
-      names.add(t.columns().get(p).name());
+  /** What EXPLAIN shows of a scan (also of a directly planned one, {@link DirectRows}). */
+  static List<Map.Entry<String, Object>> terms(TableDef t, List<String> qualifiedName, AccessPath path,
+      int[] projection, boolean ordered) {
+    String access = path.index() != null ? "index " + path.index().name()
+        : path.keys().isEmpty() ? "full scan" : "primary key";
+    List<Map.Entry<String, Object>> terms = new ArrayList<>();
+    terms.add(Map.entry("table", qualifiedName));
+    terms.add(Map.entry("access", access));
+    if (!path.keys().isEmpty()) {
+      terms.add(Map.entry("keys", describeKeys(t, path)));
     }
-    return String.join(", ", names);
+    if (path.icp() != null) {
+      terms.add(Map.entry("icp", names(t, path.icp())));
+    }
+    if (path.residual() != null) {
+      terms.add(Map.entry("residual", names(t, path.residual())));
+    }
+    if (path.covering()) {
+      terms.add(Map.entry("covering", true));
+    }
+    if (ordered) {
+      terms.add(Map.entry("order", path.reverse() ? "backward" : "forward"));
+    }
+    if (path.limit() >= 0) {
+      terms.add(Map.entry("limit", (long) path.limit()));
+    }
+    if (projection != null) {
+      List<String> names = new ArrayList<>();
+      for (int p : projection) {
+        names.add(t.columns().get(p).name());
+      }
+      terms.add(Map.entry("columns", String.join(", ", names)));
+    }
+    terms.add(Map.entry("est. rows", Math.round(path.estimate().rows())));
+    return terms;
   }
 
   private static final Pattern INPUT_REF = Pattern.compile("\\$(\\d+)");
 
   /** A condition with column names in place of input references. */
   String names(RexNode node) {
-    List<Column> columns = accelTable.definition().columns();
+    return names(accelTable.definition(), node);
+  }
+
+  static String names(TableDef t, RexNode node) {
+    List<Column> columns = t.columns();
     return rename(node.toString(), i -> i < columns.size() ? columns.get(i).name() : null);
   }
 
@@ -214,20 +240,24 @@ public class AccelScan extends AbstractRelNode {
   }
 
   String describeKeys() {
+    return describeKeys(accelTable.definition(), path);
+  }
+
+  private static String describeKeys(TableDef t, AccessPath path) {
     List<String> parts = new ArrayList<>();
     for (KeyBound k : path.keys()) {
-      String name = accelTable.definition().columns().get(k.column()).name();
+      String name = t.columns().get(k.column()).name();
       List<String> alternatives = new ArrayList<>();
-      DataType type = accelTable.definition().columns().get(k.column()).type();
+      DataType type = t.columns().get(k.column()).type();
       for (PlanInterval i : k.intervals()) {
-        alternatives.add(describe(i, type));
+        alternatives.add(describe(t, i, type));
       }
       if (k.skip()) {
         parts.add(name + " skipped (each value)");
         continue;
       }
       if (k.lowTail() != null || k.highTail() != null) {
-        parts.add(describeRow(k, name));
+        parts.add(describeRow(t, k, name));
         continue;
       }
       String set = alternatives.size() == 1 ? alternatives.get(0) : "{" + String.join(", ", alternatives) + "}";
@@ -237,7 +267,7 @@ public class AccelScan extends AbstractRelNode {
   }
 
   /** A row-value bound as written: {@code (kind, id) > ('a', ?1)}. */
-  private String describeRow(KeyBound k, String name) {
+  private static String describeRow(TableDef t, KeyBound k, String name) {
     List<String> out = new ArrayList<>();
     PlanInterval i = k.intervals().get(0);
     for (int side = 0; side < 2; side++) {
@@ -247,14 +277,13 @@ public class AccelScan extends AbstractRelNode {
         continue;
       }
       List<String> names = new ArrayList<>(List.of(name));
-      List<String> values = new ArrayList<>(List.of(describe(first,
-          accelTable.definition().columns().get(k.column()).type())));
+      List<String> values = new ArrayList<>(List.of(describe(t, first, t.columns().get(k.column()).type())));
       String op = side == 0 ? ">=" : "<=";
       if (tail != null) {
-        for (int t = 0; t < tail.columns().size(); t++) {
-          io.accel.catalog.Column col = accelTable.definition().columns().get(tail.columns().get(t));
+        for (int c = 0; c < tail.columns().size(); c++) {
+          io.accel.catalog.Column col = t.columns().get(tail.columns().get(c));
           names.add(col.name());
-          values.add(describe(tail.values().get(t), col.type()));
+          values.add(describe(t, tail.values().get(c), col.type()));
         }
         op = (side == 0 ? ">" : "<") + (tail.inclusive() ? "=" : "");
       }
@@ -264,21 +293,21 @@ public class AccelScan extends AbstractRelNode {
     return String.join(" and ", out);
   }
 
-  private String describe(PlanInterval i, DataType type) {
+  private static String describe(TableDef t, PlanInterval i, DataType type) {
     if (i.nullPoint()) {
       return "NULL";
     }
     if (i.isPoint()) {
-      return describe(i.low(), type);
+      return describe(t, i.low(), type);
     }
-    return (i.low() == null ? "(-inf" : (i.lowInclusive() ? "[" : "(") + describe(i.low(), type)) + ".."
-        + (i.high() == null ? "+inf)" : describe(i.high(), type) + (i.highInclusive() ? "]" : ")"));
+    return (i.low() == null ? "(-inf" : (i.lowInclusive() ? "[" : "(") + describe(t, i.low(), type)) + ".."
+        + (i.high() == null ? "+inf)" : describe(t, i.high(), type) + (i.highInclusive() ? "]" : ")"));
   }
 
   /** A bound as PostgreSQL would print the value (dates as dates, not day numbers), or the expression. */
-  private String describe(PlanValue v, DataType type) {
+  private static String describe(TableDef t, PlanValue v, DataType type) {
     if (!v.isConstant()) {
-      return names(v.expr());
+      return names(t, v.expr());
     }
     Object c = v.constant();
     String text;

@@ -287,8 +287,11 @@ final class DirectPlanner {
         throw Declined.INSTANCE;
       }
       int[] groupKeys = grouped ? groupColumns.stream().mapToInt(this::scanColumn).toArray() : null;
-      DirectRows rows = new DirectRows(scan, slotParameters, icp, residual, parameterTypes.size(), groupKeys,
-          outputs, sorted ? sort : List.of(), q.limit(), q.offset(), outputs.size() == 1);
+      List<String> operators = operators(grouped, groupColumns, outputs, labels, sorted ? sort : List.of());
+      DirectRows.Source source = new DirectRows.ScanSource(scan, slotParameters, icp, residual,
+          AccelScan.terms(def, List.of(AccelSchema.NAME, def.name()), best, projection, !sorted && !sort.isEmpty()));
+      DirectRows rows = new DirectRows(operators, source, parameterTypes.size(), groupKeys, outputs,
+          sorted ? sort : List.of(), q.limit(), q.offset(), outputs.size() == 1);
 
       List<ColumnMetaData> columns = new ArrayList<>();
       for (int i = 0; i < outputs.size(); i++) {
@@ -313,9 +316,47 @@ final class DirectPlanner {
       if (condition != null) {
         StatementPlanner.SkewedParameter.collect(condition, table.statistics(), skewed);
       }
-      StatementPlanner.PlanFacts facts = new StatementPlanner.PlanFacts(q.orderBy().isEmpty(),
+      // rows stream in scan order unless sorted here (as the general path's facts: a plan without a Sort)
+      StatementPlanner.PlanFacts facts = new StatementPlanner.PlanFacts(!sorted,
           java.util.Set.of(def.id()), null, List.copyOf(skewed));
-      return new StatementPlanner.Planned(signature, facts, true);
+      return new StatementPlanner.Planned(signature, facts, rows);
+    }
+
+    /** What EXPLAIN shows above the scan, outermost first. */
+    private List<String> operators(boolean grouped, List<Integer> groupColumns, List<Output> outputs,
+        List<String> labels, List<SortKey> sort) {
+      List<String> lines = new ArrayList<>();
+      if (q.limit() >= 0 || q.offset() > 0) {
+        lines.add("DirectLimit(" + (q.offset() > 0 ? "offset=[" + q.offset() + "]" : "")
+            + (q.offset() > 0 && q.limit() >= 0 ? ", " : "") + (q.limit() >= 0 ? "fetch=[" + q.limit() + "]" : "")
+            + ")");
+      }
+      if (!sort.isEmpty()) {
+        List<String> keys = new ArrayList<>();
+        for (SortKey k : sort) {
+          String name = k.field() < outputs.size() ? labels.get(k.field())
+              : def.columns().get(scanColumns.get(k.field() - outputs.size())).name();
+          keys.add(name + (k.descending() ? " DESC" : "") + (k.nullsFirst() != k.descending()
+              ? (k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST") : ""));
+        }
+        lines.add("DirectSort(keys=[" + String.join(", ", keys) + "])");
+      }
+      if (grouped) {
+        List<String> group = new ArrayList<>();
+        for (int c : groupColumns) {
+          group.add(def.columns().get(c).name());
+        }
+        List<String> aggregates = new ArrayList<>();
+        for (Output o : outputs) {
+          if (o.aggregate()) {
+            aggregates.add(o.function() + "(" + (o.scanColumn() < 0 ? "*"
+                : def.columns().get(scanColumns.get(o.scanColumn())).name()) + ")");
+          }
+        }
+        lines.add("DirectAggregate(" + (group.isEmpty() ? "" : "group=[" + String.join(", ", group) + "], ")
+            + "aggregates=[" + String.join(", ", aggregates) + "])");
+      }
+      return lines;
     }
 
     /** Calcite's names for the fields: a label where written or the column's name, else EXPR$n. */
@@ -327,8 +368,9 @@ final class DirectPlanner {
       return out;
     }
 
+    /** As Volcano weighs a sort: the rows it takes (its comparisons are CPU, which Volcano does not compare). */
     private double sortCost(double rows) {
-      return rows <= 1 ? 0 : rows * Math.log(rows) * AccessPathPlanner.EVAL;
+      return rows;
     }
 
     private void addColumn(int column, String label, List<Output> outputs, List<String> labels,

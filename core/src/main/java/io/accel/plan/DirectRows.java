@@ -1,5 +1,6 @@
 package io.accel.plan;
 
+import io.accel.exec.AccessCounters.ScanStats;
 import io.accel.exec.ScanPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +27,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * generated code compares them for the types the planner admits: integers as numbers, text by
  * {@link String#compareTo}; conditions follow SQL's three-valued logic.
  */
-final class DirectRows {
+final class DirectRows implements DirectPlan {
   /** A condition over a full-width row and the execution's parameters: TRUE, FALSE or null (unknown). */
   interface Condition {
     Boolean test(Object[] row, Object[] parameters);
@@ -36,26 +37,89 @@ final class DirectRows {
     Object of(Object[] row, Object[] parameters);
   }
 
-  private final ScanPlan scan;
-  private final int[] slotParameters;
-  private final Condition icp;
-  private final Condition residual;
+  /**
+   * Where the rows come from: one table's scan, or joined tables. A row has the source's layout, which outputs,
+   * group keys and sort keys on source columns index.
+   */
+  interface Source {
+    Enumerable<Object[]> rows(DataContext root, Object[] parameters, ScanStats[] stats);
+
+    /** EXPLAIN's lines for the source at {@code depth}, with each scan's counters where analysed. */
+    List<String> explain(int depth, ScanStats[] stats);
+
+    /** The number of scans (each has its counters under EXPLAIN ANALYZE). */
+    int scans();
+  }
+
+  /** One table read through a {@link ScanPlan}: its rows in the scan's projection order. */
+  record ScanSource(ScanPlan scan, int[] slotParameters, Condition icp, Condition residual,
+      List<Map.Entry<String, Object>> terms) implements Source {
+    @Override
+    public Enumerable<Object[]> rows(DataContext root, Object[] parameters, ScanStats[] stats) {
+      Object[] slots = null;
+      if (slotParameters.length > 0) {
+        slots = new Object[slotParameters.length];
+        for (int i = 0; i < slots.length; i++) {
+          slots[i] = parameters[slotParameters[i]];
+        }
+      }
+      return ScanRuntime.rows(root, scan, slots, predicate(icp, parameters), predicate(residual, parameters),
+          stats == null ? null : stats[0]);
+    }
+
+    @Override
+    public List<String> explain(int depth, ScanStats[] stats) {
+      return List.of(scanLine(depth, terms, stats == null ? null : stats[0]));
+    }
+
+    @Override
+    public int scans() {
+      return 1;
+    }
+  }
+
+  /** An {@code AccelScan(...)} line as the general planner's EXPLAIN prints it, with its counters if any. */
+  static String scanLine(int depth, List<Map.Entry<String, Object>> scanTerms, ScanStats s) {
+    List<String> terms = new ArrayList<>();
+    for (Map.Entry<String, Object> t : scanTerms) {
+      terms.add(t.getKey() + "=[" + t.getValue() + "]");
+    }
+    StringBuilder line = new StringBuilder(indent(depth)).append("AccelScan(").append(String.join(", ", terms))
+        .append(')');
+    if (s != null) {
+      line.append(String.format(java.util.Locale.ROOT, "  (seeks=%d index entries read=%d icp attempts=%d"
+          + " icp matches=%d rows fetched=%d)", s.seeks(), s.entriesRead(), s.icpAttempts(), s.icpMatches(),
+          s.rowsFetched()));
+    }
+    return line.toString();
+  }
+
+  static String indent(int depth) {
+    return "  ".repeat(depth) + (depth == 0 ? "" : "-> ");
+  }
+
+  private final Source source;
   private final int parameterCount;
-  /** Scan positions of the GROUP BY columns; null when the query does not aggregate. */
+  /** Source positions of the GROUP BY columns; null when the query does not aggregate. */
   private final int[] groupKeys;
   private final List<DirectPlanner.Output> outputs;
   private final List<DirectPlanner.SortKey> sort;
   private final long limit;
   private final long offset;
   private final boolean scalar;
+  /** What EXPLAIN shows above the source, outermost first: limit, sort, aggregate (those present). */
+  private final List<String> operators;
+  /** EXPLAIN ANALYZE's counters: per operator (as {@link #operators}), then the source's rows, then per scan. */
+  private volatile Analysis analysis;
 
-  DirectRows(ScanPlan scan, int[] slotParameters, Condition icp, Condition residual, int parameterCount,
-      int[] groupKeys, List<DirectPlanner.Output> outputs, List<DirectPlanner.SortKey> sort, long limit, long offset,
+  private record Analysis(AccelProbe.OperatorStats[] operators, AccelProbe.OperatorStats source,
+      ScanStats[] scans) {
+  }
+
+  DirectRows(List<String> operators, Source source, int parameterCount, int[] groupKeys,
+      List<DirectPlanner.Output> outputs, List<DirectPlanner.SortKey> sort, long limit, long offset,
       boolean scalar) {
-    this.scan = scan;
-    this.slotParameters = slotParameters;
-    this.icp = icp;
-    this.residual = residual;
+    this.source = source;
     this.parameterCount = parameterCount;
     this.groupKeys = groupKeys;
     this.outputs = List.copyOf(outputs);
@@ -63,6 +127,56 @@ final class DirectRows {
     this.limit = limit;
     this.offset = offset;
     this.scalar = scalar;
+    this.operators = List.copyOf(operators);
+  }
+
+  @Override
+  public void analyze() {
+    AccelProbe.OperatorStats[] ops = new AccelProbe.OperatorStats[operators.size()];
+    for (int i = 0; i < ops.length; i++) {
+      ops[i] = new AccelProbe.OperatorStats();
+    }
+    ScanStats[] scans = new ScanStats[source.scans()];
+    for (int i = 0; i < scans.length; i++) {
+      scans[i] = new ScanStats();
+    }
+    analysis = new Analysis(ops, new AccelProbe.OperatorStats(), scans);
+  }
+
+  @Override
+  public ScanStats scanTotals() {
+    ScanStats total = new ScanStats();
+    Analysis a = analysis;
+    if (a != null) {
+      for (ScanStats s : a.scans()) {
+        total.addAll(s);
+      }
+    }
+    return total;
+  }
+
+  @Override
+  public List<String> explain() {
+    Analysis a = analysis;
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < operators.size(); i++) {
+      lines.add(indent(i) + operators.get(i) + (a == null ? "" : actual(a.operators()[i])));
+    }
+    List<String> sourceLines = new ArrayList<>(source.explain(operators.size(), a == null ? null : a.scans()));
+    if (a != null) {
+      // the source's first line (its outermost operator) carries the rows it gave
+      String first = sourceLines.get(0);
+      int counters = first.indexOf("  (seeks=");
+      sourceLines.set(0, counters < 0 ? first + actual(a.source())
+          : first.substring(0, counters) + actual(a.source()) + first.substring(counters));
+    }
+    lines.addAll(sourceLines);
+    return lines;
+  }
+
+  private static String actual(AccelProbe.OperatorStats s) {
+    return String.format(java.util.Locale.ROOT, "  (actual rows=%d loops=%d time=%.3f ms)", s.rows(), s.loops(),
+        s.nanos() / 1e6);
   }
 
   /** The rows of one execution (a row is an {@code Object[]}, or its value when there is one column). */
@@ -71,50 +185,52 @@ final class DirectRows {
     for (int i = 0; i < parameterCount; i++) {
       parameters[i] = root.get("?" + i);
     }
-    Object[] slots = null;
-    if (slotParameters.length > 0) {
-      slots = new Object[slotParameters.length];
-      for (int i = 0; i < slots.length; i++) {
-        slots[i] = parameters[slotParameters[i]];
-      }
-    }
-    Enumerable<Object[]> rows = ScanRuntime.rows(root, scan, slots, predicate(icp, parameters),
-        predicate(residual, parameters), null);
-    Enumerable<Object> out;
+    Analysis a = analysis;
+    Enumerable<Object[]> rows = probed(a == null ? null : a.source(),
+        source.rows(root, parameters, a == null ? null : a.scans()));
+    int operator = operators.size() - 1;
     if (groupKeys != null) {
-      out = materialized(() -> {
-        List<Object[]> grouped = group(rows);
-        sort(grouped, sort);
-        return shaped(grouped);
-      });
-    } else if (!sort.isEmpty()) {
-      // sort the scan's rows (ORDER BY may name columns not selected), then shape them
-      List<DirectPlanner.SortKey> onScan = new ArrayList<>(sort.size());
-      for (DirectPlanner.SortKey k : sort) {
-        int field = k.field() < outputs.size() ? outputs.get(k.field()).scanColumn() : k.field() - outputs.size();
-        onScan.add(new DirectPlanner.SortKey(field, k.descending(), k.nullsFirst()));
+      Enumerable<Object[]> input = rows;
+      rows = probed(a == null ? null : a.operators()[operator--], materialized(() -> group(input)));
+    }
+    if (!sort.isEmpty()) {
+      Enumerable<Object[]> input = rows;
+      // ungrouped, the source's rows are sorted (ORDER BY may name columns not selected), then shaped
+      List<DirectPlanner.SortKey> keys = sort;
+      if (groupKeys == null) {
+        keys = new ArrayList<>(sort.size());
+        for (DirectPlanner.SortKey k : sort) {
+          int field = k.field() < outputs.size() ? outputs.get(k.field()).scanColumn() : k.field() - outputs.size();
+          keys.add(new DirectPlanner.SortKey(field, k.descending(), k.nullsFirst()));
+        }
       }
-      out = materialized(() -> {
+      List<DirectPlanner.SortKey> sortKeys = keys;
+      rows = probed(a == null ? null : a.operators()[operator--], materialized(() -> {
         List<Object[]> all = new ArrayList<>();
-        try (Enumerator<Object[]> e = rows.enumerator()) {
+        try (Enumerator<Object[]> e = input.enumerator()) {
           while (e.moveNext()) {
             all.add(e.current());
           }
         }
-        sort(all, onScan);
-        List<Object> shaped = new ArrayList<>(all.size());
-        for (Object[] row : all) {
-          shaped.add(output(row));
-        }
-        return shaped;
-      });
-    } else {
-      out = rows.select(this::output);
+        sort(all, sortKeys);
+        return all;
+      }));
     }
-    if (offset > 0) {
-      out = out.skip((int) Math.min(offset, Integer.MAX_VALUE));
+    Enumerable<Object> out = groupKeys != null ? rows.select(row -> scalar ? row[0] : row) : rows.select(this::output);
+    if (offset > 0 || limit >= 0) {
+      if (offset > 0) {
+        out = out.skip((int) Math.min(offset, Integer.MAX_VALUE));
+      }
+      if (limit >= 0) {
+        out = out.take((int) Math.min(limit, Integer.MAX_VALUE));
+      }
+      out = probed(a == null ? null : a.operators()[operator], out);
     }
-    return limit >= 0 ? out.take((int) Math.min(limit, Integer.MAX_VALUE)) : out;
+    return out;
+  }
+
+  private static <T> Enumerable<T> probed(AccelProbe.OperatorStats stats, Enumerable<T> rows) {
+    return stats == null ? rows : AccelProbe.wrap(stats, rows);
   }
 
   private static Predicate1<Object[]> predicate(Condition c, Object[] parameters) {
@@ -122,14 +238,14 @@ final class DirectRows {
   }
 
   private interface Rows {
-    List<Object> get();
+    List<Object[]> get();
   }
 
   /** Rows computed when the enumeration starts (not at bind: a cursor may be opened and never read). */
-  private static Enumerable<Object> materialized(Rows rows) {
+  private static Enumerable<Object[]> materialized(Rows rows) {
     return new AbstractEnumerable<>() {
       @Override
-      public Enumerator<Object> enumerator() {
+      public Enumerator<Object[]> enumerator() {
         return Linq4j.enumerator(rows.get());
       }
     };
@@ -143,14 +259,6 @@ final class DirectRows {
     Object[] out = new Object[outputs.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = row[outputs.get(i).scanColumn()];
-    }
-    return out;
-  }
-
-  private List<Object> shaped(List<Object[]> rows) {
-    List<Object> out = new ArrayList<>(rows.size());
-    for (Object[] row : rows) {
-      out.add(scalar ? row[0] : row);
     }
     return out;
   }

@@ -145,7 +145,7 @@ public final class PlanCache {
 
   private StatementPlanner.Planned prepare(String sql, long maxRowCount) {
     StatementPlanner.Planned planned = planner.prepare(sql, maxRowCount);
-    if (planned.direct()) {
+    if (planned.direct() != null) {
       direct.increment();
     }
     return planned;

@@ -267,8 +267,13 @@ public final class StatementPlanner {
     }
   }
 
-  /** A compiled statement and the facts of its plan; {@code direct} when {@link DirectPlanner} planned it. */
-  public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts, boolean direct) {
+  /** A compiled statement and the facts of its plan; {@code direct} when {@link DirectPlanner} planned it, else null. */
+  public record Planned(CalcitePrepare.CalciteSignature<Object> signature, PlanFacts facts, DirectPlan direct) {
+  }
+
+  /** The direct plan of {@code sql} (for EXPLAIN), or null when it is planned by Calcite. */
+  public Planned planDirectly(String sql) {
+    return pgCatalog.session().directPlanning() ? directPlanner.plan(sql, -1, rootSchema) : null;
   }
 
   /**
@@ -292,7 +297,7 @@ public final class StatementPlanner {
         // Volcano stopped early: what it found is not the plan to keep
         throw new PlanningCancelled();
       }
-      return new Planned(signature, facts[0], false);
+      return new Planned(signature, facts[0], null);
     }
   }
 

@@ -158,6 +158,48 @@ class DirectPlanningTest extends JdbcTestSupport {
     assertThat(directPlans() - before).isEqualTo(3);
   }
 
+  @Test
+  void explainShowsTheDirectPlanAndAnalyzeCountsIt() throws Exception {
+    Connection c = connect(true, 0);
+    createTable(c);
+    String query = "SELECT b, count(*) FROM t WHERE a = 3 GROUP BY b ORDER BY 2 DESC, b LIMIT 2";
+    List<String> plan = lines(c, "EXPLAIN " + query);
+    assertThat(plan).hasSize(4);
+    assertThat(plan.get(0)).isEqualTo("DirectLimit(fetch=[2])");
+    assertThat(plan.get(1)).isEqualTo("  -> DirectSort(keys=[count DESC, b])");
+    assertThat(plan.get(2)).isEqualTo("    -> DirectAggregate(group=[b], aggregates=[count(*)])");
+    assertThat(plan.get(3)).startsWith("      -> AccelScan(table=[[public, t]], access=[index t_a_b], keys=[a = 3]");
+    long groups;
+    long matching;
+    try (Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT b FROM t WHERE a = 3 GROUP BY b) g")) {
+        rs.next();
+        groups = rs.getLong(1);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t WHERE a = 3")) {
+        rs.next();
+        matching = rs.getLong(1);
+      }
+    }
+    List<String> analyzed = lines(c, "EXPLAIN ANALYZE " + query);
+    assertThat(analyzed.get(0)).contains("(actual rows=2 loops=1");
+    // the sort gave the limit what it took (as in PostgreSQL); the aggregate gave the sort every group
+    assertThat(analyzed.get(1)).contains("(actual rows=3 loops=1");
+    assertThat(analyzed.get(2)).contains("(actual rows=" + groups + " loops=1");
+    assertThat(analyzed.get(3)).contains("(actual rows=" + matching + " loops=1").contains("seeks=1 ");
+    assertThat(analyzed).contains("Rows returned: 2");
+  }
+
+  private static List<String> lines(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
   /** Rows (sorted unless the statement orders them), metadata, or the failure's SQLSTATE. */
   private record Outcome(List<String> columns, List<List<Object>> rows, String state) {
   }
