@@ -58,12 +58,16 @@ final class DirectPlanner {
     if (q == null) {
       return null;
     }
-    AccelTable table = resolve(q.table(), rootSchema);
-    if (table == null) {
-      return null;
+    List<AccelTable> tables = new ArrayList<>(q.from().size());
+    for (SimpleSelect.TableRef ref : q.from()) {
+      AccelTable table = resolve(ref.name(), rootSchema);
+      if (table == null) {
+        return null;
+      }
+      tables.add(table);
     }
     try {
-      return new Planning(q, table).plan(sql, maxRowCount, rootSchema);
+      return new Planning(q, tables).plan(sql, maxRowCount, rootSchema);
     } catch (Declined e) {
       return null;
     }
@@ -93,7 +97,7 @@ final class DirectPlanner {
   }
 
   /** The statement leaves what this planner handles exactly. */
-  private static final class Declined extends RuntimeException {
+  static final class Declined extends RuntimeException {
     static final Declined INSTANCE = new Declined();
 
     private Declined() {
@@ -112,22 +116,55 @@ final class DirectPlanner {
   record SortKey(int field, boolean descending, boolean nullsFirst) {
   }
 
+  /** A table of the FROM clause: its columns are {@code offset ...} of the joined row. */
+  record Relation(AccelTable table, TableDef def, RelDataType rowType, String qualifier, int offset) {
+  }
+
   private final class Planning {
     private final SimpleSelect q;
-    private final AccelTable table;
-    private final TableDef def;
-    private final RelDataType rowType;
-    private final String qualifier;
+    private final List<Relation> relations = new ArrayList<>();
+    /** The one table of an unjoined query (its scan's projection is the source row); null when joined. */
+    private final Relation single;
     private final Map<Integer, RelDataType> parameterTypes = new HashMap<>();
-    /** Table ordinals the scan returns, in order. */
+    /** Unjoined: the table ordinals the scan returns, in order. */
     private final List<Integer> scanColumns = new ArrayList<>();
+    /** Joined: the columns (of the joined row) the query reads. */
+    private final java.util.BitSet needed = new java.util.BitSet();
+    /** The relations a condition being read may name (an ON condition: those joined so far). */
+    private int visible;
 
-    Planning(SimpleSelect q, AccelTable table) {
+    Planning(SimpleSelect q, List<AccelTable> tables) {
       this.q = q;
-      this.table = table;
-      this.def = table.definition();
-      this.rowType = table.getRowType(planner.typeFactory());
-      this.qualifier = q.alias() != null ? q.alias() : def.name();
+      int offset = 0;
+      java.util.Set<String> qualifiers = new java.util.HashSet<>();
+      for (int i = 0; i < tables.size(); i++) {
+        AccelTable t = tables.get(i);
+        SimpleSelect.TableRef ref = q.from().get(i);
+        String qualifier = ref.alias() != null ? ref.alias() : t.definition().name();
+        if (!qualifiers.add(qualifier)) {
+          throw Declined.INSTANCE; // 42712: the same name twice
+        }
+        RelDataType rowType = t.getRowType(planner.typeFactory());
+        relations.add(new Relation(t, t.definition(), rowType, qualifier, offset));
+        offset += rowType.getFieldCount();
+      }
+      this.single = relations.size() == 1 ? relations.get(0) : null;
+      this.visible = relations.size();
+    }
+
+    /** The relation a column of the joined row belongs to. */
+    private Relation relationOf(int column) {
+      for (int i = relations.size() - 1; i >= 0; i--) {
+        if (column >= relations.get(i).offset()) {
+          return relations.get(i);
+        }
+      }
+      throw new IllegalArgumentException("column " + column);
+    }
+
+    private RelDataType typeOf(int column) {
+      Relation r = relationOf(column);
+      return r.rowType().getFieldList().get(column - r.offset()).getType();
     }
 
     StatementPlanner.Planned plan(String sql, long maxRowCount, CalciteSchema rootSchema) {
@@ -146,14 +183,20 @@ final class DirectPlanner {
       List<String> labels = new ArrayList<>();
       List<String> fieldNames = new ArrayList<>();
       List<RelDataType> types = new ArrayList<>();
-      List<String> origins = new ArrayList<>();
+      List<Integer> origins = new ArrayList<>();
       for (SimpleSelect.Item item : q.items()) {
         if (item instanceof SimpleSelect.Star star) {
-          if (grouped || star.qualifier() != null && !star.qualifier().equals(qualifier)) {
-            throw Declined.INSTANCE;
+          boolean any = false;
+          for (Relation r : relations) {
+            if (star.qualifier() == null || star.qualifier().equals(r.qualifier())) {
+              any = true;
+              for (RelDataTypeField f : r.rowType().getFieldList()) {
+                addColumn(r.offset() + f.getIndex(), null, outputs, labels, fieldNames, types, origins);
+              }
+            }
           }
-          for (RelDataTypeField f : rowType.getFieldList()) {
-            addColumn(f.getIndex(), null, outputs, labels, fieldNames, types, origins);
+          if (grouped || !any) {
+            throw Declined.INSTANCE;
           }
         } else if (item instanceof SimpleSelect.ColumnItem ci) {
           int column = column(ci.column());
@@ -169,7 +212,7 @@ final class DirectPlanner {
             type = planner.typeFactory().createSqlType(SqlTypeName.BIGINT);
           } else {
             column = column(a.argument());
-            RelDataType arg = rowType.getFieldList().get(column).getType();
+            RelDataType arg = typeOf(column);
             boolean nullable = arg.isNullable() || groupColumns.isEmpty();
             type = switch (a.function()) {
               case "count" -> planner.typeFactory().createSqlType(SqlTypeName.BIGINT);
@@ -189,17 +232,17 @@ final class DirectPlanner {
               }
             };
           }
-          outputs.add(new Output(a.function(), column < 0 ? -1 : scanColumn(column)));
+          outputs.add(new Output(a.function(), column < 0 ? -1 : sourceColumn(column)));
           labels.add(a.label() != null ? a.label() : a.function());
           fieldNames.add(a.label());
           types.add(type);
-          origins.add(null);
+          origins.add(-1);
         }
       }
       if (grouped) {
         // the group keys are scanned whether selected or not
         for (int column : groupColumns) {
-          scanColumn(column);
+          sourceColumn(column);
         }
       }
       // ORDER BY: an output (by position or label) or, ungrouped, any column of the table
@@ -223,20 +266,20 @@ final class DirectPlanner {
                 throw Declined.INSTANCE;
               }
             } else {
-              field = outputs.size() + scanColumn(column);
+              field = outputs.size() + sourceColumn(column);
             }
           }
         }
         // aggregates sort as numbers or as their (comparable) argument; columns must compare as here
         int column = field < outputs.size() ? (outputs.get(field).aggregate() ? -1
-            : scanColumns.get(outputs.get(field).scanColumn())) : scanColumns.get(field - outputs.size());
+            : columnAt(outputs.get(field).scanColumn())) : columnAt(field - outputs.size());
         if (column >= 0 && !comparable(column)) {
           throw Declined.INSTANCE;
         }
         // PostgreSQL: NULLS LAST ascending, NULLS FIRST descending, unless written
         boolean nullsFirst = k.nullsFirst() != null ? k.nullsFirst() : k.descending();
         sort.add(new SortKey(field, k.descending(), nullsFirst));
-        if (column < 0 || grouped) {
+        if (column < 0 || grouped || single == null) {
           orderByColumns = false;
         } else {
           tableOrder.add(new RelFieldCollation(column,
@@ -244,52 +287,57 @@ final class DirectPlanner {
               nullsFirst ? RelFieldCollation.NullDirection.FIRST : RelFieldCollation.NullDirection.LAST));
         }
       }
-      RexNode condition = q.where() == null ? null : condition(q.where(), false);
-      int[] projection = scanColumns.stream().mapToInt(Integer::intValue).toArray();
-
-      // the cheapest access path: unordered (then sorted here), or one whose key order gives ORDER BY
-      AccessPathPlanner paths = table.planner(rexBuilder);
-      AccessPath best = null;
-      double bestCost = Double.MAX_VALUE;
-      for (AccessPath p : paths.paths(condition, projection, List.of(), -1)) {
-        double cost = p.estimate().cost() + (sort.isEmpty() ? 0 : sortCost(p.estimate().rows()));
-        if (cost < bestCost) {
-          best = p;
-          bestCost = cost;
-        }
-      }
+      RexNode condition = condition();
       boolean sorted = !sort.isEmpty();
-      if (sorted && orderByColumns) {
-        double limit = q.limit() < 0 ? -1 : q.limit() + q.offset();
-        for (AccessPath p : paths.paths(condition, projection, tableOrder, limit)) {
-          if (p.estimate().cost() < bestCost) {
+      DirectRows.Source source;
+      java.util.Set<Long> tableIds = new java.util.TreeSet<>();
+      List<StatementPlanner.SkewedParameter> skewed = new ArrayList<>();
+      if (single != null) {
+        TableDef def = single.def();
+        int[] projection = scanColumns.stream().mapToInt(Integer::intValue).toArray();
+        // the cheapest access path: unordered (then sorted here), or one whose key order gives ORDER BY
+        AccessPathPlanner paths = single.table().planner(rexBuilder);
+        AccessPath best = null;
+        double bestCost = Double.MAX_VALUE;
+        for (AccessPath p : paths.paths(condition, projection, List.of(), -1)) {
+          double cost = p.estimate().cost() + (sort.isEmpty() ? 0 : sortCost(p.estimate().rows()));
+          if (cost < bestCost) {
             best = p;
-            bestCost = p.estimate().cost();
-            sorted = false;
+            bestCost = cost;
           }
         }
-      }
-      if (best == null || bestCost > MAX_COST) {
-        throw Declined.INSTANCE;
-      }
-      List<RexNode> runtimeValues = new ArrayList<>();
-      io.accel.exec.ScanPlan scan = AccelEnumerableScan.scanPlan(def, best, projection, runtimeValues);
-      int[] slotParameters = new int[runtimeValues.size()];
-      for (int i = 0; i < slotParameters.length; i++) {
-        if (!(runtimeValues.get(i) instanceof RexDynamicParam p)) {
+        if (sorted && orderByColumns) {
+          double limit = q.limit() < 0 ? -1 : q.limit() + q.offset();
+          for (AccessPath p : paths.paths(condition, projection, tableOrder, limit)) {
+            if (p.estimate().cost() < bestCost) {
+              best = p;
+              bestCost = p.estimate().cost();
+              sorted = false;
+            }
+          }
+        }
+        if (best == null || bestCost > MAX_COST) {
           throw Declined.INSTANCE;
         }
-        slotParameters[i] = p.getIndex();
+        List<Integer> slots = new ArrayList<>();
+        io.accel.exec.ScanPlan scan = scanPlan(def, best, projection, slots);
+        source = new DirectRows.ScanSource(scan, slots.stream().mapToInt(Integer::intValue).toArray(),
+            evaluated(best.icp()), evaluated(best.residual()),
+            AccelScan.terms(def, List.of(AccelSchema.NAME, def.name()), best, projection, !sorted && !sort.isEmpty()));
+        tableIds.add(def.id());
+        if (condition != null) {
+          StatementPlanner.SkewedParameter.collect(condition, single.table().statistics(), skewed);
+        }
+      } else {
+        DirectJoin join = new DirectJoin(relations, rexBuilder, parameterTypes.size(), needed);
+        source = join.plan(condition);
+        for (Relation r : relations) {
+          tableIds.add(r.def().id());
+        }
+        skewed.addAll(join.skewed());
       }
-      DirectRows.Condition icp = DirectRows.condition(best.icp());
-      DirectRows.Condition residual = DirectRows.condition(best.residual());
-      if (best.icp() != null && icp == null || best.residual() != null && residual == null) {
-        throw Declined.INSTANCE;
-      }
-      int[] groupKeys = grouped ? groupColumns.stream().mapToInt(this::scanColumn).toArray() : null;
+      int[] groupKeys = grouped ? groupColumns.stream().mapToInt(this::sourceColumn).toArray() : null;
       List<String> operators = operators(grouped, groupColumns, outputs, labels, sorted ? sort : List.of());
-      DirectRows.Source source = new DirectRows.ScanSource(scan, slotParameters, icp, residual,
-          AccelScan.terms(def, List.of(AccelSchema.NAME, def.name()), best, projection, !sorted && !sort.isEmpty()));
       DirectRows rows = new DirectRows(operators, source, parameterTypes.size(), groupKeys, outputs,
           sorted ? sort : List.of(), q.limit(), q.offset(), outputs.size() == 1);
 
@@ -312,13 +360,9 @@ final class DirectPlanner {
       CalcitePrepare.CalciteSignature<Object> signature = new CalcitePrepare.CalciteSignature<>(sql, parameters,
           Map.of(), resultType, columns, Meta.CursorFactory.deduce(columns, Object[].class), rootSchema, List.of(),
           maxRowCount, rows::bind, Meta.StatementType.SELECT);
-      List<StatementPlanner.SkewedParameter> skewed = new ArrayList<>();
-      if (condition != null) {
-        StatementPlanner.SkewedParameter.collect(condition, table.statistics(), skewed);
-      }
       // rows stream in scan order unless sorted here (as the general path's facts: a plan without a Sort)
       StatementPlanner.PlanFacts facts = new StatementPlanner.PlanFacts(!sorted,
-          java.util.Set.of(def.id()), null, List.copyOf(skewed));
+          java.util.Set.copyOf(tableIds), null, List.copyOf(skewed));
       return new StatementPlanner.Planned(signature, facts, rows);
     }
 
@@ -335,7 +379,7 @@ final class DirectPlanner {
         List<String> keys = new ArrayList<>();
         for (SortKey k : sort) {
           String name = k.field() < outputs.size() ? labels.get(k.field())
-              : def.columns().get(scanColumns.get(k.field() - outputs.size())).name();
+              : columnName(columnAt(k.field() - outputs.size()));
           keys.add(name + (k.descending() ? " DESC" : "") + (k.nullsFirst() != k.descending()
               ? (k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST") : ""));
         }
@@ -344,13 +388,13 @@ final class DirectPlanner {
       if (grouped) {
         List<String> group = new ArrayList<>();
         for (int c : groupColumns) {
-          group.add(def.columns().get(c).name());
+          group.add(columnName(c));
         }
         List<String> aggregates = new ArrayList<>();
         for (Output o : outputs) {
           if (o.aggregate()) {
-            aggregates.add(o.function() + "(" + (o.scanColumn() < 0 ? "*"
-                : def.columns().get(scanColumns.get(o.scanColumn())).name()) + ")");
+            aggregates.add(o.function() + "(" + (o.scanColumn() < 0 ? "*" : columnName(columnAt(o.scanColumn())))
+                + ")");
           }
         }
         lines.add("DirectAggregate(" + (group.isEmpty() ? "" : "group=[" + String.join(", ", group) + "], ")
@@ -374,26 +418,46 @@ final class DirectPlanner {
     }
 
     private void addColumn(int column, String label, List<Output> outputs, List<String> labels,
-        List<String> fieldNames, List<RelDataType> types, List<String> origins) {
+        List<String> fieldNames, List<RelDataType> types, List<Integer> origins) {
       if (kind(column) == ColumnType.JSON || kind(column) == ColumnType.JSONB) {
         throw Declined.INSTANCE;
       }
-      RelDataTypeField f = rowType.getFieldList().get(column);
-      outputs.add(new Output(null, scanColumn(column)));
+      Relation r = relationOf(column);
+      RelDataTypeField f = r.rowType().getFieldList().get(column - r.offset());
+      outputs.add(new Output(null, sourceColumn(column)));
       labels.add(label != null ? label : f.getName());
       fieldNames.add(label != null ? label : f.getName());
       types.add(f.getType());
-      origins.add(f.getName());
+      origins.add(column);
     }
 
-    /** The position of a table column among the scan's columns, added when new. */
-    private int scanColumn(int column) {
+    /**
+     * Where a column of the joined row is in the source's rows, recording that the query reads it: unjoined, its
+     * position among the scan's columns (added when new); joined, the column itself.
+     */
+    private int sourceColumn(int column) {
+      if (single == null) {
+        needed.set(column);
+        return column;
+      }
       int at = scanColumns.indexOf(column);
       if (at < 0) {
         scanColumns.add(column);
         at = scanColumns.size() - 1;
       }
       return at;
+    }
+
+    /** The column of the joined row at a position of the source's rows (the inverse of {@link #sourceColumn}). */
+    private int columnAt(int position) {
+      return single == null ? position : scanColumns.get(position);
+    }
+
+    /** A column's name, qualified when the query joins tables. */
+    private String columnName(int column) {
+      Relation r = relationOf(column);
+      String name = r.def().columns().get(column - r.offset()).name();
+      return single == null ? r.qualifier() + "." + name : name;
     }
 
     /** The output an unqualified ORDER BY name labels (PostgreSQL looks there first), or -1. */
@@ -415,35 +479,42 @@ final class DirectPlanner {
 
     private int outputOf(int column, List<Output> outputs) {
       for (int i = 0; i < outputs.size(); i++) {
-        if (!outputs.get(i).aggregate() && scanColumns.get(outputs.get(i).scanColumn()) == column) {
+        if (!outputs.get(i).aggregate() && columnAt(outputs.get(i).scanColumn()) == column) {
           return i;
         }
       }
       return -1;
     }
 
-    /** The ordinal of a column reference; declined when it is not plainly one column of the table. */
+    /**
+     * The column of the joined row a reference names; declined when it is not plainly one column of one table the
+     * reference may see (Calcite matches names ignoring case: only an exact, unique match is certain).
+     */
     private int column(SimpleSelect.Column c) {
-      if (c.qualifier() != null && !c.qualifier().equals(qualifier)) {
-        throw Declined.INSTANCE;
-      }
       int found = -1;
-      for (RelDataTypeField f : rowType.getFieldList()) {
-        if (f.getName().equalsIgnoreCase(c.name())) {
-          if (found >= 0 || !f.getName().equals(c.name())) {
-            throw Declined.INSTANCE; // Calcite matches names ignoring case: only an exact, unique match is certain
+      for (int i = 0; i < visible; i++) {
+        Relation r = relations.get(i);
+        if (c.qualifier() != null && !c.qualifier().equals(r.qualifier())) {
+          continue;
+        }
+        for (RelDataTypeField f : r.rowType().getFieldList()) {
+          if (f.getName().equalsIgnoreCase(c.name())) {
+            if (found >= 0 || !f.getName().equals(c.name())) {
+              throw Declined.INSTANCE; // ambiguous (42702), or a match by case only
+            }
+            found = r.offset() + f.getIndex();
           }
-          found = f.getIndex();
         }
       }
       if (found < 0) {
-        throw Declined.INSTANCE; // 42703 from the general path
+        throw Declined.INSTANCE; // 42703 / 42P01 from the general path
       }
       return found;
     }
 
     private ColumnType kind(int column) {
-      return def.columns().get(column).type().kind();
+      Relation r = relationOf(column);
+      return r.def().columns().get(column - r.offset()).type().kind();
     }
 
     private boolean integral(int column) {
@@ -463,6 +534,23 @@ final class DirectPlanner {
 
     private boolean groupable(int column) {
       return comparable(column);
+    }
+
+    /** WHERE and every ON condition, as one conjunction over the joined row; null when there is none. */
+    private RexNode condition() {
+      List<RexNode> terms = new ArrayList<>();
+      for (int i = 1; i < q.from().size(); i++) {
+        if (q.from().get(i).on() != null) {
+          visible = i + 1; // an ON condition sees the tables joined so far
+          terms.add(condition(q.from().get(i).on(), false));
+        }
+      }
+      visible = relations.size();
+      if (q.where() != null) {
+        terms.add(condition(q.where(), false));
+      }
+      return terms.isEmpty() ? null : terms.size() == 1 ? terms.get(0)
+          : rexBuilder.makeCall(SqlStdOperatorTable.AND, terms);
     }
 
     /** The condition as Calcite's conversion gives it, NOT pushed into the operands. */
@@ -495,8 +583,7 @@ final class DirectPlanner {
         }
         int column = column(col);
         return rexBuilder.makeCall(isNull.negated() != negated ? SqlStdOperatorTable.IS_NOT_NULL
-            : SqlStdOperatorTable.IS_NULL, rexBuilder.makeInputRef(rowType.getFieldList().get(column).getType(),
-                column));
+            : SqlStdOperatorTable.IS_NULL, rexBuilder.makeInputRef(typeOf(column), column));
       }
     }
 
@@ -534,13 +621,13 @@ final class DirectPlanner {
 
     /** An operand compared with {@code column}: of the column's type family, or declined. */
     private RexNode operand(SimpleSelect.Operand o, int column) {
-      RelDataType columnType = rowType.getFieldList().get(column).getType();
+      RelDataType columnType = typeOf(column);
       if (o instanceof SimpleSelect.Column c) {
         int other = column(c);
         if (integral(other) != integral(column) || text(other) != text(column)) {
           throw Declined.INSTANCE;
         }
-        return rexBuilder.makeInputRef(rowType.getFieldList().get(other).getType(), other);
+        return rexBuilder.makeInputRef(typeOf(other), other);
       } else if (o instanceof SimpleSelect.IntegerLiteral i) {
         if (!integral(column) || !fits(i.value(), kind(column))) {
           throw Declined.INSTANCE;
@@ -562,16 +649,45 @@ final class DirectPlanner {
       }
     }
 
-    private ColumnMetaData metaData(int ordinal, String label, RelDataType type, String origin) {
+    /** A result column as Calcite's preparation describes it; {@code origin} the column it reads, or -1. */
+    private ColumnMetaData metaData(int ordinal, String label, RelDataType type, int origin) {
       ColumnMetaData.Rep rep = ColumnMetaData.Rep.of(((JavaTypeFactoryImpl) planner.typeFactory()).getJavaClass(type));
       ColumnMetaData.AvaticaType avaticaType = ColumnMetaData.scalar(type.getSqlTypeName().getJdbcOrdinal(),
           type.getSqlTypeName().getName(), rep);
+      Relation r = origin < 0 ? null : relationOf(origin);
+      String columnName = r == null ? label : r.def().columns().get(origin - r.offset()).name();
       return new ColumnMetaData(ordinal, false, true, false, false,
           type.isNullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, true,
-          type.getPrecision(), label, origin == null ? label : origin, origin == null ? null : AccelSchema.NAME,
-          precision(type), scale(type), origin == null ? null : def.name(), null, avaticaType, true, false, false,
+          type.getPrecision(), label, columnName, r == null ? null : AccelSchema.NAME,
+          precision(type), scale(type), r == null ? null : r.def().name(), null, avaticaType, true, false, false,
           avaticaType.columnClassName());
     }
+  }
+
+  /**
+   * The runtime form of an access path; {@code slotParameters} receives, per slot of the plan, the parameter whose
+   * value fills it (declined when a slot needs anything else).
+   */
+  static io.accel.exec.ScanPlan scanPlan(TableDef def, AccessPath path, int[] projection,
+      List<Integer> slotParameters) {
+    List<RexNode> runtimeValues = new ArrayList<>();
+    io.accel.exec.ScanPlan scan = AccelEnumerableScan.scanPlan(def, path, projection, runtimeValues);
+    for (RexNode v : runtimeValues) {
+      if (!(v instanceof RexDynamicParam p)) {
+        throw Declined.INSTANCE;
+      }
+      slotParameters.add(p.getIndex());
+    }
+    return scan;
+  }
+
+  /** A condition of an access path for evaluation (null for none); declined when it cannot be interpreted. */
+  static DirectRows.Condition evaluated(RexNode condition) {
+    DirectRows.Condition c = DirectRows.condition(condition);
+    if (condition != null && c == null) {
+      throw Declined.INSTANCE;
+    }
+    return c;
   }
 
   private static boolean fits(long v, ColumnType kind) {

@@ -7,17 +7,25 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A query of one table in the small shape dynamic filters, search screens and reporting tools send most:
- * {@code SELECT * | columns | count/sum/min/max(column) FROM table [alias] [WHERE condition] [GROUP BY columns]
- * [ORDER BY keys] [LIMIT n] [OFFSET n]}, the condition made of comparisons, BETWEEN, IN lists and IS [NOT] NULL
+ * A query in the small shape dynamic filters, search screens, reporting tools and ORMs send most:
+ * {@code SELECT * | columns | count/sum/min/max(column) FROM table [alias] [, table ... | [INNER] JOIN table ON
+ * condition ...] [WHERE condition] [GROUP BY columns] [ORDER BY keys] [LIMIT n] [OFFSET n]}, the conditions made
+ * of comparisons, BETWEEN, IN lists and IS [NOT] NULL
  * of columns with integer literals, plain string literals and {@code ?} parameters, under AND, OR and NOT. Such a
  * statement is planned directly (see {@code io.accel.plan.DirectPlanner}) instead of by Calcite's full pipeline.
  *
  * <p>{@link #parse} accepts exactly that grammar and returns null for anything else, however close: the statement
  * then takes the general path, which also reports every error. Names are folded as PostgreSQL folds them.
  */
-public record SimpleSelect(List<Item> items, List<String> table, String alias, Condition where,
+public record SimpleSelect(List<Item> items, List<TableRef> from, Condition where,
     List<Column> groupBy, List<OrderKey> orderBy, long limit, long offset) {
+
+  /**
+   * A table of the FROM clause: its name (one or two parts), alias or null, and for the second and later tables
+   * of {@code a JOIN b ON ...} the ON condition (null for the first table and for a comma-separated list).
+   */
+  public record TableRef(List<String> name, String alias, Condition on) {
+  }
 
   /** A select-list entry. */
   public sealed interface Item permits Star, ColumnItem, Aggregate {
@@ -149,17 +157,20 @@ public record SimpleSelect(List<Item> items, List<String> table, String alias, C
         items.add(item());
       } while (symbol(","));
       word("from");
-      List<String> table = new ArrayList<>();
-      table.add(name());
-      if (symbol(".")) {
-        table.add(name());
-      }
-      String alias = null;
-      if (peekWord("as")) {
-        at++;
-        alias = name();
-      } else if (isName(peek())) {
-        alias = name();
+      List<TableRef> from = new ArrayList<>();
+      from.add(tableRef(null));
+      if (peek().isSymbol(",")) {
+        while (symbol(",")) {
+          from.add(tableRef(null));
+        }
+      } else {
+        while (peekWord("join") || peekWord("inner") && next(1).is("join")) {
+          at += peekWord("inner") ? 2 : 1;
+          List<String> name = tableName();
+          String alias = alias();
+          word("on");
+          from.add(new TableRef(name, alias, or()));
+        }
       }
       Condition where = null;
       if (peekWord("where")) {
@@ -197,8 +208,30 @@ public record SimpleSelect(List<Item> items, List<String> table, String alias, C
       if (peek().kind() != Kind.END) {
         throw NotSimple.INSTANCE;
       }
-      return new SimpleSelect(List.copyOf(items), List.copyOf(table), alias, where, List.copyOf(groupBy),
+      return new SimpleSelect(List.copyOf(items), List.copyOf(from), where, List.copyOf(groupBy),
           List.copyOf(orderBy), limit, offset);
+    }
+
+    private TableRef tableRef(Condition on) {
+      List<String> name = tableName();
+      return new TableRef(name, alias(), on);
+    }
+
+    private List<String> tableName() {
+      List<String> name = new ArrayList<>();
+      name.add(name());
+      if (symbol(".")) {
+        name.add(name());
+      }
+      return List.copyOf(name);
+    }
+
+    private String alias() {
+      if (peekWord("as")) {
+        at++;
+        return name();
+      }
+      return isName(peek()) ? name() : null;
     }
 
     private Item item() {

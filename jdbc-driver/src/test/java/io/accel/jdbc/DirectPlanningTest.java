@@ -101,6 +101,112 @@ class DirectPlanningTest extends JdbcTestSupport {
     assertThat(directPlans() - before).isGreaterThan(statements / 2.0);
   }
 
+  private void createJoinedTables(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE u (id INTEGER PRIMARY KEY, t_id BIGINT, k SMALLINT, s VARCHAR(10))");
+      s.execute("CREATE INDEX u_t ON u (t_id)");
+      s.execute("CREATE TABLE w (code VARCHAR(10) PRIMARY KEY, label TEXT, n INTEGER)");
+      Random r = new Random(11);
+      StringBuilder insert = new StringBuilder("INSERT INTO u VALUES ");
+      for (int i = 0; i < 600; i++) {
+        insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", ")
+            .append(r.nextInt(10) == 0 ? "NULL" : String.valueOf(r.nextInt(330))).append(", ")
+            .append(r.nextInt(10) == 0 ? "NULL" : String.valueOf(r.nextInt(5))).append(", ")
+            .append(r.nextInt(10) == 0 ? "NULL" : "'c" + r.nextInt(14) + "'").append(')');
+      }
+      s.execute(insert.toString());
+      insert = new StringBuilder("INSERT INTO w VALUES ");
+      for (int i = 0; i < 13; i++) {
+        insert.append(i == 0 ? "" : ", ").append("('c").append(i).append("', 'label").append(i % 4).append("', ")
+            .append(i % 3 == 0 ? "NULL" : String.valueOf(i)).append(')');
+      }
+      s.execute(insert.toString());
+      s.execute("ANALYZE u");
+      s.execute("ANALYZE w");
+    }
+  }
+
+  @Test
+  void randomJoinsAnswerAsTheGeneralPath() throws Exception {
+    Connection general = connect(false, 0);
+    createTable(general);
+    createJoinedTables(general);
+    Connection direct = connect(true, 0);
+    Random random = new Random(5);
+    double before = directPlans();
+    int statements = 600;
+    for (int i = 0; i < statements; i++) {
+      String sql = joinStatement(random);
+      Outcome expected = run(general, sql);
+      assertThat(run(direct, sql)).as(sql).isEqualTo(expected);
+    }
+    assertThat(directPlans() - before).isGreaterThan(statements / 2.0);
+  }
+
+  /** A random join of t with u (by id) and sometimes w (by text), in JOIN ... ON or comma form. */
+  static String joinStatement(Random r) {
+    boolean three = r.nextBoolean();
+    boolean comma = r.nextInt(3) == 0;
+    StringBuilder sql = new StringBuilder("SELECT ");
+    int shape = r.nextInt(5);
+    switch (shape) {
+      case 0 -> sql.append("count(*)");
+      case 1 -> sql.append("t.id, u.id AS uid, u.s").append(three ? ", w.label, n" : "").append(", a");
+      case 2 -> sql.append(r.nextBoolean() ? "*" : "u.*");
+      case 3 -> sql.append("u.k, count(*), sum(t.a), max(u.s)").append(three ? ", min(w.n)" : "");
+      default -> sql.append("t.c, u.t_id");
+    }
+    String join = r.nextBoolean() ? "u.t_id = t.id" : "t.id = u.t_id";
+    if (comma) {
+      sql.append(" FROM t, u").append(three ? ", w" : "").append(" WHERE ").append(join)
+          .append(three ? " AND w.code = " + (r.nextBoolean() ? "t.c" : "u.s") : "");
+    } else {
+      sql.append(" FROM t JOIN u ON ").append(join);
+      if (r.nextInt(4) == 0) {
+        sql.append(" AND ").append(uCondition(r));
+      }
+      if (three) {
+        sql.append(" JOIN w ON w.code = ").append(r.nextBoolean() ? "t.c" : "u.s");
+      }
+      sql.append(" WHERE TRUE");
+    }
+    String where = switch (r.nextInt(6)) {
+      case 0 -> "";
+      case 1 -> " AND " + condition(r, "t.", 1);
+      case 2 -> " AND " + uCondition(r) + " AND " + condition(r, "t.", 2);
+      case 3 -> " AND t.a < u.k";
+      case 4 -> " AND (t.b = 2 OR u.k = 2)";
+      default -> " AND u.id " + pick(r, COMPARISONS) + " " + r.nextInt(600);
+    };
+    if (!comma) {
+      // WHERE TRUE is not in the direct shape: drop it (the general path still sees a valid statement)
+      int at = sql.indexOf(" WHERE TRUE");
+      sql.replace(at, at + 11, where.isEmpty() ? "" : " WHERE" + where.substring(4));
+    } else {
+      sql.append(where);
+    }
+    if (shape == 3) {
+      sql.append(" GROUP BY u.k");
+      if (r.nextBoolean()) {
+        sql.append(" ORDER BY u.k DESC LIMIT ").append(r.nextInt(4));
+      }
+    } else if (shape == 1 && r.nextBoolean()) {
+      sql.append(" ORDER BY a DESC, t.id, uid LIMIT ").append(r.nextInt(30));
+    }
+    return sql.toString();
+  }
+
+  private static String uCondition(Random r) {
+    return switch (r.nextInt(6)) {
+      case 0 -> "u.k = " + r.nextInt(5);
+      case 1 -> "u.s IN ('c1', 'c3', 'c12')";
+      case 2 -> "u.t_id BETWEEN " + r.nextInt(100) + " AND " + (100 + r.nextInt(200));
+      case 3 -> "u.k IS NULL";
+      case 4 -> "NOT (u.s > 'c5' OR u.k < 2)";
+      default -> "u.t_id <> " + r.nextInt(300);
+    };
+  }
+
   @Test
   void parametersBindAsInTheGeneralPath() throws Exception {
     Connection general = connect(false, 0);

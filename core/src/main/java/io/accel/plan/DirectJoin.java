@@ -1,0 +1,396 @@
+package io.accel.plan;
+
+import io.accel.catalog.ColumnType;
+import io.accel.exec.AccessCounters.ScanStats;
+import io.accel.exec.ScanPlan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+
+/**
+ * The joins of a {@link DirectPlanner} query: inner joins of the FROM clause's tables by equalities of their
+ * columns, ordered greedily (PostgreSQL's way past {@code geqo_threshold}, and Accel's own past three tables):
+ * the table whose filter leaves the fewest rows first, then at each step the connected table and method (an index
+ * lookup per outer row with the key bound, or a hash join over the table's filtered scan) of least estimated cost,
+ * from {@link AccessPathPlanner}'s estimates. Conditions on one table go into its scan; an equality a step does not
+ * use as its key, and any condition over several tables, is evaluated as soon as its tables are joined. Joined rows
+ * have every table's columns side by side, in FROM order (those the query does not read stay null).
+ */
+final class DirectJoin {
+  /** Volcano's units per row a hash join builds or probes. */
+  private static final double HASH_ROW = 0.5;
+
+  private final List<DirectPlanner.Relation> relations;
+  private final RexBuilder rexBuilder;
+  private final int parameterCount;
+  private final BitSet needed;
+  private final List<StatementPlanner.SkewedParameter> skewed = new ArrayList<>();
+
+  /**
+   * @param parameterCount the statement's parameters; each lookup's key is an extra parameter after them
+   * @param needed the columns of the joined row the query reads above the joins (outputs, groups, sort keys)
+   */
+  DirectJoin(List<DirectPlanner.Relation> relations, RexBuilder rexBuilder, int parameterCount, BitSet needed) {
+    this.relations = relations;
+    this.rexBuilder = rexBuilder;
+    this.parameterCount = parameterCount;
+    this.needed = needed;
+  }
+
+  /** The statement's parameters compared for equality with a listed column in one table's filter. */
+  List<StatementPlanner.SkewedParameter> skewed() {
+    return skewed;
+  }
+
+  /** An equality of two tables' columns (of the joined row). */
+  private record Edge(RexNode condition, int left, int right) {
+  }
+
+  /** A join step: the table it adds, how (lookup or hash), and what it evaluates once the table is joined. */
+  private record Step(int relation, boolean lookup, int outerColumn, int innerPosition, int keyIndex,
+      ColumnType keyKind, DirectRows.ScanSource scan, int[] positions, DirectRows.Condition post, String text) {
+  }
+
+  /** A table's cheapest scan under its own filter, and what it returns. */
+  private record Scan(AccessPath path, RexNode filter, int[] projection) {
+  }
+
+  /** The rows of the joined tables under {@code condition} (over the joined row; null for none). */
+  DirectRows.Source plan(RexNode condition) {
+    int n = relations.size();
+    List<List<RexNode>> local = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      local.add(new ArrayList<>());
+    }
+    List<Edge> edges = new ArrayList<>();
+    List<RexNode> others = new ArrayList<>();
+    for (RexNode c : condition == null ? List.<RexNode>of() : RelOptUtil.conjunctions(condition)) {
+      BitSet tables = tablesOf(c);
+      if (tables.cardinality() == 1) {
+        int r = tables.nextSetBit(0);
+        local.get(r).add(RexUtil.shift(c, -relations.get(r).offset()));
+        continue;
+      }
+      needed.or(RelOptUtil.InputFinder.bits(c).toBitSet());
+      if (c.getKind() == SqlKind.EQUALS && ((RexCall) c).getOperands().get(0) instanceof RexInputRef a
+          && ((RexCall) c).getOperands().get(1) instanceof RexInputRef b) {
+        edges.add(new Edge(c, a.getIndex(), b.getIndex()));
+      } else {
+        others.add(c);
+      }
+    }
+    List<Scan> scans = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      RexNode filter = RexUtil.composeConjunction(rexBuilder, local.get(r), true);
+      int[] projection = projection(r);
+      scans.add(new Scan(cheapest(r, filter, projection), filter, projection));
+      if (filter != null) {
+        StatementPlanner.SkewedParameter.collect(filter, relations.get(r).table().statistics(), skewed);
+      }
+    }
+    // the first table: the one its filter leaves fewest rows of
+    int first = 0;
+    for (int r = 1; r < n; r++) {
+      if (scans.get(r).path().estimate().rows() < scans.get(first).path().estimate().rows()) {
+        first = r;
+      }
+    }
+    BitSet joined = new BitSet();
+    joined.set(first);
+    double rows = Math.max(1, scans.get(first).path().estimate().rows());
+    double cost = scans.get(first).path().estimate().cost();
+    List<Step> steps = new ArrayList<>();
+    List<Edge> unused = new ArrayList<>(edges);
+    while (joined.cardinality() < n) {
+      Step best = null;
+      Edge bestEdge = null;
+      double bestCost = Double.MAX_VALUE;
+      double bestRows = 0;
+      int keyIndex = parameterCount + steps.size();
+      for (Edge e : unused) {
+        int leftTable = relationIndex(e.left());
+        int rightTable = relationIndex(e.right());
+        if (joined.get(leftTable) == joined.get(rightTable)) {
+          continue;
+        }
+        int outer = joined.get(leftTable) ? e.left() : e.right();
+        int inner = outer == e.left() ? e.right() : e.left();
+        int r = relationIndex(inner);
+        DirectPlanner.Relation rel = relations.get(r);
+        Scan scan = scans.get(r);
+        int innerLocal = inner - rel.offset();
+        // an index lookup per outer row, the key bound as an extra parameter
+        RelDataType keyType = rexBuilder.getTypeFactory().createTypeWithNullability(
+            rel.rowType().getFieldList().get(innerLocal).getType(), true);
+        RexNode keyed = rexBuilder.makeCall(SqlStdOperatorTable.EQUALS,
+            rexBuilder.makeInputRef(rel.rowType().getFieldList().get(innerLocal).getType(), innerLocal),
+            rexBuilder.makeDynamicParam(keyType, keyIndex));
+        RexNode lookupFilter = scan.filter() == null ? keyed
+            : RexUtil.composeConjunction(rexBuilder, List.of(scan.filter(), keyed));
+        AccessPath lookup = cheapest(r, lookupFilter, scan.projection());
+        double lookupCost = rows * lookup.estimate().cost();
+        // or a hash join over the table's own scan
+        double distinct = Math.max(1, Math.max(distinct(relationOf(outer), outer - relationOf(outer).offset()),
+            distinct(rel, innerLocal)));
+        double hashCost = scan.path().estimate().cost() + (rows + scan.path().estimate().rows()) * HASH_ROW;
+        boolean byLookup = lookupCost <= hashCost;
+        double stepCost = Math.min(lookupCost, hashCost);
+        if (stepCost < bestCost) {
+          bestCost = stepCost;
+          bestEdge = e;
+          bestRows = byLookup ? rows * lookup.estimate().rows()
+              : rows * scan.path().estimate().rows() / distinct;
+          AccessPath path = byLookup ? lookup : scan.path();
+          List<Integer> slots = new ArrayList<>();
+          ScanPlan plan = DirectPlanner.scanPlan(rel.def(), path, scan.projection(), slots);
+          DirectRows.ScanSource source = new DirectRows.ScanSource(plan,
+              slots.stream().mapToInt(Integer::intValue).toArray(), DirectPlanner.evaluated(path.icp()),
+              DirectPlanner.evaluated(path.residual()), AccelScan.terms(rel.def(),
+                  List.of(AccelSchema.NAME, rel.def().name()), path, scan.projection(), false));
+          int innerPosition = indexOf(scan.projection(), innerLocal);
+          String text = (byLookup ? "DirectLookupJoin" : "DirectHashJoin") + "(table=[" + rel.qualifier()
+              + "], key=[" + name(inner) + " = " + name(outer) + "]";
+          best = new Step(r, byLookup, outer, innerPosition, keyIndex, rel.def().columns().get(innerLocal).type()
+              .kind(), source, positions(r, scan.projection()), null, text);
+        }
+      }
+      if (best == null) {
+        throw DirectPlanner.Declined.INSTANCE; // a table joined by no equality: a cross product, for Calcite
+      }
+      unused.remove(bestEdge);
+      joined.set(best.relation());
+      // what the step evaluates: the other conditions whose tables are all joined now
+      List<RexNode> post = new ArrayList<>();
+      for (Edge e : List.copyOf(unused)) {
+        if (joined.get(relationIndex(e.left())) && joined.get(relationIndex(e.right()))) {
+          post.add(e.condition());
+          unused.remove(e);
+        }
+      }
+      for (RexNode c : List.copyOf(others)) {
+        BitSet tables = tablesOf(c);
+        tables.andNot(joined);
+        if (tables.isEmpty()) {
+          post.add(c);
+          others.remove(c);
+        }
+      }
+      RexNode postCondition = RexUtil.composeConjunction(rexBuilder, post, true);
+      String text = best.text() + (postCondition == null ? "" : ", condition=[" + names(postCondition) + "]") + ")";
+      steps.add(new Step(best.relation(), best.lookup(), best.outerColumn(), best.innerPosition(), best.keyIndex(),
+          best.keyKind(), best.scan(), best.positions(), DirectPlanner.evaluated(postCondition), text));
+      cost += bestCost;
+      rows = Math.max(1, bestRows);
+    }
+    if (cost > DirectPlanner.MAX_COST) {
+      throw DirectPlanner.Declined.INSTANCE;
+    }
+    Scan firstScan = scans.get(first);
+    DirectPlanner.Relation firstRel = relations.get(first);
+    List<Integer> slots = new ArrayList<>();
+    ScanPlan plan = DirectPlanner.scanPlan(firstRel.def(), firstScan.path(), firstScan.projection(), slots);
+    DirectRows.ScanSource firstSource = new DirectRows.ScanSource(plan,
+        slots.stream().mapToInt(Integer::intValue).toArray(), DirectPlanner.evaluated(firstScan.path().icp()),
+        DirectPlanner.evaluated(firstScan.path().residual()), AccelScan.terms(firstRel.def(),
+            List.of(AccelSchema.NAME, firstRel.def().name()), firstScan.path(), firstScan.projection(), false));
+    int width = 0;
+    for (DirectPlanner.Relation r : relations) {
+      width += r.rowType().getFieldCount();
+    }
+    return new JoinSource(width, firstSource, positions(first, firstScan.projection()), steps);
+  }
+
+  private AccessPath cheapest(int relation, RexNode filter, int[] projection) {
+    AccessPath best = null;
+    for (AccessPath p : relations.get(relation).table().planner(rexBuilder).paths(filter, projection, List.of(), -1)) {
+      if (best == null || p.estimate().cost() < best.estimate().cost()) {
+        best = p;
+      }
+    }
+    if (best == null) {
+      throw DirectPlanner.Declined.INSTANCE;
+    }
+    return best;
+  }
+
+  private static double distinct(DirectPlanner.Relation r, int column) {
+    double rows = Math.max(1, r.table().statistics().rowCount());
+    return r.table().statistics().distinctValues(column).orElse(rows);
+  }
+
+  /** The columns of one table the query reads above its scan, as table ordinals in order. */
+  private int[] projection(int relation) {
+    DirectPlanner.Relation r = relations.get(relation);
+    int width = r.rowType().getFieldCount();
+    return needed.get(r.offset(), r.offset() + width).stream().toArray();
+  }
+
+  /** Where each column a table's scan returns goes in the joined row. */
+  private int[] positions(int relation, int[] projection) {
+    int[] out = new int[projection.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = relations.get(relation).offset() + projection[i];
+    }
+    return out;
+  }
+
+  private static int indexOf(int[] values, int value) {
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == value) {
+        return i;
+      }
+    }
+    throw DirectPlanner.Declined.INSTANCE;
+  }
+
+  private BitSet tablesOf(RexNode c) {
+    BitSet tables = new BitSet();
+    for (int column : RelOptUtil.InputFinder.bits(c)) {
+      tables.set(relationIndex(column));
+    }
+    return tables;
+  }
+
+  private int relationIndex(int column) {
+    for (int i = relations.size() - 1; i >= 0; i--) {
+      if (column >= relations.get(i).offset()) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("column " + column);
+  }
+
+  private DirectPlanner.Relation relationOf(int column) {
+    return relations.get(relationIndex(column));
+  }
+
+  private String name(int column) {
+    DirectPlanner.Relation r = relationOf(column);
+    return r.qualifier() + "." + r.def().columns().get(column - r.offset()).name();
+  }
+
+  private String names(RexNode condition) {
+    return AccelScan.rename(condition.toString(), i -> name(i));
+  }
+
+  /** The joined rows: the first table's scan, then each step in order. */
+  private record JoinSource(int width, DirectRows.ScanSource first, int[] firstPositions, List<Step> steps)
+      implements DirectRows.Source {
+    @Override
+    public Enumerable<Object[]> rows(DataContext root, Object[] parameters, ScanStats[] stats) {
+      Enumerable<Object[]> rows = first.rows(root, parameters, stats == null ? null : new ScanStats[] {stats[0]})
+          .select(in -> combine(new Object[width], in, firstPositions));
+      for (int k = 0; k < steps.size(); k++) {
+        rows = join(steps.get(k), root, parameters, rows, stats == null ? null : new ScanStats[] {stats[k + 1]});
+      }
+      return rows;
+    }
+
+    private static Enumerable<Object[]> join(Step step, DataContext root, Object[] parameters,
+        Enumerable<Object[]> outer, ScanStats[] stats) {
+      Enumerable<Object[]> joined;
+      if (step.lookup()) {
+        joined = outer.selectMany(row -> {
+          Object key = key(row[step.outerColumn()], step.keyKind());
+          if (key == null) {
+            return Linq4j.emptyEnumerable();
+          }
+          Object[] p = Arrays.copyOf(parameters, step.keyIndex() + 1);
+          p[step.keyIndex()] = key;
+          return step.scan().rows(root, p, stats).select(in -> combine(row.clone(), in, step.positions()));
+        });
+      } else {
+        joined = new AbstractEnumerable<>() {
+          @Override
+          public Enumerator<Object[]> enumerator() {
+            // built when the join is read, once per execution
+            Map<Object, List<Object[]>> built = new HashMap<>();
+            try (Enumerator<Object[]> e = step.scan().rows(root, parameters, stats).enumerator()) {
+              while (e.moveNext()) {
+                Object k = hashKey(e.current()[step.innerPosition()]);
+                if (k != null) {
+                  built.computeIfAbsent(k, x -> new ArrayList<>()).add(e.current());
+                }
+              }
+            }
+            return outer.selectMany(row -> {
+              Object k = hashKey(row[step.outerColumn()]);
+              List<Object[]> matches = k == null ? null : built.get(k);
+              return matches == null ? Linq4j.<Object[]>emptyEnumerable()
+                  : Linq4j.asEnumerable(matches).select(in -> combine(row.clone(), in, step.positions()));
+            }).enumerator();
+          }
+        };
+      }
+      DirectRows.Condition post = step.post();
+      return post == null ? joined : joined.where(row -> post.test(row, parameters) == Boolean.TRUE);
+    }
+
+    /** The lookup key in the inner column's representation; null when nothing can match (NULL, out of range). */
+    private static Object key(Object value, ColumnType kind) {
+      if (value == null) {
+        return null;
+      }
+      if (value instanceof String) {
+        return value;
+      }
+      long v = ((Number) value).longValue();
+      return switch (kind) {
+        case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) v : null;
+        case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : null;
+        default -> v;
+      };
+    }
+
+    /** Integers of any width hash as one value, as they compare equal. */
+    private static Object hashKey(Object value) {
+      return value instanceof Number n ? (Object) n.longValue() : value;
+    }
+
+    private static Object[] combine(Object[] row, Object[] in, int[] positions) {
+      for (int i = 0; i < positions.length; i++) {
+        row[positions[i]] = in[i];
+      }
+      return row;
+    }
+
+    @Override
+    public List<String> explain(int depth, ScanStats[] stats) {
+      List<String> lines = new ArrayList<>();
+      explain(steps.size() - 1, depth, stats, lines);
+      return lines;
+    }
+
+    private void explain(int step, int depth, ScanStats[] stats, List<String> lines) {
+      if (step < 0) {
+        lines.addAll(first.explain(depth, stats == null ? null : new ScanStats[] {stats[0]}));
+        return;
+      }
+      lines.add(DirectRows.indent(depth) + steps.get(step).text());
+      explain(step - 1, depth + 1, stats, lines);
+      lines.addAll(steps.get(step).scan().explain(depth + 1, stats == null ? null : new ScanStats[] {stats[step + 1]}));
+    }
+
+    @Override
+    public int scans() {
+      return steps.size() + 1;
+    }
+  }
+}
