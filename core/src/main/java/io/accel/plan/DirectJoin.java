@@ -150,8 +150,9 @@ final class DirectJoin {
         double distinct = Math.max(1, Math.max(distinct(relationOf(outer), outer - relationOf(outer).offset()),
             distinct(rel, innerLocal)));
         double hashCost = scan.path().estimate().cost() + (rows + scan.path().estimate().rows()) * HASH_ROW;
-        boolean byLookup = lookupCost <= hashCost;
-        double stepCost = Math.min(lookupCost, hashCost);
+        // lookupJoins=false: both sides read independently, as the general planner then does
+        boolean byLookup = lookupCost <= hashCost && rel.table().session().lookupJoins();
+        double stepCost = byLookup ? lookupCost : hashCost;
         if (stepCost < bestCost) {
           bestCost = stepCost;
           bestEdge = e;

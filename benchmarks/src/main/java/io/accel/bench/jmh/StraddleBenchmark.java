@@ -89,6 +89,11 @@ public class StraddleBenchmark {
   /** What EXPLAIN names the batched index-lookup join. */
   public static final String LOOKUP_JOIN = "IndexLookupJoin";
 
+  /** Whether an Accel plan joins by index lookups (Calcite's IndexLookupJoin or a direct plan's). */
+  public static boolean usesLookupJoin(String plan) {
+    return plan.contains(LOOKUP_JOIN) || plan.contains("DirectLookupJoin");
+  }
+
   @Param({"S1", "S2"})
   public String query;
 
@@ -145,8 +150,12 @@ public class StraddleBenchmark {
         return "?lookupJoins=false";
       case "nocache":
         return "?rowCacheSize=0";
+      case "calcite":
+        // (not in the default modes) every statement planned by Calcite: the direct planner's comparison
+        return "?directPlanning=false";
       default:
-        throw new IllegalArgumentException("unknown mode \"" + mode + "\"; expected lookup, hash, nocache or postgres");
+        throw new IllegalArgumentException("unknown mode \"" + mode
+            + "\"; expected lookup, hash, nocache, calcite or postgres");
     }
   }
 
@@ -209,7 +218,7 @@ public class StraddleBenchmark {
       }
       try {
         String plan = explain(e.getValue(), sql, first);
-        boolean lookup = plan.contains(LOOKUP_JOIN);
+        boolean lookup = usesLookupJoin(plan);
         System.out.printf("%s %s plan (%s %s):%n%s%n", query, e.getKey(), LOOKUP_JOIN, lookup ? "used" : "not used", plan);
         if (e.getKey().equals("hash") && lookup) {
           System.out.println("NOTE: lookupJoins=false is not honoured by this engine build: mode hash plans as lookup does");

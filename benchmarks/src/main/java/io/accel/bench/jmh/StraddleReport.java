@@ -236,7 +236,7 @@ public final class StraddleReport implements Callable<Integer> {
         List<String> uses = new ArrayList<>();
         for (String q : queries) {
           String plan = StraddleBenchmark.explain(c, StraddleBenchmark.sql(q), StraddleBenchmark.parameters(workload, q, 0));
-          uses.add(q + (plan.contains(StraddleBenchmark.LOOKUP_JOIN) ? " uses " : " does not use ")
+          uses.add(q + (StraddleBenchmark.usesLookupJoin(plan) ? " uses " : " does not use ")
               + StraddleBenchmark.LOOKUP_JOIN);
         }
         plans.put("plan of " + m, String.join("; ", uses));
