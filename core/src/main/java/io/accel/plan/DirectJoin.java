@@ -75,6 +75,13 @@ final class DirectJoin {
   /** The rows of the joined tables under {@code condition} (over the joined row; null for none). */
   DirectRows.Source plan(RexNode condition) {
     int n = relations.size();
+    for (DirectPlanner.Relation r : relations) {
+      if (!r.table().statistics().analyzed()) {
+        // no statistics yet (auto-analyze has not run): a greedy order from guesses is a guess too; Calcite's
+        // search weighs more orders and methods
+        throw DirectPlanner.Declined.INSTANCE;
+      }
+    }
     List<List<RexNode>> local = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       local.add(new ArrayList<>());
@@ -96,6 +103,7 @@ final class DirectJoin {
         others.add(c);
       }
     }
+    deriveAcrossEdges(local, edges);
     List<Scan> scans = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       RexNode filter = RexUtil.composeConjunction(rexBuilder, local.get(r), true);
@@ -105,10 +113,11 @@ final class DirectJoin {
         StatementPlanner.SkewedParameter.collect(filter, relations.get(r).table().statistics(), skewed);
       }
     }
-    // the first table: the one its filter leaves fewest rows of
+    // the first table: the one its filter leaves fewest rows of (estimates below one row count as one, as
+    // PostgreSQL clamps them; ties go to the table written first)
     int first = 0;
     for (int r = 1; r < n; r++) {
-      if (scans.get(r).path().estimate().rows() < scans.get(first).path().estimate().rows()) {
+      if (Math.max(1, scans.get(r).path().estimate().rows()) < Math.max(1, scans.get(first).path().estimate().rows())) {
         first = r;
       }
     }
@@ -163,8 +172,8 @@ final class DirectJoin {
           ScanPlan plan = DirectPlanner.scanPlan(rel.def(), path, scan.projection(), slots);
           DirectRows.ScanSource source = new DirectRows.ScanSource(plan,
               slots.stream().mapToInt(Integer::intValue).toArray(), DirectPlanner.evaluated(path.icp()),
-              DirectPlanner.evaluated(path.residual()), AccelScan.terms(rel.def(),
-                  List.of(AccelSchema.NAME, rel.def().name()), path, scan.projection(), false));
+              DirectPlanner.evaluated(path.residual()), keyNamed(AccelScan.terms(rel.def(),
+                  List.of(AccelSchema.NAME, rel.def().name()), path, scan.projection(), false), keyIndex, name(outer)));
           int innerPosition = indexOf(scan.projection(), innerLocal);
           String text = (byLookup ? "DirectLookupJoin" : "DirectHashJoin") + "(table=[" + rel.qualifier()
               + "], key=[" + name(inner) + " = " + name(outer) + "]";
@@ -216,6 +225,68 @@ final class DirectJoin {
       width += r.rowType().getFieldCount();
     }
     return new JoinSource(width, firstSource, positions(first, firstScan.projection()), steps);
+  }
+
+  /**
+   * Comparisons of a joined column with a constant carried to the column it equals ({@code o.user_id = u.id AND
+   * u.id = 1} gives {@code o.user_id = 1}), as PostgreSQL's equivalence classes and Calcite's transitive predicates
+   * do: each table's scan is then bounded by it, and reads (and the result cache tracks) only those rows. An inner
+   * join drops the rows where either side is NULL, so the carried comparison removes nothing the join keeps.
+   */
+  private void deriveAcrossEdges(List<List<RexNode>> local, List<Edge> edges) {
+    for (int round = 0, changed = 1; changed > 0 && round < relations.size(); round++) {
+      changed = 0;
+      for (Edge e : edges) {
+        changed += carry(local, e.left(), e.right()) + carry(local, e.right(), e.left());
+      }
+    }
+  }
+
+  /** Adds to {@code to}'s table the comparisons of {@code from} with a constant; the number added. */
+  private int carry(List<List<RexNode>> local, int from, int to) {
+    int fromTable = relationIndex(from);
+    int toTable = relationIndex(to);
+    int fromLocal = from - relations.get(fromTable).offset();
+    DirectPlanner.Relation target = relations.get(toTable);
+    if (relations.get(fromTable).def().columns().get(fromLocal).type().kind()
+        != target.def().columns().get(to - target.offset()).type().kind()) {
+      return 0; // a constant of one integer width may not fit the other column's key
+    }
+    RexNode toRef = rexBuilder.makeInputRef(target.rowType().getFieldList().get(to - target.offset()).getType(),
+        to - target.offset());
+    int added = 0;
+    for (RexNode c : List.copyOf(local.get(fromTable))) {
+      if (!(c instanceof RexCall call) || call.getOperands().size() != 2 || !SqlKind.COMPARISON.contains(c.getKind())
+          || c.getKind() == SqlKind.NOT_EQUALS) {
+        continue;
+      }
+      RexNode a = call.getOperands().get(0);
+      RexNode b = call.getOperands().get(1);
+      RexNode derived = null;
+      if (a instanceof RexInputRef ref && ref.getIndex() == fromLocal && AccessPathPlanner.runtimeConstant(b)) {
+        derived = rexBuilder.makeCall(call.getOperator(), toRef, b);
+      } else if (b instanceof RexInputRef ref && ref.getIndex() == fromLocal && AccessPathPlanner.runtimeConstant(a)) {
+        derived = rexBuilder.makeCall(call.getOperator(), a, toRef);
+      }
+      if (derived != null && !local.get(toTable).contains(derived)) {
+        local.get(toTable).add(derived);
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** A lookup scan's EXPLAIN terms with its key parameter shown as the outer column it comes from. */
+  private static List<Map.Entry<String, Object>> keyNamed(List<Map.Entry<String, Object>> terms, int keyIndex,
+      String outer) {
+    java.util.regex.Pattern key = java.util.regex.Pattern.compile("\\?" + keyIndex + "(?![0-9])");
+    List<Map.Entry<String, Object>> out = new ArrayList<>(terms.size());
+    for (Map.Entry<String, Object> t : terms) {
+      out.add(t.getValue() instanceof String v
+          ? Map.entry(t.getKey(), key.matcher(v).replaceAll(java.util.regex.Matcher.quoteReplacement(outer)))
+          : t);
+    }
+    return out;
   }
 
   private AccessPath cheapest(int relation, RexNode filter, int[] projection) {

@@ -296,6 +296,29 @@ class DirectPlanningTest extends JdbcTestSupport {
     assertThat(analyzed).contains("Rows returned: 2");
   }
 
+  @Test
+  void explainShowsTheJoinOrderAndMethods() throws Exception {
+    Connection c = connect(true, 0);
+    createTable(c);
+    createJoinedTables(c);
+    // t filtered to a few rows first, then u by its t_id index per row, then w (13 rows) by either method
+    List<String> plan = lines(c, "EXPLAIN SELECT count(*) FROM w JOIN u ON u.s = w.code JOIN t ON t.id = u.t_id"
+        + " WHERE t.a = 3 AND t.b = 2");
+    assertThat(plan).hasSize(6);
+    assertThat(plan.get(0)).isEqualTo("DirectAggregate(aggregates=[count(*)])");
+    assertThat(plan.get(1)).matches("  -> Direct(Hash|Lookup)Join\\(table=\\[w], key=\\[w.code = u.s]\\)");
+    assertThat(plan.get(2)).isEqualTo("    -> DirectLookupJoin(table=[u], key=[u.t_id = t.id])");
+    assertThat(plan.get(3)).startsWith("      -> AccelScan(table=[[public, t]], access=[index t_a_b], keys=[a = 3, b = 2]");
+    assertThat(plan.get(4)).startsWith("      -> AccelScan(table=[[public, u]], access=[index u_t], keys=[t_id = t.id]");
+    assertThat(plan.get(5)).startsWith("    -> AccelScan(table=[[public, w]]");
+    List<String> analyzed = lines(c, "EXPLAIN ANALYZE SELECT count(*) FROM w JOIN u ON u.s = w.code"
+        + " JOIN t ON t.id = u.t_id WHERE t.a = 3 AND t.b = 2");
+    long matches = run(c, "SELECT count(*) FROM w JOIN u ON u.s = w.code JOIN t ON t.id = u.t_id"
+        + " WHERE t.a = 3 AND t.b = 2").rows().get(0).get(0) instanceof Long n ? n : -1;
+    assertThat(analyzed.get(1)).contains("(actual rows=" + matches + " loops=1");
+    assertThat(analyzed.get(4)).contains("seeks=");
+  }
+
   private static List<String> lines(Connection c, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
