@@ -2,6 +2,7 @@ package io.accel.plan;
 
 import io.accel.catalog.ColumnType;
 import io.accel.exec.AccessCounters.ScanStats;
+import io.accel.exec.LookupJoin;
 import io.accel.exec.ScanPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,8 +73,11 @@ final class DirectJoin {
   private record Scan(AccessPath path, RexNode filter, int[] projection) {
   }
 
-  /** The rows of the joined tables under {@code condition} (over the joined row; null for none). */
-  DirectRows.Source plan(RexNode condition) {
+  /**
+   * The rows of the joined tables under {@code condition} (over the joined row; null for none); {@code limit} the
+   * rows the query takes from the join as it streams (LIMIT + OFFSET without sort or grouping), or -1.
+   */
+  DirectRows.Source plan(RexNode condition, double limit) {
     int n = relations.size();
     for (DirectPlanner.Relation r : relations) {
       if (!r.table().statistics().analyzed()) {
@@ -97,7 +101,8 @@ final class DirectJoin {
       }
       needed.or(RelOptUtil.InputFinder.bits(c).toBitSet());
       if (c.getKind() == SqlKind.EQUALS && ((RexCall) c).getOperands().get(0) instanceof RexInputRef a
-          && ((RexCall) c).getOperands().get(1) instanceof RexInputRef b) {
+          && ((RexCall) c).getOperands().get(1) instanceof RexInputRef b && keyable(a.getIndex())
+          && keyable(b.getIndex())) {
         edges.add(new Edge(c, a.getIndex(), b.getIndex()));
       } else {
         others.add(c);
@@ -159,14 +164,18 @@ final class DirectJoin {
         double distinct = Math.max(1, Math.max(distinct(relationOf(outer), outer - relationOf(outer).offset()),
             distinct(rel, innerLocal)));
         double hashCost = scan.path().estimate().cost() + (rows + scan.path().estimate().rows()) * HASH_ROW;
+        // under a LIMIT the lookups stop with the rows taken, where a hash join first reads its whole table
+        double lookupRows = rows * lookup.estimate().rows();
+        if (limit >= 0) {
+          lookupCost *= Math.min(1, limit / Math.max(1, lookupRows));
+        }
         // lookupJoins=false: both sides read independently, as the general planner then does
         boolean byLookup = lookupCost <= hashCost && rel.table().session().lookupJoins();
         double stepCost = byLookup ? lookupCost : hashCost;
         if (stepCost < bestCost) {
           bestCost = stepCost;
           bestEdge = e;
-          bestRows = byLookup ? rows * lookup.estimate().rows()
-              : rows * scan.path().estimate().rows() / distinct;
+          bestRows = byLookup ? lookupRows : rows * scan.path().estimate().rows() / distinct;
           AccessPath path = byLookup ? lookup : scan.path();
           List<Integer> slots = new ArrayList<>();
           ScanPlan plan = DirectPlanner.scanPlan(rel.def(), path, scan.projection(), slots);
@@ -289,6 +298,14 @@ final class DirectJoin {
     return out;
   }
 
+  /** A column that can key a lookup or a hash join here: an integer or text column. */
+  private boolean keyable(int column) {
+    DirectPlanner.Relation r = relationOf(column);
+    ColumnType k = r.def().columns().get(column - r.offset()).type().kind();
+    return k == ColumnType.SMALLINT || k == ColumnType.INTEGER || k == ColumnType.BIGINT || k == ColumnType.VARCHAR
+        || k == ColumnType.TEXT;
+  }
+
   private AccessPath cheapest(int relation, RexNode filter, int[] projection) {
     AccessPath best = null;
     for (AccessPath p : relations.get(relation).table().planner(rexBuilder).paths(filter, projection, List.of(), -1)) {
@@ -375,19 +392,30 @@ final class DirectJoin {
       return rows;
     }
 
-    private static Enumerable<Object[]> join(Step step, DataContext root, Object[] parameters,
+    private Enumerable<Object[]> join(Step step, DataContext root, Object[] parameters,
         Enumerable<Object[]> outer, ScanStats[] stats) {
       Enumerable<Object[]> joined;
       if (step.lookup()) {
-        joined = outer.selectMany(row -> {
-          Object key = key(row[step.outerColumn()], step.keyKind());
-          if (key == null) {
-            return Linq4j.emptyEnumerable();
-          }
-          Object[] p = Arrays.copyOf(parameters, step.keyIndex() + 1);
-          p[step.keyIndex()] = key;
-          return step.scan().rows(root, p, stats).select(in -> combine(row.clone(), in, step.positions()));
-        });
+        // the index lookup join's engine (batches of outer rows, each distinct key looked up once, in key order)
+        DirectRows.ScanSource scan = step.scan();
+        int keyIndex = step.keyIndex();
+        // the statement's parameters and, after them, the key being looked up (evaluation is one key at a time)
+        Object[] p = Arrays.copyOf(parameters, keyIndex + 1);
+        int[] slotParameters = scan.slotParameters();
+        LookupJoin.Spec spec = new LookupJoin.Spec(scan.scan(), LookupJoin.Kind.INNER, false,
+            scan.scan().projection().length, null);
+        joined = ScanRuntime.lookupJoin(root, outer, spec,
+            row -> new Object[] {key(row[step.outerColumn()], step.keyKind())},
+            key -> {
+              Object[] slots = new Object[slotParameters.length];
+              for (int i = 0; i < slots.length; i++) {
+                slots[i] = slotParameters[i] == keyIndex ? key[0] : parameters[slotParameters[i]];
+              }
+              return slots;
+            },
+            predicate2(scan.icp(), p, keyIndex), predicate2(scan.residual(), p, keyIndex), null, null,
+            stats == null ? null : stats[0])
+            .select(row -> place(row, width, step.positions()));
       } else {
         joined = new AbstractEnumerable<>() {
           @Override
@@ -413,6 +441,26 @@ final class DirectJoin {
       }
       DirectRows.Condition post = step.post();
       return post == null ? joined : joined.where(row -> post.test(row, parameters) == Boolean.TRUE);
+    }
+
+    /** A joined row of the lookup engine (outer row, then the inner scan's columns) in the joined-row layout. */
+    private static Object[] place(Object[] row, int width, int[] positions) {
+      Object[] out = Arrays.copyOf(row, width);
+      for (int i = 0; i < positions.length; i++) {
+        out[positions[i]] = row[width + i];
+      }
+      return out;
+    }
+
+    private static org.apache.calcite.linq4j.function.Predicate2<Object[], Object[]> predicate2(
+        DirectRows.Condition c, Object[] p, int keyIndex) {
+      if (c == null) {
+        return null;
+      }
+      return (row, key) -> {
+        p[keyIndex] = key[0];
+        return c.test(row, p) == Boolean.TRUE;
+      };
     }
 
     /** The lookup key in the inner column's representation; null when nothing can match (NULL, out of range). */

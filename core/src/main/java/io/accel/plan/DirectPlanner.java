@@ -330,7 +330,7 @@ final class DirectPlanner {
         }
       } else {
         DirectJoin join = new DirectJoin(relations, rexBuilder, parameterTypes.size(), needed);
-        source = join.plan(condition);
+        source = join.plan(condition, !grouped && sort.isEmpty() && q.limit() >= 0 ? q.limit() + q.offset() : -1);
         for (Relation r : relations) {
           tableIds.add(r.def().id());
         }
@@ -527,13 +527,17 @@ final class DirectPlanner {
       return k == ColumnType.VARCHAR || k == ColumnType.TEXT;
     }
 
-    /** Compared, sorted, grouped and aggregated by min/max here exactly as the general path does. */
+    /**
+     * Compared, sorted and aggregated by min/max here exactly as the general path does: integers, text, and NUMERIC
+     * (by value: 1.5 = 1.50).
+     */
     private boolean comparable(int column) {
-      return column >= 0 && (integral(column) || text(column));
+      return column >= 0 && (integral(column) || text(column) || kind(column) == ColumnType.NUMERIC);
     }
 
+    /** Grouped here as the general path groups: NUMERIC is not (its groups fold trailing zeros). */
     private boolean groupable(int column) {
-      return comparable(column);
+      return integral(column) || text(column);
     }
 
     /** WHERE and every ON condition, as one conjunction over the joined row; null when there is none. */
@@ -624,15 +628,21 @@ final class DirectPlanner {
       RelDataType columnType = typeOf(column);
       if (o instanceof SimpleSelect.Column c) {
         int other = column(c);
-        if (integral(other) != integral(column) || text(other) != text(column)) {
+        if (kind(other) == ColumnType.NUMERIC || kind(column) == ColumnType.NUMERIC
+            || integral(other) != integral(column) || text(other) != text(column)) {
           throw Declined.INSTANCE;
         }
         return rexBuilder.makeInputRef(typeOf(other), other);
       } else if (o instanceof SimpleSelect.IntegerLiteral i) {
-        if (!integral(column) || !fits(i.value(), kind(column))) {
+        if (!(integral(column) && fits(i.value(), kind(column)) || kind(column) == ColumnType.NUMERIC)) {
           throw Declined.INSTANCE;
         }
         return rexBuilder.makeExactLiteral(BigDecimal.valueOf(i.value()));
+      } else if (o instanceof SimpleSelect.DecimalLiteral d) {
+        if (kind(column) != ColumnType.NUMERIC) {
+          throw Declined.INSTANCE; // an integer column against a fraction: Calcite's casts decide
+        }
+        return rexBuilder.makeExactLiteral(d.value());
       } else if (o instanceof SimpleSelect.StringLiteral s) {
         if (!text(column) || !latin1(s.value())) {
           throw Declined.INSTANCE;

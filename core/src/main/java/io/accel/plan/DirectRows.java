@@ -87,9 +87,9 @@ final class DirectRows implements DirectPlan {
     StringBuilder line = new StringBuilder(indent(depth)).append("AccelScan(").append(String.join(", ", terms))
         .append(')');
     if (s != null) {
-      line.append(String.format(java.util.Locale.ROOT, "  (seeks=%d index entries read=%d icp attempts=%d"
-          + " icp matches=%d rows fetched=%d)", s.seeks(), s.entriesRead(), s.icpAttempts(), s.icpMatches(),
-          s.rowsFetched()));
+      line.append(String.format(java.util.Locale.ROOT, "  (%sseeks=%d index entries read=%d icp attempts=%d"
+          + " icp matches=%d rows fetched=%d rows returned=%d)", s.lookups() > 0 ? "lookups=" + s.lookups() + " " : "",
+          s.seeks(), s.entriesRead(), s.icpAttempts(), s.icpMatches(), s.rowsFetched(), s.rowsReturned()));
     }
     return line.toString();
   }
@@ -166,7 +166,7 @@ final class DirectRows implements DirectPlan {
     if (a != null) {
       // the source's first line (its outermost operator) carries the rows it gave
       String first = sourceLines.get(0);
-      int counters = first.indexOf("  (seeks=");
+      int counters = first.indexOf("  (seeks=") >= 0 ? first.indexOf("  (seeks=") : first.indexOf("  (lookups=");
       sourceLines.set(0, counters < 0 ? first + actual(a.source())
           : first.substring(0, counters) + actual(a.source()) + first.substring(counters));
     }
@@ -341,12 +341,22 @@ final class DirectRows implements DirectPlan {
     rows.sort(order);
   }
 
-  /** Integers (of any width) by value, text by {@link String#compareTo}, as generated code compares them. */
+  /**
+   * Integers (of any width) and NUMERIC by value, text by {@link String#compareTo}, as generated code compares
+   * them.
+   */
   static int compare(Object a, Object b) {
     if (a instanceof String s) {
       return s.compareTo((String) b);
     }
+    if (a instanceof java.math.BigDecimal || b instanceof java.math.BigDecimal) {
+      return decimal(a).compareTo(decimal(b));
+    }
     return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+  }
+
+  private static java.math.BigDecimal decimal(Object v) {
+    return v instanceof java.math.BigDecimal d ? d : java.math.BigDecimal.valueOf(((Number) v).longValue());
   }
 
   /**
@@ -480,6 +490,7 @@ final class DirectRows implements DirectPlan {
     SqlTypeName type = lit.getType().getSqlTypeName();
     return switch (type) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> lit.getValueAs(Long.class);
+      case DECIMAL -> lit.getValueAs(java.math.BigDecimal.class);
       case CHAR, VARCHAR -> lit.getValueAs(String.class);
       case BOOLEAN -> lit.getValueAs(Boolean.class);
       default -> throw new IllegalArgumentException(lit.toString());

@@ -48,10 +48,14 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
   }
 
   /** What a comparison compares: a column, an integer or string literal, or a parameter. */
-  public sealed interface Operand permits Column, IntegerLiteral, StringLiteral, Parameter {
+  public sealed interface Operand permits Column, IntegerLiteral, DecimalLiteral, StringLiteral, Parameter {
   }
 
   public record IntegerLiteral(long value) implements Operand {
+  }
+
+  /** A number with a decimal point and no exponent ({@code 2.50}, {@code .5}), its scale as written. */
+  public record DecimalLiteral(java.math.BigDecimal value) implements Operand {
   }
 
   public record StringLiteral(String value) implements Operand {
@@ -392,7 +396,7 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
           return new Parameter(parameters++);
         case NUMBER:
           at++;
-          return new IntegerLiteral(integer(t.text(), false));
+          return number(t.text(), false);
         case STRING:
           // a plain '...' string; E'...' strings and a string continued on the next line are not in the shape
           if (sql.charAt(t.start()) != '\'' || next(1).kind() == Kind.STRING) {
@@ -403,12 +407,24 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
         case SYMBOL:
           if ((t.text().equals("-") || t.text().equals("+")) && next(1).kind() == Kind.NUMBER) {
             at += 2;
-            return new IntegerLiteral(integer(next(-1).text(), t.text().equals("-")));
+            return number(next(-1).text(), t.text().equals("-"));
           }
           throw NotSimple.INSTANCE;
         default:
           return column();
       }
+    }
+
+    /** An integer or decimal literal (a number with an exponent is not in the shape). */
+    private static Operand number(String text, boolean negative) {
+      if (text.indexOf('.') < 0) {
+        return new IntegerLiteral(integer(text, negative));
+      }
+      if (text.indexOf('e') >= 0 || text.indexOf('E') >= 0 || text.length() > 40) {
+        throw NotSimple.INSTANCE;
+      }
+      java.math.BigDecimal v = new java.math.BigDecimal(text);
+      return new DecimalLiteral(negative ? v.negate() : v);
     }
 
     private static long integer(String digits, boolean negative) {

@@ -32,6 +32,8 @@ class DirectPlanningTest extends JdbcTestSupport {
   /** Columns of types the direct planner leaves to Calcite in conditions. */
   private static final String[] OTHERS = {"n", "dt", "flag", "ch"};
   private static final String[] COMPARISONS = {"=", "<>", "!=", "<", "<=", ">", ">="};
+  /** Literals for the NUMERIC(8,2) column n: integers, scales below, at and above the column's. */
+  private static final String[] DECIMALS = {"1.5", "2.50", "3", "-0.5", "0.125", "4.555", "2"};
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -319,6 +321,25 @@ class DirectPlanningTest extends JdbcTestSupport {
     assertThat(analyzed.get(4)).contains("seeks=");
   }
 
+  @Test
+  void joinsUnderALimitStopEarlyAndCountTheirLookups() throws Exception {
+    Connection c = connect(true, 0);
+    createTable(c);
+    createJoinedTables(c);
+    var lookups = Search.in(registry).name("accel.join.lookups").tag("store", url.substring("jdbc:accel:".length()));
+    double before = lookups.counter() == null ? 0 : lookups.counter().count();
+    // under the LIMIT the outer rows stream into lookups instead of a hash join reading a whole table first
+    List<String> analyzed = lines(c, "EXPLAIN ANALYZE SELECT u.id, t.a FROM u JOIN t ON t.id = u.t_id LIMIT 3");
+    assertThat(analyzed.get(1)).startsWith("  -> DirectLookupJoin(");
+    assertThat(analyzed.get(2)).startsWith("    -> AccelScan(");
+    // the first batch of outer rows (16), not all 600, and one lookup for each of its distinct keys
+    java.util.regex.Matcher returned = java.util.regex.Pattern.compile("rows returned=(\\d+)").matcher(analyzed.get(2));
+    assertThat(returned.find()).as(analyzed.get(2)).isTrue();
+    assertThat(Long.parseLong(returned.group(1))).isBetween(3L, 16L);
+    assertThat(analyzed).contains("Rows returned: 3");
+    assertThat(lookups.counter().count() - before).isBetween(1.0, 16.0);
+  }
+
   private static List<String> lines(Connection c, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
@@ -404,7 +425,7 @@ class DirectPlanningTest extends JdbcTestSupport {
       }
       case 3 -> sql.append(q).append(groupColumn).append(", count(*), sum(").append(r.nextBoolean() ? "a" : "b")
           .append("), min(").append(anyColumn(r)).append(") AS lo, max(").append(anyColumn(r)).append(')');
-      case 4 -> sql.append("count(").append(anyColumn(r)).append("), max(c), sum(b)");
+      case 4 -> sql.append("count(").append(anyColumn(r)).append("), max(c), sum(b), min(n)");
       default -> sql.append("id, ").append(q).append(anyColumn(r));
     }
     sql.append(" FROM t").append(aliased ? " x" : "");
@@ -423,7 +444,7 @@ class DirectPlanningTest extends JdbcTestSupport {
     } else if (!grouped && r.nextBoolean()) {
       sql.append(" ORDER BY ");
       if (r.nextBoolean()) {
-        String col = anyColumn(r);
+        String col = r.nextInt(6) == 0 ? "n" : anyColumn(r);
         sql.append(q).append(col).append(r.nextBoolean() ? " DESC" : "")
             .append(r.nextInt(3) == 0 ? (r.nextBoolean() ? " NULLS FIRST" : " NULLS LAST") : "").append(", ");
       }
@@ -436,6 +457,15 @@ class DirectPlanningTest extends JdbcTestSupport {
   }
 
   private static String condition(Random r, String q, int depth) {
+    if (r.nextInt(7) == 0) {
+      return switch (r.nextInt(5)) {
+        case 0 -> q + "n " + pick(r, COMPARISONS) + " " + pick(r, DECIMALS);
+        case 1 -> pick(r, DECIMALS) + " " + pick(r, COMPARISONS) + " " + q + "n";
+        case 2 -> q + "n BETWEEN " + pick(r, DECIMALS) + " AND " + pick(r, DECIMALS);
+        case 3 -> q + "n IN (" + pick(r, DECIMALS) + ", " + pick(r, DECIMALS) + ")";
+        default -> q + "n NOT IN (1.5, 3)";
+      };
+    }
     boolean text = r.nextInt(3) == 0;
     String column = q + (r.nextInt(12) == 0 ? pick(r, OTHERS) : text ? pick(r, TEXTS) : pick(r, NUMBERS));
     switch (depth > 2 ? r.nextInt(5) : r.nextInt(8)) {

@@ -187,6 +187,20 @@ class LookupJoinTest extends JdbcTestSupport {
     update(conn, "ANALYZE orders");
   }
 
+  /**
+   * Connections that plan through Calcite: this class checks its IndexLookupJoin operator and EXPLAIN lines (the
+   * direct planner's joins run on the same lookup engine; DirectPlanningTest covers them).
+   */
+  @Override
+  protected Connection connect() throws SQLException {
+    return connect(url);
+  }
+
+  @Override
+  protected Connection connect(String anyUrl) throws SQLException {
+    return super.connect(anyUrl + (anyUrl.contains("?") ? "&" : "?") + "directPlanning=false");
+  }
+
   /** A connection to the second store, which also has orders_user_status_created (user_id, status, created_at). */
   private Connection rangeStore() throws SQLException {
     if (rangeKeeper == null) {

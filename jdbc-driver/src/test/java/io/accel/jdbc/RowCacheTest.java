@@ -94,12 +94,12 @@ class RowCacheTest extends JdbcTestSupport {
 
     // lookup join by primary key: three items
     String byKey = "SELECT p.id, i.name FROM pick p JOIN item i ON i.id = p.item_id";
-    assertThat(plan(c, byKey)).contains("IndexLookupJoin");
+    assertThat(plan(c, byKey)).containsAnyOf("IndexLookupJoin", "DirectLookupJoin");
     assertThat(hitsOfThirdRun(byKey, List.of("1|n5", "2|n6", "3|n7"))).isEqualTo(3);
 
     // lookup join through the index: kind 1 has ten items, fetched once per distinct key
     String byIndex = "SELECT i.name FROM pick p JOIN item i ON i.kind = p.kind WHERE p.id = 1";
-    assertThat(plan(c, byIndex)).contains("IndexLookupJoin").contains("item_kind");
+    assertThat(plan(c, byIndex)).containsAnyOf("IndexLookupJoin", "DirectLookupJoin").contains("item_kind");
     List<String> kind1 = new ArrayList<>();
     for (int id = 1; id <= 40; id += 4) {
       kind1.add("n" + id);
