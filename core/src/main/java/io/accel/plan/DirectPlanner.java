@@ -56,7 +56,8 @@ final class DirectPlanner {
   StatementPlanner.Planned plan(String sql, long maxRowCount, CalciteSchema rootSchema) {
     SimpleSelect q = SimpleSelect.parse(sql);
     if (q == null) {
-      return null;
+      io.accel.sql.SimpleInsert insert = io.accel.sql.SimpleInsert.parse(sql);
+      return insert == null ? null : planInsert(insert, sql, maxRowCount, rootSchema);
     }
     List<AccelTable> tables = new ArrayList<>(q.from().size());
     for (SimpleSelect.TableRef ref : q.from()) {
@@ -71,6 +72,161 @@ final class DirectPlanner {
     } catch (Declined e) {
       return null;
     }
+  }
+
+  /**
+   * An INSERT of constant rows: each value converted to its column's representation here (integers into integer
+   * columns within range, strings into text columns, booleans into boolean columns, NULL anywhere, parameters typed
+   * as their column), the rows written by {@link TableModification} as the general path's plan writes them (the
+   * same batch, RETURNING and ON CONFLICT handling, constraints and defaults checks in the writer). Declined when a
+   * column the statement leaves out has a DEFAULT (an identity or serial column included), which Calcite computes.
+   */
+  private StatementPlanner.Planned planInsert(io.accel.sql.SimpleInsert insert, String sql, long maxRowCount,
+      CalciteSchema rootSchema) {
+    AccelTable table = resolve(insert.table(), rootSchema);
+    if (table == null) {
+      return null;
+    }
+    TableDef def = table.definition();
+    int width = def.columns().size();
+    int[] targets = new int[insert.columns().isEmpty() ? width : insert.columns().size()];
+    if (insert.columns().isEmpty()) {
+      for (int i = 0; i < width; i++) {
+        targets[i] = i;
+      }
+    } else {
+      java.util.BitSet seen = new java.util.BitSet();
+      for (int i = 0; i < targets.length; i++) {
+        String name = insert.columns().get(i);
+        int found = -1;
+        for (int c = 0; c < width; c++) {
+          if (def.columns().get(c).name().equalsIgnoreCase(name)) {
+            if (found >= 0 || !def.columns().get(c).name().equals(name)) {
+              return null;
+            }
+            found = c;
+          }
+        }
+        if (found < 0 || seen.get(found)) {
+          return null; // 42703 / 42701 from the general path
+        }
+        seen.set(found);
+        targets[i] = found;
+      }
+      for (int c = 0; c < width; c++) {
+        if (!seen.get(c) && def.columns().get(c).defaultSql().isPresent()) {
+          return null;
+        }
+      }
+    }
+    RelDataType rowType = table.getRowType(planner.typeFactory());
+    Map<Integer, RelDataType> parameterTypes = new HashMap<>();
+    List<Object[]> constants = new ArrayList<>(insert.rows().size());
+    int[][] parameterAt = new int[insert.rows().size()][];
+    for (int r = 0; r < insert.rows().size(); r++) {
+      List<io.accel.sql.SimpleInsert.Value> values = insert.rows().get(r);
+      if (values.size() != targets.length) {
+        return null; // 42601: more or fewer expressions than target columns
+      }
+      Object[] row = new Object[width];
+      int[] params = new int[width];
+      java.util.Arrays.fill(params, -1);
+      for (int i = 0; i < targets.length; i++) {
+        int c = targets[i];
+        io.accel.sql.SimpleInsert.Value v = values.get(i);
+        ColumnType kind = def.columns().get(c).type().kind();
+        if (v.isParameter()) {
+          if (!(kind == ColumnType.SMALLINT || kind == ColumnType.INTEGER || kind == ColumnType.BIGINT
+              || kind == ColumnType.VARCHAR || kind == ColumnType.TEXT || kind == ColumnType.BOOLEAN)) {
+            return null;
+          }
+          parameterTypes.put(v.parameter(), planner.typeFactory().createTypeWithNullability(
+              rowType.getFieldList().get(c).getType(), true));
+          params[c] = v.parameter();
+        } else if (v.literal() != null) {
+          Object value = insertValue(v.literal(), kind);
+          if (value == null) {
+            return null;
+          }
+          row[c] = value;
+        }
+      }
+      constants.add(row);
+      parameterAt[r] = params;
+    }
+    List<AvaticaParameter> parameters = new ArrayList<>();
+    for (int i = 0; i < parameterTypes.size(); i++) {
+      RelDataType t = parameterTypes.get(i);
+      if (t == null) {
+        return null;
+      }
+      parameters.add(new AvaticaParameter(false, precision(t), scale(t), t.getSqlTypeName().getJdbcOrdinal(),
+          t.getSqlTypeName().getName(), Object.class.getName(), "?" + i));
+    }
+    int parameterCount = parameters.size();
+    TableModification modification = new TableModification(table,
+        org.apache.calcite.rel.core.TableModify.Operation.INSERT, List.of(), true);
+    org.apache.calcite.runtime.Bindable<Object> bindable = root -> {
+      List<Object[]> rows = new ArrayList<>(constants.size());
+      for (int r = 0; r < constants.size(); r++) {
+        Object[] row = constants.get(r).clone();
+        int[] params = parameterAt[r];
+        for (int c = 0; c < params.length; c++) {
+          if (params[c] >= 0 && params[c] < parameterCount) {
+            row[c] = root.get("?" + params[c]);
+          }
+        }
+        rows.add(row);
+      }
+      long count = TableModification.execute(modification, root, org.apache.calcite.linq4j.Linq4j.asEnumerable(rows));
+      return org.apache.calcite.linq4j.Linq4j.singletonEnumerable(count);
+    };
+    RelDataType countType = planner.typeFactory().createSqlType(SqlTypeName.BIGINT);
+    RelDataType resultType = planner.typeFactory().createStructType(List.of(countType), List.of("ROWCOUNT"));
+    ColumnMetaData.AvaticaType avaticaType = ColumnMetaData.scalar(java.sql.Types.BIGINT, "BIGINT",
+        ColumnMetaData.Rep.PRIMITIVE_LONG);
+    List<ColumnMetaData> columns = List.of(new ColumnMetaData(0, false, true, false, false,
+        DatabaseMetaData.columnNoNulls, true, countType.getPrecision(), "ROWCOUNT", "ROWCOUNT", null,
+        precision(countType), scale(countType), null, null, avaticaType, true, false, false,
+        avaticaType.columnClassName()));
+    CalcitePrepare.CalciteSignature<Object> signature = new CalcitePrepare.CalciteSignature<>(sql, parameters,
+        Map.of(), resultType, columns, Meta.CursorFactory.deduce(columns, Object[].class), rootSchema, List.of(),
+        maxRowCount, bindable, Meta.StatementType.INSERT);
+    String line = "DirectInsert(table=[[" + AccelSchema.NAME + ", " + def.name() + "]], rows=[" + constants.size()
+        + "])";
+    DirectPlan explained = new DirectPlan() {
+      @Override
+      public void analyze() {
+      }
+
+      @Override
+      public List<String> explain() {
+        return List.of(line);
+      }
+
+      @Override
+      public io.accel.exec.AccessCounters.ScanStats scanTotals() {
+        return new io.accel.exec.AccessCounters.ScanStats();
+      }
+    };
+    return new StatementPlanner.Planned(signature,
+        new StatementPlanner.PlanFacts(true, java.util.Set.of(), "it reads no table", List.of()), explained);
+  }
+
+  /** A literal in a column's representation, or null when it does not convert exactly (Calcite decides then). */
+  private static Object insertValue(Object literal, ColumnType kind) {
+    if (literal instanceof Long v) {
+      return switch (kind) {
+        case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) (long) v : null;
+        case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) (long) v : null;
+        case BIGINT -> v;
+        default -> null;
+      };
+    }
+    if (literal instanceof String s) {
+      return kind == ColumnType.VARCHAR || kind == ColumnType.TEXT ? s : null;
+    }
+    return kind == ColumnType.BOOLEAN ? literal : null;
   }
 
   /** The stored table the name means as Calcite would resolve it, or null when that is not certain. */

@@ -108,6 +108,11 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
 
   private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max");
 
+  /** Whether an unquoted word is never a name in these shapes. */
+  static boolean reserved(String word) {
+    return RESERVED.contains(word);
+  }
+
   /** The statement in this shape, or null when it is anything else (or does not lex). */
   public static SimpleSelect parse(String sql) {
     if (sql.length() < 14 || !sql.regionMatches(true, firstNonBlank(sql), "select", 0, 6)) {
