@@ -45,11 +45,18 @@ final class DirectPlanner {
   static final double MAX_COST = 10_000;
 
   private final StatementPlanner planner;
-  private final RexBuilder rexBuilder;
+  /** Made at the first query planned here (it loads Calcite's operator table; an INSERT does not need it). */
+  private RexBuilder rexBuilder;
 
   DirectPlanner(StatementPlanner planner) {
     this.planner = planner;
-    this.rexBuilder = new RexBuilder(planner.typeFactory());
+  }
+
+  private RexBuilder rexBuilder() {
+    if (rexBuilder == null) {
+      rexBuilder = new RexBuilder(planner.typeFactory());
+    }
+    return rexBuilder;
   }
 
   /** The plan of {@code sql}, or null when the statement is not one this planner handles. */
@@ -452,7 +459,7 @@ final class DirectPlanner {
         TableDef def = single.def();
         int[] projection = scanColumns.stream().mapToInt(Integer::intValue).toArray();
         // the cheapest access path: unordered (then sorted here), or one whose key order gives ORDER BY
-        AccessPathPlanner paths = single.table().planner(rexBuilder);
+        AccessPathPlanner paths = single.table().planner(rexBuilder());
         AccessPath best = null;
         double bestCost = Double.MAX_VALUE;
         for (AccessPath p : paths.paths(condition, projection, List.of(), -1)) {
@@ -485,7 +492,7 @@ final class DirectPlanner {
           StatementPlanner.SkewedParameter.collect(condition, single.table().statistics(), skewed);
         }
       } else {
-        DirectJoin join = new DirectJoin(relations, rexBuilder, parameterTypes.size(), needed);
+        DirectJoin join = new DirectJoin(relations, rexBuilder(), parameterTypes.size(), needed);
         source = join.plan(condition, !grouped && sort.isEmpty() && q.limit() >= 0 ? q.limit() + q.offset() : -1);
         for (Relation r : relations) {
           tableIds.add(r.def().id());
@@ -710,7 +717,7 @@ final class DirectPlanner {
         terms.add(condition(q.where(), false));
       }
       return terms.isEmpty() ? null : terms.size() == 1 ? terms.get(0)
-          : rexBuilder.makeCall(SqlStdOperatorTable.AND, terms);
+          : rexBuilder().makeCall(SqlStdOperatorTable.AND, terms);
     }
 
     /** The condition as Calcite's conversion gives it, NOT pushed into the operands. */
@@ -727,7 +734,7 @@ final class DirectPlanner {
         boolean outside = b.negated() != negated;
         RexNode low = comparison(">=", b.value(), b.low(), outside);
         RexNode high = comparison("<=", b.value(), b.high(), outside);
-        return rexBuilder.makeCall(outside ? SqlStdOperatorTable.OR : SqlStdOperatorTable.AND, low, high);
+        return rexBuilder().makeCall(outside ? SqlStdOperatorTable.OR : SqlStdOperatorTable.AND, low, high);
       } else if (c instanceof SimpleSelect.InList in) {
         boolean notIn = in.negated() != negated;
         List<RexNode> terms = new ArrayList<>();
@@ -735,15 +742,15 @@ final class DirectPlanner {
           terms.add(comparison("=", in.value(), o, notIn));
         }
         return terms.size() == 1 ? terms.get(0)
-            : rexBuilder.makeCall(notIn ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
+            : rexBuilder().makeCall(notIn ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
       } else {
         SimpleSelect.IsNull isNull = (SimpleSelect.IsNull) c;
         if (!(isNull.value() instanceof SimpleSelect.Column col)) {
           throw Declined.INSTANCE;
         }
         int column = column(col);
-        return rexBuilder.makeCall(isNull.negated() != negated ? SqlStdOperatorTable.IS_NOT_NULL
-            : SqlStdOperatorTable.IS_NULL, rexBuilder.makeInputRef(typeOf(column), column));
+        return rexBuilder().makeCall(isNull.negated() != negated ? SqlStdOperatorTable.IS_NOT_NULL
+            : SqlStdOperatorTable.IS_NULL, rexBuilder().makeInputRef(typeOf(column), column));
       }
     }
 
@@ -752,7 +759,7 @@ final class DirectPlanner {
       for (SimpleSelect.Condition o : operands) {
         terms.add(condition(o, negated));
       }
-      return rexBuilder.makeCall(and ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
+      return rexBuilder().makeCall(and ? SqlStdOperatorTable.AND : SqlStdOperatorTable.OR, terms);
     }
 
     /** {@code left op right} (negated: its complement, the same under SQL's three-valued logic). */
@@ -776,7 +783,7 @@ final class DirectPlanner {
       if (!comparable(column)) {
         throw Declined.INSTANCE;
       }
-      return rexBuilder.makeCall(operator, operand(left, column), operand(right, column));
+      return rexBuilder().makeCall(operator, operand(left, column), operand(right, column));
     }
 
     /** An operand compared with {@code column}: of the column's type family, or declined. */
@@ -788,22 +795,22 @@ final class DirectPlanner {
             || integral(other) != integral(column) || text(other) != text(column)) {
           throw Declined.INSTANCE;
         }
-        return rexBuilder.makeInputRef(typeOf(other), other);
+        return rexBuilder().makeInputRef(typeOf(other), other);
       } else if (o instanceof SimpleSelect.IntegerLiteral i) {
         if (!(integral(column) && fits(i.value(), kind(column)) || kind(column) == ColumnType.NUMERIC)) {
           throw Declined.INSTANCE;
         }
-        return rexBuilder.makeExactLiteral(BigDecimal.valueOf(i.value()));
+        return rexBuilder().makeExactLiteral(BigDecimal.valueOf(i.value()));
       } else if (o instanceof SimpleSelect.DecimalLiteral d) {
         if (kind(column) != ColumnType.NUMERIC) {
           throw Declined.INSTANCE; // an integer column against a fraction: Calcite's casts decide
         }
-        return rexBuilder.makeExactLiteral(d.value());
+        return rexBuilder().makeExactLiteral(d.value());
       } else if (o instanceof SimpleSelect.StringLiteral s) {
         if (!text(column) || !latin1(s.value())) {
           throw Declined.INSTANCE;
         }
-        return rexBuilder.makeLiteral(s.value());
+        return rexBuilder().makeLiteral(s.value());
       } else {
         int index = ((SimpleSelect.Parameter) o).index();
         RelDataType type = planner.typeFactory().createTypeWithNullability(columnType, true);
@@ -811,7 +818,7 @@ final class DirectPlanner {
         if (known != null) {
           throw Declined.INSTANCE;
         }
-        return rexBuilder.makeDynamicParam(type, index);
+        return rexBuilder().makeDynamicParam(type, index);
       }
     }
 
