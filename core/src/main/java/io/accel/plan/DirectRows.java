@@ -396,36 +396,10 @@ final class DirectRows implements DirectPlan {
       operands.add(value(o));
     }
     switch (call.getKind()) {
-      case AND: {
-        Value[] terms = operands.toArray(new Value[0]);
-        return (row, p) -> {
-          boolean unknown = false;
-          for (Value t : terms) {
-            Object r = t.of(row, p);
-            if (r == null) {
-              unknown = true;
-            } else if (!(Boolean) r) {
-              return Boolean.FALSE;
-            }
-          }
-          return unknown ? null : Boolean.TRUE;
-        };
-      }
-      case OR: {
-        Value[] terms = operands.toArray(new Value[0]);
-        return (row, p) -> {
-          boolean unknown = false;
-          for (Value t : terms) {
-            Object r = t.of(row, p);
-            if (r == null) {
-              unknown = true;
-            } else if ((Boolean) r) {
-              return Boolean.TRUE;
-            }
-          }
-          return unknown ? null : Boolean.FALSE;
-        };
-      }
+      case AND:
+        return junction(operands.toArray(new Value[0]), Boolean.FALSE);
+      case OR:
+        return junction(operands.toArray(new Value[0]), Boolean.TRUE);
       case NOT: {
         Value t = operands.get(0);
         return (row, p) -> {
@@ -456,6 +430,26 @@ final class DirectRows implements DirectPlan {
       default:
         throw new IllegalArgumentException(call.toString());
     }
+  }
+
+  /**
+   * AND ({@code decisive} FALSE) or OR ({@code decisive} TRUE) under three-valued logic: the decisive value if any
+   * term has it, else unknown if any term is, else the other value.
+   */
+  private static Value junction(Value[] terms, Boolean decisive) {
+    Boolean otherwise = !decisive;
+    return (row, p) -> {
+      boolean unknown = false;
+      for (Value t : terms) {
+        Object r = t.of(row, p);
+        if (r == null) {
+          unknown = true;
+        } else if (r.equals(decisive)) {
+          return decisive;
+        }
+      }
+      return unknown ? null : otherwise;
+    };
   }
 
   private enum Outcome {

@@ -22,17 +22,8 @@ public record SimpleInsert(List<String> table, List<String> columns, List<List<V
 
   /** The statement in this shape, or null (columns is empty when the statement names none). */
   public static SimpleInsert parse(String sql) {
-    int start = 0;
-    while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
-      start++;
-    }
-    if (!sql.regionMatches(true, start, "insert", 0, 6)) {
-      return null;
-    }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (RuntimeException e) {
+    List<Token> tokens = SimpleSelect.tokensOf(sql, "insert");
+    if (tokens == null) {
       return null;
     }
     int[] at = {0};

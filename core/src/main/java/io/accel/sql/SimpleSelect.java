@@ -115,13 +115,8 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
 
   /** The statement in this shape, or null when it is anything else (or does not lex). */
   public static SimpleSelect parse(String sql) {
-    if (sql.length() < 14 || !sql.regionMatches(true, firstNonBlank(sql), "select", 0, 6)) {
-      return null;
-    }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (RuntimeException e) {
+    List<Token> tokens = tokensOf(sql, "select");
+    if (tokens == null) {
       return null;
     }
     try {
@@ -131,12 +126,20 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
     }
   }
 
-  private static int firstNonBlank(String sql) {
+  /** The tokens of a statement that starts with {@code word} (checked before lexing), or null. */
+  static List<Token> tokensOf(String sql, String word) {
     int i = 0;
     while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
       i++;
     }
-    return i;
+    if (!sql.regionMatches(true, i, word, 0, word.length())) {
+      return null;
+    }
+    try {
+      return SqlLexer.tokenizeExtended(sql);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** Thrown (without a stack) where the text leaves the shape. */
