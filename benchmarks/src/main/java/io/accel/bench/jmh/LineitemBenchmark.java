@@ -119,8 +119,12 @@ public class LineitemBenchmark {
         return "?icp=false";
       case "fullscan":
         return "?indexScans=false";
+      case "calcite":
+        // (not in the default modes) every statement planned by Calcite: the direct planner's comparison
+        return "?directPlanning=false";
       default:
-        throw new IllegalArgumentException("unknown mode \"" + mode + "\"; expected icp, noicp, fullscan or postgres");
+        throw new IllegalArgumentException("unknown mode \"" + mode
+            + "\"; expected icp, noicp, fullscan, calcite or postgres");
     }
   }
 
