@@ -44,8 +44,15 @@ final class CharComparisons {
         RexNode condition = filter.getCondition().accept(new Trimmer(filter.getCluster().getRexBuilder(),
             filter.getInput()));
         if (condition != filter.getCondition()) {
-          // a rewritten NOT IN is an AND inside the condition's AND: filters must stay flat
-          condition = org.apache.calcite.rex.RexUtil.flatten(filter.getCluster().getRexBuilder(), condition);
+          // a rewritten NOT IN is an AND inside the condition's AND, a NOT BETWEEN an OR inside an OR: filters
+          // must stay flat at every level (RexUtil.flatten flattens only the call it is given)
+          org.apache.calcite.rex.RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+          condition = condition.accept(new org.apache.calcite.rex.RexShuttle() {
+            @Override
+            public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+              return org.apache.calcite.rex.RexUtil.flatten(rexBuilder, super.visitCall(call));
+            }
+          });
           return filter.copy(filter.getTraitSet(), filter.getInput(), condition);
         }
       }

@@ -695,12 +695,13 @@ final class DirectPlanner {
      * (by value: 1.5 = 1.50).
      */
     private boolean comparable(int column) {
-      return column >= 0 && (integral(column) || text(column) || kind(column) == ColumnType.NUMERIC);
+      return column >= 0 && (integral(column) || text(column) || kind(column) == ColumnType.NUMERIC
+          || kind(column) == ColumnType.DATE);
     }
 
     /** Grouped here as the general path groups: NUMERIC is not (its groups fold trailing zeros). */
     private boolean groupable(int column) {
-      return integral(column) || text(column);
+      return integral(column) || text(column) || kind(column) == ColumnType.DATE;
     }
 
     /** WHERE and every ON condition, as one conjunction over the joined row; null when there is none. */
@@ -792,6 +793,7 @@ final class DirectPlanner {
       if (o instanceof SimpleSelect.Column c) {
         int other = column(c);
         if (kind(other) == ColumnType.NUMERIC || kind(column) == ColumnType.NUMERIC
+            || (kind(other) == ColumnType.DATE) != (kind(column) == ColumnType.DATE)
             || integral(other) != integral(column) || text(other) != text(column)) {
           throw Declined.INSTANCE;
         }
@@ -801,6 +803,12 @@ final class DirectPlanner {
           throw Declined.INSTANCE;
         }
         return rexBuilder().makeExactLiteral(BigDecimal.valueOf(i.value()));
+      } else if (o instanceof SimpleSelect.DateLiteral d) {
+        if (kind(column) != ColumnType.DATE) {
+          throw Declined.INSTANCE;
+        }
+        return rexBuilder().makeDateLiteral(org.apache.calcite.util.DateString.fromDaysSinceEpoch(
+            (int) d.value().toEpochDay()));
       } else if (o instanceof SimpleSelect.DecimalLiteral d) {
         if (kind(column) != ColumnType.NUMERIC) {
           throw Declined.INSTANCE; // an integer column against a fraction: Calcite's casts decide

@@ -485,6 +485,8 @@ final class DirectRows implements DirectPlan {
     return switch (type) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> lit.getValueAs(Long.class);
       case DECIMAL -> lit.getValueAs(java.math.BigDecimal.class);
+      // days since the epoch, as DATE values are represented
+      case DATE -> lit.getValueAs(Integer.class);
       case CHAR, VARCHAR -> lit.getValueAs(String.class);
       case BOOLEAN -> lit.getValueAs(Boolean.class);
       default -> throw new IllegalArgumentException(lit.toString());

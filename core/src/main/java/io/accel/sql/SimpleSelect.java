@@ -48,7 +48,8 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
   }
 
   /** What a comparison compares: a column, an integer or string literal, or a parameter. */
-  public sealed interface Operand permits Column, IntegerLiteral, DecimalLiteral, StringLiteral, Parameter {
+  public sealed interface Operand permits Column, IntegerLiteral, DecimalLiteral, StringLiteral, DateLiteral,
+      Parameter {
   }
 
   public record IntegerLiteral(long value) implements Operand {
@@ -56,6 +57,10 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
 
   /** A number with a decimal point and no exponent ({@code 2.50}, {@code .5}), its scale as written. */
   public record DecimalLiteral(java.math.BigDecimal value) implements Operand {
+  }
+
+  /** {@code DATE 'yyyy-mm-dd'} (that form only; PostgreSQL's other input forms take the general path). */
+  public record DateLiteral(java.time.LocalDate value) implements Operand {
   }
 
   public record StringLiteral(String value) implements Operand {
@@ -419,7 +424,24 @@ public record SimpleSelect(List<Item> items, List<TableRef> from, Condition wher
           }
           throw NotSimple.INSTANCE;
         default:
+          if (t.is("date") && next(1).kind() == Kind.STRING && sql.charAt(next(1).start()) == '\''
+              && next(2).kind() != Kind.STRING) {
+            at += 2;
+            return new DateLiteral(date(next(-1).text()));
+          }
           return column();
+      }
+    }
+
+    /** A date written as yyyy-mm-dd with a year from 1 to 9999 that exists in the calendar. */
+    private static java.time.LocalDate date(String text) {
+      if (!text.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}") || text.startsWith("0000")) {
+        throw NotSimple.INSTANCE;
+      }
+      try {
+        return java.time.LocalDate.parse(text);
+      } catch (java.time.format.DateTimeParseException e) {
+        throw NotSimple.INSTANCE; // 22008 from the general path
       }
     }
 

@@ -493,7 +493,7 @@ class DirectPlanningTest extends JdbcTestSupport {
       }
       case 3 -> sql.append(q).append(groupColumn).append(", count(*), sum(").append(r.nextBoolean() ? "a" : "b")
           .append("), min(").append(anyColumn(r)).append(") AS lo, max(").append(anyColumn(r)).append(')');
-      case 4 -> sql.append("count(").append(anyColumn(r)).append("), max(c), sum(b), min(n)");
+      case 4 -> sql.append("count(").append(anyColumn(r)).append("), max(c), sum(b), min(n), max(dt)");
       default -> sql.append("id, ").append(q).append(anyColumn(r));
     }
     sql.append(" FROM t").append(aliased ? " x" : "");
@@ -512,7 +512,7 @@ class DirectPlanningTest extends JdbcTestSupport {
     } else if (!grouped && r.nextBoolean()) {
       sql.append(" ORDER BY ");
       if (r.nextBoolean()) {
-        String col = r.nextInt(6) == 0 ? "n" : anyColumn(r);
+        String col = r.nextInt(6) == 0 ? (r.nextBoolean() ? "n" : "dt") : anyColumn(r);
         sql.append(q).append(col).append(r.nextBoolean() ? " DESC" : "")
             .append(r.nextInt(3) == 0 ? (r.nextBoolean() ? " NULLS FIRST" : " NULLS LAST") : "").append(", ");
       }
@@ -525,6 +525,15 @@ class DirectPlanningTest extends JdbcTestSupport {
   }
 
   private static String condition(Random r, String q, int depth) {
+    if (r.nextInt(9) == 0) {
+      String day = "DATE '2024-01-0" + (1 + r.nextInt(9)) + "'";
+      return switch (r.nextInt(4)) {
+        case 0 -> q + "dt " + pick(r, COMPARISONS) + " " + day;
+        case 1 -> q + "dt BETWEEN " + day + " AND DATE '2024-01-07'";
+        case 2 -> q + "dt IN (" + day + ", DATE '2024-01-03', DATE '2024-02-30')";
+        default -> day + " > " + q + "dt";
+      };
+    }
     if (r.nextInt(7) == 0) {
       return switch (r.nextInt(5)) {
         case 0 -> q + "n " + pick(r, COMPARISONS) + " " + pick(r, DECIMALS);
