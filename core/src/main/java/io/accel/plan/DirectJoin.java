@@ -3,7 +3,6 @@ package io.accel.plan;
 import io.accel.catalog.ColumnType;
 import io.accel.exec.AccessCounters.ScanStats;
 import io.accel.exec.LookupJoin;
-import io.accel.exec.ScanPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -67,6 +66,27 @@ final class DirectJoin {
   /** A join step: the table it adds, how (lookup or hash), and what it evaluates once the table is joined. */
   private record Step(int relation, boolean lookup, int outerColumn, int innerPosition, int keyIndex,
       ColumnType keyKind, DirectRows.ScanSource scan, int[] positions, DirectRows.Condition post, String text) {
+  }
+
+  /** The table a step adds, by which equality and access path, and what the search estimated for it. */
+  private record Choice(Edge edge, int relation, int outer, int inner, AccessPath path, boolean lookup, double cost,
+      double rows) {
+  }
+
+  /** The runtime form of the chosen step, with {@code post} (null for none) evaluated once its tables are joined. */
+  private Step step(Choice c, int keyIndex, RexNode post) {
+    DirectPlanner.Relation rel = relations.get(c.relation());
+    int innerLocal = c.inner() - rel.offset();
+    int[] projection = projection(c.relation());
+    DirectRows.ScanSource scan = DirectPlanner.scanSource(rel.def(), c.path(), projection, false);
+    scan = new DirectRows.ScanSource(scan.scan(), scan.slotParameters(), scan.icp(), scan.residual(),
+        keyNamed(scan.terms(), keyIndex, name(c.outer())));
+    String text = (c.lookup() ? "DirectLookupJoin" : "DirectHashJoin") + "(table=[" + rel.qualifier() + "], key=["
+        + name(c.inner()) + " = " + name(c.outer()) + "]"
+        + (post == null ? "" : ", condition=[" + names(post) + "]") + ")";
+    return new Step(c.relation(), c.lookup(), c.outer(), indexOf(projection, innerLocal), keyIndex,
+        rel.def().columns().get(innerLocal).type().kind(), scan, positions(c.relation(), projection),
+        DirectPlanner.evaluated(post), text);
   }
 
   /** A table's cheapest scan under its own filter, and what it returns. */
@@ -133,10 +153,7 @@ final class DirectJoin {
     List<Step> steps = new ArrayList<>();
     List<Edge> unused = new ArrayList<>(edges);
     while (joined.cardinality() < n) {
-      Step best = null;
-      Edge bestEdge = null;
-      double bestCost = Double.MAX_VALUE;
-      double bestRows = 0;
+      Choice best = null;
       int keyIndex = parameterCount + steps.size();
       for (Edge e : unused) {
         int leftTable = relationIndex(e.left());
@@ -172,27 +189,17 @@ final class DirectJoin {
         // lookupJoins=false: both sides read independently, as the general planner then does
         boolean byLookup = lookupCost <= hashCost && rel.table().session().lookupJoins();
         double stepCost = byLookup ? lookupCost : hashCost;
-        if (stepCost < bestCost) {
-          bestCost = stepCost;
-          bestEdge = e;
-          bestRows = byLookup ? lookupRows : rows * scan.path().estimate().rows() / distinct;
-          AccessPath path = byLookup ? lookup : scan.path();
-          List<Integer> slots = new ArrayList<>();
-          ScanPlan plan = DirectPlanner.scanPlan(rel.def(), path, scan.projection(), slots);
-          DirectRows.ScanSource source = new DirectRows.ScanSource(plan,
-              slots.stream().mapToInt(Integer::intValue).toArray(), DirectPlanner.evaluated(path.icp()),
-              DirectPlanner.evaluated(path.residual()), keyNamed(AccelScan.terms(rel.def(),
-                  List.of(AccelSchema.NAME, rel.def().name()), path, scan.projection(), false), keyIndex, name(outer)));
-          int innerPosition = indexOf(scan.projection(), innerLocal);
-          String text = (byLookup ? "DirectLookupJoin" : "DirectHashJoin") + "(table=[" + rel.qualifier()
-              + "], key=[" + name(inner) + " = " + name(outer) + "]";
-          best = new Step(r, byLookup, outer, innerPosition, keyIndex, rel.def().columns().get(innerLocal).type()
-              .kind(), source, positions(r, scan.projection()), null, text);
+        if (best == null || stepCost < best.cost()) {
+          best = new Choice(e, r, outer, inner, byLookup ? lookup : scan.path(), byLookup, stepCost,
+              byLookup ? lookupRows : rows * scan.path().estimate().rows() / distinct);
         }
       }
       if (best == null) {
         throw DirectPlanner.Declined.INSTANCE; // a table joined by no equality: a cross product, for Calcite
       }
+      Edge bestEdge = best.edge();
+      double bestCost = best.cost();
+      double bestRows = best.rows();
       unused.remove(bestEdge);
       joined.set(best.relation());
       // what the step evaluates: the other conditions whose tables are all joined now
@@ -212,9 +219,7 @@ final class DirectJoin {
         }
       }
       RexNode postCondition = RexUtil.composeConjunction(rexBuilder, post, true);
-      String text = best.text() + (postCondition == null ? "" : ", condition=[" + names(postCondition) + "]") + ")";
-      steps.add(new Step(best.relation(), best.lookup(), best.outerColumn(), best.innerPosition(), best.keyIndex(),
-          best.keyKind(), best.scan(), best.positions(), DirectPlanner.evaluated(postCondition), text));
+      steps.add(step(best, keyIndex, postCondition));
       cost += bestCost;
       rows = Math.max(1, bestRows);
     }
@@ -222,13 +227,8 @@ final class DirectJoin {
       throw DirectPlanner.Declined.INSTANCE;
     }
     Scan firstScan = scans.get(first);
-    DirectPlanner.Relation firstRel = relations.get(first);
-    List<Integer> slots = new ArrayList<>();
-    ScanPlan plan = DirectPlanner.scanPlan(firstRel.def(), firstScan.path(), firstScan.projection(), slots);
-    DirectRows.ScanSource firstSource = new DirectRows.ScanSource(plan,
-        slots.stream().mapToInt(Integer::intValue).toArray(), DirectPlanner.evaluated(firstScan.path().icp()),
-        DirectPlanner.evaluated(firstScan.path().residual()), AccelScan.terms(firstRel.def(),
-            List.of(AccelSchema.NAME, firstRel.def().name()), firstScan.path(), firstScan.projection(), false));
+    DirectRows.ScanSource firstSource = DirectPlanner.scanSource(relations.get(first).def(), firstScan.path(),
+        firstScan.projection(), false);
     int width = 0;
     for (DirectPlanner.Relation r : relations) {
       width += r.rowType().getFieldCount();
@@ -471,12 +471,7 @@ final class DirectJoin {
       if (value instanceof String) {
         return value;
       }
-      long v = ((Number) value).longValue();
-      return switch (kind) {
-        case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) v : null;
-        case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : null;
-        default -> v;
-      };
+      return DirectPlanner.narrowed(((Number) value).longValue(), kind);
     }
 
     /** Integers of any width hash as one value, as they compare equal. */

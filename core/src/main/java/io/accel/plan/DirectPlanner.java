@@ -223,12 +223,8 @@ final class DirectPlanner {
   /** A literal in a column's representation, or null when it does not convert exactly (Calcite decides then). */
   private static Object insertValue(Object literal, ColumnType kind) {
     if (literal instanceof Long v) {
-      return switch (kind) {
-        case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) (long) v : null;
-        case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) (long) v : null;
-        case BIGINT -> v;
-        default -> null;
-      };
+      return kind == ColumnType.SMALLINT || kind == ColumnType.INTEGER || kind == ColumnType.BIGINT
+          ? narrowed(v, kind) : null;
     }
     if (literal instanceof String s) {
       return kind == ColumnType.VARCHAR || kind == ColumnType.TEXT ? s : null;
@@ -482,11 +478,7 @@ final class DirectPlanner {
         if (best == null || bestCost > MAX_COST) {
           throw Declined.INSTANCE;
         }
-        List<Integer> slots = new ArrayList<>();
-        io.accel.exec.ScanPlan scan = scanPlan(def, best, projection, slots);
-        source = new DirectRows.ScanSource(scan, slots.stream().mapToInt(Integer::intValue).toArray(),
-            evaluated(best.icp()), evaluated(best.residual()),
-            AccelScan.terms(def, List.of(AccelSchema.NAME, def.name()), best, projection, !sorted && !sort.isEmpty()));
+        source = scanSource(def, best, projection, !sorted && !sort.isEmpty());
         tableIds.add(def.id());
         if (condition != null) {
           StatementPlanner.SkewedParameter.collect(condition, single.table().statistics(), skewed);
@@ -799,7 +791,7 @@ final class DirectPlanner {
         }
         return rexBuilder().makeInputRef(typeOf(other), other);
       } else if (o instanceof SimpleSelect.IntegerLiteral i) {
-        if (!(integral(column) && fits(i.value(), kind(column)) || kind(column) == ColumnType.NUMERIC)) {
+        if (!(integral(column) && narrowed(i.value(), kind(column)) != null || kind(column) == ColumnType.NUMERIC)) {
           throw Declined.INSTANCE;
         }
         return rexBuilder().makeExactLiteral(BigDecimal.valueOf(i.value()));
@@ -846,20 +838,22 @@ final class DirectPlanner {
   }
 
   /**
-   * The runtime form of an access path; {@code slotParameters} receives, per slot of the plan, the parameter whose
-   * value fills it (declined when a slot needs anything else).
+   * The runtime form of an access path: its scan plan, the parameter that fills each slot of it, its conditions
+   * for evaluation and EXPLAIN's terms ({@code ordered}: it gives the query's order); declined when a slot needs
+   * anything but a parameter or a condition cannot be interpreted.
    */
-  static io.accel.exec.ScanPlan scanPlan(TableDef def, AccessPath path, int[] projection,
-      List<Integer> slotParameters) {
+  static DirectRows.ScanSource scanSource(TableDef def, AccessPath path, int[] projection, boolean ordered) {
     List<RexNode> runtimeValues = new ArrayList<>();
     io.accel.exec.ScanPlan scan = AccelEnumerableScan.scanPlan(def, path, projection, runtimeValues);
-    for (RexNode v : runtimeValues) {
-      if (!(v instanceof RexDynamicParam p)) {
+    int[] slotParameters = new int[runtimeValues.size()];
+    for (int i = 0; i < slotParameters.length; i++) {
+      if (!(runtimeValues.get(i) instanceof RexDynamicParam p)) {
         throw Declined.INSTANCE;
       }
-      slotParameters.add(p.getIndex());
+      slotParameters[i] = p.getIndex();
     }
-    return scan;
+    return new DirectRows.ScanSource(scan, slotParameters, evaluated(path.icp()), evaluated(path.residual()),
+        AccelScan.terms(def, List.of(AccelSchema.NAME, def.name()), path, projection, ordered));
   }
 
   /** A condition of an access path for evaluation (null for none); declined when it cannot be interpreted. */
@@ -871,11 +865,12 @@ final class DirectPlanner {
     return c;
   }
 
-  private static boolean fits(long v, ColumnType kind) {
+  /** An integer in an integer column's representation (Short, Integer or Long), or null when out of its range. */
+  static Object narrowed(long v, ColumnType kind) {
     return switch (kind) {
-      case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
-      case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
-      default -> true;
+      case SMALLINT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) v : null;
+      case INTEGER -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : null;
+      default -> v;
     };
   }
 
