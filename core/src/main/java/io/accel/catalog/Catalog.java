@@ -25,6 +25,7 @@ import org.rocksdb.WriteBatch;
 public final class Catalog {
   private static final String TABLE_PREFIX = "table/";
   private static final String VIEW_PREFIX = "view/";
+  private static final String COMMENT_PREFIX = "comment/";
   private static final byte[] NEXT_ID_KEY = "next-id".getBytes(StandardCharsets.UTF_8);
 
   private final Store store;
@@ -34,6 +35,8 @@ public final class Catalog {
   private final Map<Long, Long> changedAt = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Map<String, TableDef> tables;
   private volatile Map<String, ViewDef> views = Map.of();
+  /** COMMENT ON texts by object key ({@link #relationComment} and the other key methods). */
+  private volatile Map<String, String> comments = Map.of();
 
   private Catalog(Store store, Map<String, TableDef> tables, long nextId) {
     this.store = store;
@@ -86,6 +89,16 @@ public final class Catalog {
       }
     }
     catalog.views = Map.copyOf(views);
+    Map<String, String> comments = new LinkedHashMap<>();
+    byte[] commentPrefix = COMMENT_PREFIX.getBytes(StandardCharsets.UTF_8);
+    try (RocksIterator it = store.db().newIterator(store.meta())) {
+      for (it.seek(commentPrefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), commentPrefix);
+          it.next()) {
+        comments.put(new String(it.key(), StandardCharsets.UTF_8).substring(COMMENT_PREFIX.length()),
+            new String(it.value(), StandardCharsets.UTF_8));
+      }
+    }
+    catalog.comments = Map.copyOf(comments);
     return catalog;
   }
 
@@ -109,7 +122,15 @@ public final class Catalog {
 
   /** Removes a view durably. */
   public synchronized void removeView(ViewDef view) throws RocksDBException {
-    store.db().delete(store.meta(), store.writeOptions(), viewKey(view.id()));
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.delete(store.meta(), viewKey(view.id()));
+      Map<String, String> kept = new LinkedHashMap<>(comments);
+      for (String k : tableCommentKeys(view.id())) {
+        dropComment(batch, kept, k);
+      }
+      store.db().write(store.writeOptions(), batch);
+      comments = Map.copyOf(kept);
+    }
     Map<String, ViewDef> copy = new LinkedHashMap<>(views);
     copy.remove(view.name());
     views = Map.copyOf(copy);
@@ -156,7 +177,19 @@ public final class Catalog {
 
   /** Records a new or changed table durably, then publishes it to readers. */
   public synchronized void put(TableDef table) throws RocksDBException {
-    store.db().put(store.meta(), store.writeOptions(), key(table.id()), CatalogCodec.encode(table));
+    try (WriteBatch batch = new WriteBatch()) {
+      batch.put(store.meta(), key(table.id()), CatalogCodec.encode(table));
+      // comments of the columns, indexes and constraints this change dropped go with them
+      Map<String, String> kept = new LinkedHashMap<>(comments);
+      Set<String> valid = commentKeys(table);
+      for (String k : tableCommentKeys(table.id())) {
+        if (!valid.contains(k)) {
+          dropComment(batch, kept, k);
+        }
+      }
+      store.db().write(store.writeOptions(), batch);
+      comments = Map.copyOf(kept);
+    }
     Map<String, TableDef> copy = new LinkedHashMap<>(tables);
     copy.values().removeIf(t -> t.id() == table.id());
     copy.put(table.name(), table);
@@ -172,7 +205,17 @@ public final class Catalog {
     try (WriteBatch batch = new WriteBatch()) {
       batch.delete(store.meta(), key(old.id()));
       batch.put(store.meta(), key(rewritten.id()), CatalogCodec.encode(rewritten));
+      Map<String, String> kept = new LinkedHashMap<>(comments);
+      Map<String, String> moved = movedComments(old, rewritten);
+      for (String k : tableCommentKeys(old.id())) {
+        dropComment(batch, kept, k);
+      }
+      for (Map.Entry<String, String> e : moved.entrySet()) {
+        batch.put(store.meta(), commentKey(e.getKey()), e.getValue().getBytes(StandardCharsets.UTF_8));
+        kept.put(e.getKey(), e.getValue());
+      }
       store.db().write(store.writeOptions(), batch);
+      comments = Map.copyOf(kept);
     }
     Map<String, TableDef> copy = new LinkedHashMap<>(tables);
     copy.remove(old.name());
@@ -187,12 +230,149 @@ public final class Catalog {
   public synchronized void remove(TableDef table) throws RocksDBException {
     try (WriteBatch batch = new WriteBatch()) {
       batch.delete(store.meta(), key(table.id()));
+      Map<String, String> kept = new LinkedHashMap<>(comments);
+      for (String k : tableCommentKeys(table.id())) {
+        dropComment(batch, kept, k);
+      }
       store.db().write(store.writeOptions(), batch);
+      comments = Map.copyOf(kept);
     }
     Map<String, TableDef> copy = new LinkedHashMap<>(tables);
     copy.remove(table.name());
     tables = Map.copyOf(copy);
     changedAt.put(table.id(), version.incrementAndGet());
+  }
+
+  /** COMMENT ON's text for the object {@code key} names (see the key methods below), if any. */
+  public Optional<String> comment(String key) {
+    return Optional.ofNullable(comments.get(key));
+  }
+
+  /** Every comment, by object key. */
+  public Map<String, String> comments() {
+    return comments;
+  }
+
+  /** Sets (or, with null or an empty text, removes) the comment of the object {@code key} names, durably. */
+  public synchronized void comment(String key, String text) throws RocksDBException {
+    Map<String, String> copy = new LinkedHashMap<>(comments);
+    if (text == null || text.isEmpty()) {
+      store.db().delete(store.meta(), store.writeOptions(), commentKey(key));
+      copy.remove(key);
+    } else {
+      store.db().put(store.meta(), store.writeOptions(), commentKey(key), text.getBytes(StandardCharsets.UTF_8));
+      copy.put(key, text);
+    }
+    comments = Map.copyOf(copy);
+    version.incrementAndGet();
+  }
+
+  /** The comment key of a table, view or sequence (by id, so a rename keeps it). */
+  public static String relationComment(long id) {
+    return "rel/" + id;
+  }
+
+  /** The comment key of a table's column, by the stored slot that holds it (stable across renames). */
+  public static String columnComment(long tableId, int slot) {
+    return "col/" + tableId + "/" + slot;
+  }
+
+  /** The comment key of a table's secondary index. */
+  public static String indexComment(long tableId, long indexId) {
+    return "idx/" + tableId + "/" + indexId;
+  }
+
+  /** The comment key of a table's primary key index ({@code <table>_pkey}). */
+  public static String primaryKeyComment(long tableId) {
+    return "idx/" + tableId + "/pkey";
+  }
+
+  /** The comment key of a table's constraint, by name. */
+  public static String constraintComment(long tableId, String name) {
+    return "con/" + tableId + "/" + name;
+  }
+
+  /** The comment key of a schema. */
+  public static String schemaComment(String name) {
+    return "nsp/" + name;
+  }
+
+  /** The comment key of the database. */
+  public static final String DATABASE_COMMENT = "db";
+
+  private static byte[] commentKey(String key) {
+    return (COMMENT_PREFIX + key).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private void dropComment(WriteBatch batch, Map<String, String> kept, String key) throws RocksDBException {
+    if (kept.remove(key) != null) {
+      batch.delete(store.meta(), commentKey(key));
+    }
+  }
+
+  /** The keys of the comments held on a table and its parts. */
+  private java.util.List<String> tableCommentKeys(long tableId) {
+    String rel = relationComment(tableId);
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (String k : comments.keySet()) {
+      if (k.equals(rel) || k.startsWith("col/" + tableId + "/") || k.startsWith("idx/" + tableId + "/")
+          || k.startsWith("con/" + tableId + "/")) {
+        keys.add(k);
+      }
+    }
+    return keys;
+  }
+
+  /** The keys a table's comments may have: itself, its columns, indexes and constraints. */
+  private static Set<String> commentKeys(TableDef t) {
+    Set<String> keys = new HashSet<>();
+    keys.add(relationComment(t.id()));
+    for (int slot : t.layout().columnSlots()) {
+      keys.add(columnComment(t.id(), slot));
+    }
+    if (!t.hasHiddenRowId()) {
+      keys.add(primaryKeyComment(t.id()));
+      keys.add(constraintComment(t.id(), t.name() + "_pkey"));
+    }
+    for (IndexDef i : t.indexes()) {
+      keys.add(indexComment(t.id(), i.id()));
+      keys.add(constraintComment(t.id(), i.name()));
+    }
+    t.checks().forEach(c -> keys.add(constraintComment(t.id(), c.name())));
+    t.foreignKeys().forEach(f -> keys.add(constraintComment(t.id(), f.name())));
+    return keys;
+  }
+
+  /** A table's comments under the keys of its rewrite (new id, slots and index ids), matched by name. */
+  private Map<String, String> movedComments(TableDef old, TableDef rewritten) {
+    Map<String, String> moved = new LinkedHashMap<>();
+    Set<String> valid = commentKeys(rewritten);
+    java.util.function.BiConsumer<String, String> move = (from, to) -> {
+      String text = comments.get(from);
+      if (text != null && valid.contains(to)) {
+        moved.put(to, text);
+      }
+    };
+    move.accept(relationComment(old.id()), relationComment(rewritten.id()));
+    move.accept(primaryKeyComment(old.id()), primaryKeyComment(rewritten.id()));
+    for (int i = 0; i < old.columns().size(); i++) {
+      int ordinal = rewritten.columnOrdinal(old.columns().get(i).name()).orElse(-1);
+      if (ordinal >= 0) {
+        move.accept(columnComment(old.id(), old.layout().columnSlots().get(i)),
+            columnComment(rewritten.id(), rewritten.layout().columnSlots().get(ordinal)));
+      }
+    }
+    for (IndexDef i : old.indexes()) {
+      rewritten.index(i.name()).ifPresent(n -> move.accept(indexComment(old.id(), i.id()),
+          indexComment(rewritten.id(), n.id())));
+    }
+    String prefix = "con/" + old.id() + "/";
+    for (String k : comments.keySet()) {
+      if (k.startsWith(prefix)) {
+        move.accept(k, constraintComment(rewritten.id(), k.substring(prefix.length())));
+      }
+    }
+    return moved;
   }
 
   private static byte[] key(long tableId) {

@@ -78,6 +78,8 @@ public final class CommandExecutor {
       new ViewExecutor(session, this).create(v);
     } else if (command instanceof Command.DropView v) {
       new ViewExecutor(session, this).drop(v);
+    } else if (command instanceof Command.Comment c) {
+      ddl(() -> new CommentExecutor(session).comment(c));
     } else if (command instanceof Command.CreateSequence c) {
       ddl(() -> new SequenceCommands(database).create(c, this::relationExists));
     } else if (command instanceof Command.AlterSequence a) {

@@ -1124,8 +1124,20 @@ public final class Session implements AutoCloseable {
     }
     if (prepared.command() != null) {
       releaseStatement(statementKey);
+      if (!(prepared.command() instanceof Command.Commit || prepared.command() instanceof Command.Rollback
+          || prepared.command() instanceof Command.RollbackToSavepoint)) {
+        checkNotAborted(); // a failed block runs nothing but its end (and ROLLBACK TO), as in PostgreSQL
+      }
       ddlOverBlockRows(prepared.command());
-      new CommandExecutor(this).execute(prepared.command());
+      boolean ends = prepared.command() instanceof Command.Commit || prepared.command() instanceof Command.Rollback;
+      try {
+        new CommandExecutor(this).execute(prepared.command());
+      } catch (RuntimeException e) {
+        if (!ends) {
+          failTransaction(); // a command that failed aborts the block, as any statement does
+        }
+        throw e;
+      }
       return Result.count(prepared.signature(), 0);
     }
     if (prepared.kind() == Prepared.Kind.QUERY && prepared.plan() != null && cachedQueries != null

@@ -397,6 +397,16 @@ public final class PgCatalogFunctions {
     return oid != null && PgCatalogSchema.procOid(oid);
   }
 
+  /** pg_opclass is empty: Accel's indexes have no operator classes of their own. */
+  public static boolean pg_opclass_is_visible(Integer oid) {
+    return false;
+  }
+
+  /** pg_opfamily is empty, as pg_opclass. */
+  public static boolean pg_opfamily_is_visible(Integer oid) {
+    return false;
+  }
+
   /** Both collations of pg_collation are in pg_catalog, which is always searched. */
   public static boolean pg_collation_is_visible(Integer oid) {
     return oid != null && (oid == 100 || oid == 950);
@@ -490,21 +500,39 @@ public final class PgCatalogFunctions {
     return oid == null ? null : PgTypes.formatType(oid, typmod == null ? -1 : typmod);
   }
 
-  public static String obj_description(Integer oid) {
+  /** {@code obj_description(oid)} (deprecated in PostgreSQL): the object's comment in any catalog. */
+  public static String accel_obj_description(int token, Integer oid) {
+    if (oid == null) {
+      return null;
+    }
+    for (var e : PgCatalogSchema.of(token).descriptions().entrySet()) {
+      if (e.getKey().objoid() == oid && e.getKey().objsubid() == 0) {
+        return e.getValue();
+      }
+    }
     return null;
   }
 
-  public static String obj_description(Integer oid, String catalog) {
-    return null;
+  /** {@code obj_description(oid, 'pg_class')}: what COMMENT ON said of the object. */
+  public static String accel_obj_description(int token, Integer oid, String catalog) {
+    Integer classoid = catalog == null ? null : PgCatalogSchema.SYSTEM_RELATIONS.get(catalog.startsWith("pg_catalog.")
+        ? catalog.substring("pg_catalog.".length()) : catalog);
+    return oid == null || classoid == null ? null : PgCatalogSchema.of(token).descriptions()
+        .get(new PgCatalogSchema.DescriptionKey(oid, classoid, 0));
   }
 
   /** The column is any integer type: psql passes pg_attribute.attnum, a SMALLINT (a boxed Short at run time). */
-  public static String col_description(Integer oid, Object column) {
-    return null;
+  public static String accel_col_description(int token, Integer oid, Object column) {
+    return oid == null || !(column instanceof Number n) ? null : PgCatalogSchema.of(token).descriptions()
+        .get(new PgCatalogSchema.DescriptionKey(oid, PgCatalogSchema.PG_CLASS_CLASS, n.intValue()));
   }
 
-  public static String shobj_description(Integer oid, String catalog) {
-    return null;
+  /** {@code shobj_description(oid, 'pg_database')}: the database's comment. */
+  public static String accel_shobj_description(int token, Integer oid, String catalog) {
+    return oid != null && oid == PgCatalogSchema.DATABASE_OID && "pg_database".equals(catalog)
+        ? PgCatalogSchema.of(token).session().database().catalog()
+            .comment(io.accel.catalog.Catalog.DATABASE_COMMENT).orElse(null)
+        : null;
   }
 
   /**

@@ -53,7 +53,9 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map.entry("pg_constraint", 2606), Map.entry("pg_description", 2609), Map.entry("pg_attrdef", 2604),
       Map.entry("pg_am", 2601), Map.entry("pg_inherits", 2611), Map.entry("pg_authid", 1260),
       Map.entry("pg_tablespace", 1213), Map.entry("pg_collation", 3456), Map.entry("pg_settings", 12000),
-      Map.entry("pg_extension", 3079), Map.entry("pg_auth_members", 1261));
+      Map.entry("pg_extension", 3079), Map.entry("pg_auth_members", 1261), Map.entry("pg_trigger", 2620),
+      Map.entry("pg_rewrite", 2618), Map.entry("pg_opclass", 2616), Map.entry("pg_opfamily", 2753),
+      Map.entry("pg_language", 2612), Map.entry("pg_shdescription", 2396));
 
   /** PostgreSQL 15's predefined roles, of which the session's user (a superuser) is a member. */
   private static final java.util.Set<String> PREDEFINED_ROLES = java.util.Set.of("pg_database_owner",
@@ -69,6 +71,19 @@ public final class PgCatalogSchema extends AbstractSchema {
   private final int token;
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private volatile Model model;
+  private volatile Descriptions descriptions;
+
+  static final int PG_CLASS_CLASS = 1259;
+  static final int PG_CONSTRAINT_CLASS = 2606;
+  static final int PG_NAMESPACE_CLASS = 2615;
+  static final int PG_DATABASE_CLASS = 1262;
+
+  /** A row of pg_description without its text: the object (oid in its catalog) and column (0: the object). */
+  record DescriptionKey(int objoid, int classoid, int objsubid) {
+  }
+
+  private record Descriptions(long version, Map<DescriptionKey, String> texts) {
+  }
 
   public PgCatalogSchema(Session session, String user) {
     this.session = session;
@@ -524,6 +539,20 @@ public final class PgCatalogSchema extends AbstractSchema {
     return List.of();
   }
 
+  /** The rows with PostgreSQL's system column {@code tableoid} (the catalog's own oid) appended. */
+  private static java.util.function.Supplier<List<Object[]>> withTableOid(int oid,
+      java.util.function.Supplier<List<Object[]>> rows) {
+    return () -> {
+      List<Object[]> out = new ArrayList<>();
+      for (Object[] row : rows.get()) {
+        Object[] r = java.util.Arrays.copyOf(row, row.length + 1);
+        r[row.length] = oid;
+        out.add(r);
+      }
+      return out;
+    };
+  }
+
   private void defineTables() {
     table("pg_namespace", "oid oid, nspname text, nspowner oid, nspacl text", () -> List.of(
         new Object[] {PG_CATALOG_OID, NAME, USER_OID, null},
@@ -546,7 +575,7 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text,"
         + " typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text,"
         + " typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text,"
-        + " typdefault text, typacl text", PgCatalogSchema::typeRows);
+        + " typdefault text, typacl text, tableoid oid", withTableOid(1247, PgCatalogSchema::typeRows));
     table("pg_index", "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool,"
         + " indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool,"
         + " indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,"
@@ -556,7 +585,8 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid,"
         + " confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,"
         + " coninhcount int4, connoinherit bool, conkey text, confkey text, conpfeqop text, conppeqop text,"
-        + " conffeqop text, confdelsetcols text, conexclop text, conbin text", this::constraintRows);
+        + " conffeqop text, confdelsetcols text, conexclop text, conbin text, tableoid oid",
+        withTableOid(PG_CONSTRAINT_CLASS, this::constraintRows));
     table("pg_database", "oid oid, datname text, datdba oid, encoding int4, datlocprovider text,"
         + " datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int4, datminmxid int4,"
         + " dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text",
@@ -585,14 +615,21 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text",
         () -> List.of(new Object[] {100, "default", PG_CATALOG_OID, USER_OID, "d", true, -1, null, null, null},
             new Object[] {950, "C", PG_CATALOG_OID, USER_OID, "c", true, -1, "C", "C", null}));
-    table("pg_description", "objoid oid, classoid oid, objsubid int4, description text", PgCatalogSchema::none);
+    table("pg_description", "objoid oid, classoid oid, objsubid int4, description text", () -> {
+      List<Object[]> rows = new ArrayList<>();
+      descriptions().forEach((k, text) -> rows.add(new Object[] {k.objoid(), k.classoid(), k.objsubid(), text}));
+      return rows;
+    });
     // PostgreSQL's languages (psql's \dL lists those with a call handler: none of these three)
     table("pg_language", "oid oid, lanname text, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid,"
         + " laninline oid, lanvalidator oid, lanacl text, tableoid oid", () -> List.of(
             new Object[] {12, "internal", USER_OID, false, false, 0, 0, 2246, null, 2612},
             new Object[] {13, "c", USER_OID, false, false, 0, 0, 2247, null, 2612},
             new Object[] {14, "sql", USER_OID, false, true, 0, 0, 2248, null, 2612}));
-    table("pg_shdescription", "objoid oid, classoid oid, description text", PgCatalogSchema::none);
+    table("pg_shdescription", "objoid oid, classoid oid, description text", () -> {
+      String text = session.database().catalog().comment(io.accel.catalog.Catalog.DATABASE_COMMENT).orElse(null);
+      return text == null ? List.of() : List.<Object[]>of(new Object[] {DATABASE_OID, PG_DATABASE_CLASS, text});
+    });
     table("pg_inherits", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", PgCatalogSchema::none);
     table("pg_partitioned_table", "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs text",
         PgCatalogSchema::none);
@@ -606,9 +643,14 @@ public final class PgCatalogSchema extends AbstractSchema {
         PgCatalogSchema::none);
     table("pg_publication_namespace", "oid oid, pnpubid oid, pnnspid oid", PgCatalogSchema::none);
     table("pg_trigger", "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
-        + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid",
+        + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tableoid oid",
         PgCatalogSchema::none);
-    table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool",
+    table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
+        + " tableoid oid", PgCatalogSchema::none);
+    // no operator classes or families of Accel's own (psql's \dd lists their comments)
+    table("pg_opclass", "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid,"
+        + " opcintype oid, opcdefault bool, opckeytype oid, tableoid oid", PgCatalogSchema::none);
+    table("pg_opfamily", "oid oid, opfmethod oid, opfname text, opfnamespace oid, opfowner oid, tableoid oid",
         PgCatalogSchema::none);
     table("pg_sequence", "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8,"
         + " seqcache int8, seqcycle bool", () -> sequences().stream().map(q -> new Object[] {sequenceOid(q),
@@ -882,6 +924,74 @@ public final class PgCatalogSchema extends AbstractSchema {
       }
     }
     return rows;
+  }
+
+  /**
+   * COMMENT ON's texts as pg_description rows: the catalog keeps them by object (ids, column slots, constraint names;
+   * see {@code Catalog.relationComment}), so the oids and attnums are those of the objects as they are now.
+   */
+  Map<DescriptionKey, String> descriptions() {
+    io.accel.catalog.Catalog catalog = session.database().catalog();
+    long version = catalog.version() * 1_000_003L + session.database().sequences().version();
+    Descriptions d = descriptions;
+    if (d != null && d.version() == version) {
+      return d.texts();
+    }
+    Map<String, String> comments = catalog.comments();
+    Map<DescriptionKey, String> texts = new java.util.LinkedHashMap<>();
+    java.util.function.BiConsumer<String, DescriptionKey> add = (key, k) -> {
+      String text = comments.get(key);
+      if (text != null) {
+        texts.put(k, text);
+      }
+    };
+    if (!comments.isEmpty()) {
+      for (TableDef t : model().tables()) {
+        int oid = tableOid(t);
+        add.accept(io.accel.catalog.Catalog.relationComment(t.id()), new DescriptionKey(oid, PG_CLASS_CLASS, 0));
+        for (int i = 0; i < t.columns().size(); i++) {
+          add.accept(io.accel.catalog.Catalog.columnComment(t.id(), t.layout().columnSlots().get(i)),
+              new DescriptionKey(oid, PG_CLASS_CLASS, i + 1));
+        }
+        if (!t.hasHiddenRowId()) {
+          add.accept(io.accel.catalog.Catalog.primaryKeyComment(t.id()),
+              new DescriptionKey(oid + 1, PG_CLASS_CLASS, 0));
+          add.accept(io.accel.catalog.Catalog.constraintComment(t.id(), t.name() + "_pkey"),
+              new DescriptionKey(1_000_000_000 + (int) t.id(), PG_CONSTRAINT_CLASS, 0));
+        }
+        for (IndexDef i : t.indexes()) {
+          add.accept(io.accel.catalog.Catalog.indexComment(t.id(), i.id()),
+              new DescriptionKey(16384 + 2 * (int) i.id(), PG_CLASS_CLASS, 0));
+          if (i.constraint()) {
+            add.accept(io.accel.catalog.Catalog.constraintComment(t.id(), i.name()),
+                new DescriptionKey(uniqueOid(i), PG_CONSTRAINT_CLASS, 0));
+          }
+        }
+        for (int c = 0; c < t.checks().size(); c++) {
+          add.accept(io.accel.catalog.Catalog.constraintComment(t.id(), t.checks().get(c).name()),
+              new DescriptionKey(checkOid(t, c), PG_CONSTRAINT_CLASS, 0));
+        }
+        for (int c = 0; c < t.foreignKeys().size(); c++) {
+          add.accept(io.accel.catalog.Catalog.constraintComment(t.id(), t.foreignKeys().get(c).name()),
+              new DescriptionKey(foreignKeyOid(t, c), PG_CONSTRAINT_CLASS, 0));
+        }
+      }
+      for (ViewDef v : userViews()) {
+        add.accept(io.accel.catalog.Catalog.relationComment(v.id()), new DescriptionKey(viewOid(v), PG_CLASS_CLASS, 0));
+        for (int i = 0; i < v.columns().size(); i++) {
+          add.accept(io.accel.catalog.Catalog.columnComment(v.id(), i),
+              new DescriptionKey(viewOid(v), PG_CLASS_CLASS, i + 1));
+        }
+      }
+      for (io.accel.catalog.SequenceDef q : sequences()) {
+        add.accept(io.accel.catalog.Catalog.relationComment(q.id()),
+            new DescriptionKey(sequenceOid(q), PG_CLASS_CLASS, 0));
+      }
+      add.accept(io.accel.catalog.Catalog.schemaComment("public"),
+          new DescriptionKey(PUBLIC_OID, PG_NAMESPACE_CLASS, 0));
+    }
+    descriptions = new Descriptions(version, texts);
+    return texts;
   }
 
   /** The oid of a table's CHECK constraint (its position among them). */

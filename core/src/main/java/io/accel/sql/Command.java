@@ -290,6 +290,14 @@ public sealed interface Command {
     }
   }
 
+  /**
+   * {@code COMMENT ON kind object IS 'text' | NULL}: {@code kind} is TABLE, VIEW, INDEX, SEQUENCE, COLUMN,
+   * CONSTRAINT, SCHEMA or DATABASE; {@code name} the object (for COLUMN the column, for CONSTRAINT the constraint),
+   * {@code table} the relation of a COLUMN or CONSTRAINT; {@code text} null removes the comment.
+   */
+  record Comment(String kind, String name, String table, String text) implements Command {
+  }
+
   /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [options]}. */
   record CreateSequence(String name, boolean ifNotExists, SequenceOptions options) implements Command {
   }

@@ -29,8 +29,13 @@ public final class CommandParser {
   private Optional<String> constraintName = Optional.empty();
 
   private CommandParser(String sql) {
+    this(sql, false);
+  }
+
+  /** {@code extended}: E'...' strings are one token (COMMENT's text may be one). */
+  private CommandParser(String sql, boolean extended) {
     this.sql = sql;
-    this.tokens = SqlLexer.tokenize(sql);
+    this.tokens = extended ? SqlLexer.tokenizeExtended(sql) : SqlLexer.tokenize(sql);
   }
 
   private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile(
@@ -63,7 +68,7 @@ public final class CommandParser {
         }
       }
     }
-    CommandParser p = new CommandParser(sql);
+    CommandParser p = new CommandParser(sql, "comment".equals(firstWord));
     Token first = p.peek();
     if (first.kind() != Kind.WORD) {
       return Optional.empty();
@@ -86,6 +91,7 @@ public final class CommandParser {
       case "vacuum" -> p.vacuum();
       case "alter" -> p.alter();
       case "copy" -> p.copy();
+      case "comment" -> p.comment();
       default -> null;
     };
     return Optional.ofNullable(c);
@@ -425,6 +431,61 @@ public final class CommandParser {
     }
     finish();
     return new Command.Truncate(names, cascade);
+  }
+
+  /** {@code COMMENT ON kind object IS 'text' | NULL} for the objects Accel has (see {@link Command.Comment}). */
+  private Command comment() {
+    next();
+    expectWord("on");
+    Token kindToken = next();
+    String kind = kindToken.kind() == Kind.WORD ? kindToken.text() : "";
+    String name;
+    String table = null;
+    switch (kind) {
+      case "table", "view", "index", "sequence" -> name = name();
+      case "column" -> {
+        List<String> parts = new ArrayList<>();
+        do {
+          Token t = next();
+          if (!t.isName()) {
+            throw error(t, "syntax error at or near \"" + t.text() + "\"");
+          }
+          parts.add(t.text());
+        } while (optionalSymbol("."));
+        if (parts.size() < 2) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "column name must be qualified");
+        }
+        if (parts.size() > 3 || parts.size() == 3 && !parts.get(0).equals("public")) {
+          throw new AccelException(SqlState.UNDEFINED_OBJECT, "schema \"" + parts.get(parts.size() - 3)
+              + "\" does not exist");
+        }
+        table = parts.get(parts.size() - 2);
+        name = parts.get(parts.size() - 1);
+      }
+      case "constraint" -> {
+        name = name();
+        expectWord("on");
+        if (peek().is("domain")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "domains are not supported by Accel");
+        }
+        table = name();
+      }
+      case "schema", "database" -> {
+        Token t = next();
+        if (!t.isName()) {
+          throw error(t, "syntax error at or near \"" + t.text() + "\"");
+        }
+        name = t.text();
+      }
+      default -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "COMMENT ON "
+          + (kindToken.text() + (peek().isName() ? " " + peek().text() : "")).toUpperCase(java.util.Locale.ROOT)
+          + " is not supported by Accel (it has comments on tables, views, columns, indexes, sequences,"
+          + " constraints, the schema and the database)");
+    }
+    expectWord("is");
+    String text = optionalWord("null") ? null : expectString();
+    finish();
+    return new Command.Comment(kind, name, table, text);
   }
 
   /**

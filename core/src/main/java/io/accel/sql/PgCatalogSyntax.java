@@ -50,6 +50,9 @@ public final class PgCatalogSyntax {
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
+      Map.entry("obj_description", "accel_obj_description"),
+      Map.entry("col_description", "accel_col_description"),
+      Map.entry("shobj_description", "accel_shobj_description"),
       Map.entry("current_schemas", "accel_current_schemas"),
       Map.entry("current_schema", "accel_current_schema"),
       Map.entry("pg_get_userbyid", "accel_get_userbyid"),

@@ -1,5 +1,6 @@
 package io.accel.jdbc;
 
+import io.accel.catalog.Catalog;
 import io.accel.catalog.Column;
 import io.accel.catalog.ColumnType;
 import io.accel.catalog.DataType;
@@ -427,16 +428,16 @@ final class AccelMeta extends MetaImpl {
   @Override
   public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
       List<String> typeList) {
-    List<MetaTable> tables = new ArrayList<>();
+    List<TableRow> tables = new ArrayList<>();
     if (matchesSchema(catalog, schemaPattern) && (typeList == null || typeList.contains("TABLE"))) {
       for (TableDef t : session.database().catalog().tables()) {
         if (like(tableNamePattern.s, t.name())) {
-          tables.add(new MetaTable(null, AccelSchema.NAME, t.name(), "TABLE"));
+          tables.add(new TableRow(t.name(), comment(Catalog.relationComment(t.id()))));
         }
       }
     }
-    tables.sort(Comparator.comparing((MetaTable t) -> t.tableName));
-    return records(MetaTable.class, tables, List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE",
+    tables.sort(Comparator.comparing((TableRow t) -> t.tableName));
+    return records(TableRow.class, tables, List.of("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE",
         "REMARKS", "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION"));
   }
 
@@ -656,7 +657,8 @@ final class AccelMeta extends MetaImpl {
         for (int i = 0; i < t.columns().size(); i++) {
           Column column = t.columns().get(i);
           if (like(columnNamePattern.s, column.name())) {
-            rows.add(ColumnRow.of(t.name(), column, i + 1));
+            rows.add(ColumnRow.of(t.name(), column, i + 1,
+                comment(Catalog.columnComment(t.id(), t.layout().columnSlots().get(i)))));
           }
         }
       }
@@ -718,7 +720,7 @@ final class AccelMeta extends MetaImpl {
     public final Integer decimalDigits;
     public final Integer numPrecRadix;
     public final int nullable;
-    public final String remarks = null;
+    public final String remarks;
     public final String columnDef;
     public final Integer sqlDataType = null;
     public final Integer sqlDatetimeSub = null;
@@ -734,8 +736,9 @@ final class AccelMeta extends MetaImpl {
 
     private ColumnRow(String tableSchem, String tableName, String columnName, int dataType, String typeName,
         Integer columnSize, Integer decimalDigits, Integer numPrecRadix, boolean nullable, String columnDef,
-        Integer charOctetLength, int ordinalPosition) {
+        Integer charOctetLength, int ordinalPosition, String remarks) {
       this.tableSchem = tableSchem;
+      this.remarks = remarks;
       this.tableName = tableName;
       this.columnName = columnName;
       this.dataType = dataType;
@@ -750,7 +753,7 @@ final class AccelMeta extends MetaImpl {
       this.ordinalPosition = ordinalPosition;
     }
 
-    static ColumnRow of(String table, Column column, int ordinal) {
+    static ColumnRow of(String table, Column column, int ordinal, String remarks) {
       DataType type = column.type();
       ColumnType kind = type.kind();
       String typeName = type.sqlName().replaceAll("\\(.*\\)", "");
@@ -786,7 +789,31 @@ final class AccelMeta extends MetaImpl {
         default -> null;
       };
       return new ColumnRow(AccelSchema.NAME, table, column.name(), kind.sqlTypeName().getJdbcOrdinal(), typeName,
-          size, digits, radix, column.nullable(), column.defaultSql().orElse(null), octets, ordinal);
+          size, digits, radix, column.nullable(), column.defaultSql().orElse(null), octets, ordinal, remarks);
+    }
+  }
+
+  /** What COMMENT ON said of an object (the REMARKS of getTables and getColumns), or null. */
+  private String comment(String key) {
+    return session.database().catalog().comment(key).orElse(null);
+  }
+
+  /** A row of {@link java.sql.DatabaseMetaData#getTables}: a table, with its comment as REMARKS. */
+  public static final class TableRow {
+    public final String tableCat = null;
+    public final String tableSchem = AccelSchema.NAME;
+    public final String tableName;
+    public final String tableType = "TABLE";
+    public final String remarks;
+    public final String typeCat = null;
+    public final String typeSchem = null;
+    public final String typeName = null;
+    public final String selfReferencingColName = null;
+    public final String refGeneration = null;
+
+    TableRow(String tableName, String remarks) {
+      this.tableName = tableName;
+      this.remarks = remarks;
     }
   }
 

@@ -211,6 +211,17 @@ class PsqlTest {
       assertThat(r.exit()).as(r.err()).isZero();
       assertThat(r.out()).contains("View definition:\n select id, total from orders where total > 100;")
           .contains("CREATE OR REPLACE VIEW public.big_orders AS\n select id, total from orders where total > 100");
+      // comments, where psql's \d+, \dt+ and \dd show them
+      r = Psql.psql(c, Map.of(), "-c", "comment on table orders is 'What customers bought'",
+          "-c", "comment on column orders.customer is 'Who bought it'",
+          "-c", "comment on constraint orders_total_check on orders is 'never negative'");
+      assertThat(r.exit()).as(r.err()).isZero();
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\d+ orders", "-c", "\\dt+ orders", "-c", "\\dd");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.err()).isEmpty();
+      assertThat(r.out()).containsPattern(" customer +\\| character varying\\(40\\) .*\\| Who bought it\n")
+          .containsPattern(" public \\| orders \\| table .*\\| What customers bought\n")
+          .containsPattern(" public \\| orders_total_check \\| table constraint \\| never negative\n");
     }
   }
 
