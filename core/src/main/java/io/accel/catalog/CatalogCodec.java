@@ -13,8 +13,11 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
+  /** Format 7 adds, after the foreign keys, each index's predicate and expression columns. */
+  private static final int FORMAT = 7;
+  /** Written before partial and expression indexes. */
+  private static final int FORMAT_WITHOUT_INDEX_EXPRESSIONS = 6;
   /** Format 5 adds each FOREIGN KEY constraint's deferral after its actions. */
-  private static final int FORMAT = 6;
   /** Written before constraints could be NOT VALID. */
   private static final int FORMAT_WITHOUT_VALIDATION = 5;
   /** Format 4 adds the FOREIGN KEY constraints after the CHECKs, and whether an index is a UNIQUE constraint's. */
@@ -85,6 +88,19 @@ final class CatalogCodec {
         out.writeByte(fk.onDelete().ordinal());
         out.writeByte(fk.deferral().ordinal());
         out.writeBoolean(fk.validated());
+      }
+      for (IndexDef index : t.indexes()) {
+        out.writeBoolean(index.predicate() != null);
+        if (index.predicate() != null) {
+          writeLongText(out, index.predicate());
+        }
+        for (IndexColumn ic : index.columns()) {
+          out.writeBoolean(ic.isExpression());
+          if (ic.isExpression()) {
+            writeLongText(out, ic.expression());
+            writeType(out, ic.type());
+          }
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -164,6 +180,18 @@ final class CatalogCodec {
           boolean validated = format < FORMAT || in.readBoolean();
           foreignKeys.add(new ForeignKeyDef(fkName, fkColumns, refTable, refColumns, onUpdate, onDelete, deferral,
               validated));
+        }
+      }
+      if (format > FORMAT_WITHOUT_INDEX_EXPRESSIONS) {
+        for (int i = 0; i < indexes.size(); i++) {
+          IndexDef index = indexes.get(i);
+          String predicate = in.readBoolean() ? readLongText(in) : null;
+          List<IndexColumn> ics = new ArrayList<>();
+          for (IndexColumn ic : index.columns()) {
+            ics.add(in.readBoolean() ? IndexColumn.ofExpression(readLongText(in), readType(in), ic.descending()) : ic);
+          }
+          indexes.set(i, new IndexDef(index.id(), index.name(), ics, index.unique(), index.include(),
+              index.constraint(), predicate));
         }
       }
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,

@@ -103,7 +103,7 @@ public final class StatisticsCollector {
     List<DataType> pkTypes = table.primaryKey().stream().map(types::get).toList();
     this.primaryKey = table.hasHiddenRowId() || base != null ? null
         : new PrefixCounter(pkTypes, new boolean[pkTypes.size()]);
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       if (onlyIndex != null && index.id() != onlyIndex.id()) {
         continue;
       }
@@ -184,7 +184,7 @@ public final class StatisticsCollector {
     if (base != null) {
       TableStatistics result = base;
       for (Map.Entry<Long, PrefixCounter> e : indexes.entrySet()) {
-        IndexDef index = table.indexes().stream().filter(i -> i.id() == e.getKey()).findFirst().orElseThrow();
+        IndexDef index = table.plainIndexes().stream().filter(i -> i.id() == e.getKey()).findFirst().orElseThrow();
         result = result.withIndex(index, e.getValue().counts(), table);
       }
       return result;
@@ -222,7 +222,7 @@ public final class StatisticsCollector {
     if (!table.primaryKey().isEmpty() && table.primaryKey().get(0) == column && pk.length > 0) {
       return pk.length == 1 ? rows : pk[0];
     }
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       if (index.columns().get(0).column() == column) {
         double[] d = indexDistinct.get(index.id());
         if (d != null && d.length > 0) {

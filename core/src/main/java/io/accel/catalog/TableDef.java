@@ -74,6 +74,11 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
     return Optional.empty();
   }
 
+  /** The indexes query plans, statistics and foreign keys use: not partial, no expression columns. */
+  public List<IndexDef> plainIndexes() {
+    return indexes.stream().filter(IndexDef::plain).toList();
+  }
+
   public Optional<IndexDef> index(String indexName) {
     return indexes.stream().filter(i -> i.name().equals(indexName)).findFirst();
   }

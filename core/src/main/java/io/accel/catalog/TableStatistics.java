@@ -123,7 +123,7 @@ public final class TableStatistics {
 
   static Map<Long, IndexShape> shapes(TableDef table) {
     Map<Long, IndexShape> shapes = new LinkedHashMap<>();
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       shapes.put(index.id(), new IndexShape(index.columns().size(), index.unique()));
     }
     return shapes;
@@ -347,7 +347,7 @@ public final class TableStatistics {
    */
   public TableStatistics forTable(TableDef table) {
     Map<Long, double[]> kept = new LinkedHashMap<>();
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       double[] d = indexDistinct.get(index.id());
       if (d != null && d.length == index.columns().size()) {
         kept.put(index.id(), d);

@@ -97,6 +97,10 @@ final class AlterTableExecutor {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
             + " supported by Accel while a CHECK constraint names it; drop and add the constraint again");
       }
+      if (t.indexes().stream().anyMatch(i -> namesInExpressions(i).contains(r.column()))) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
+            + " supported by Accel while an index expression or predicate names it; drop and create the index again");
+      }
       if (!views().usersOfColumn(t, r.column()).isEmpty()) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "renaming column \"" + r.column() + "\" is not"
             + " supported by Accel while a view uses it (views name their columns); drop and recreate the view");
@@ -283,6 +287,17 @@ final class AlterTableExecutor {
 
   // ---- DROP COLUMN
 
+  /** The names an index's expression columns and predicate use (empty for a plain index). */
+  static java.util.Set<String> namesInExpressions(IndexDef index) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    index.columns().stream().filter(IndexColumn::isExpression)
+        .forEach(ic -> names.addAll(io.accel.sql.ViewReferences.expressionNames(ic.expression())));
+    if (index.predicate() != null) {
+      names.addAll(io.accel.sql.ViewReferences.expressionNames(index.predicate()));
+    }
+    return names;
+  }
+
   private void dropColumn(TableDef table, Command.DropColumn d) throws RocksDBException {
     TableDef t = table.withForeignKeys(table.foreignKeys().stream().filter(f -> !f.columns().contains(d.column())
         && !(f.refTable().equals(table.name()) && f.refColumns().contains(d.column()))).toList());
@@ -347,13 +362,15 @@ final class AlterTableExecutor {
     List<IndexDef> dropped = new ArrayList<>();
     for (IndexDef index : t.indexes()) {
       boolean uses = index.include().contains(ordinal)
-          || index.columns().stream().anyMatch(ic -> ic.column() == ordinal);
+          || index.columns().stream().anyMatch(ic -> ic.column() == ordinal)
+          || namesInExpressions(index).contains(d.column());
       if (uses) {
         dropped.add(index);
       } else {
-        kept.add(new IndexDef(index.id(), index.name(),
-            index.columns().stream().map(ic -> new IndexColumn(shift(ic.column(), ordinal), ic.descending())).toList(),
-            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList(), index.constraint()));
+        kept.add(new IndexDef(index.id(), index.name(), index.columns().stream().map(ic -> ic.isExpression() ? ic
+                : new IndexColumn(shift(ic.column(), ordinal), ic.descending())).toList(),
+            index.unique(), index.include().stream().map(c -> shift(c, ordinal)).toList(), index.constraint(),
+            index.predicate()));
       }
     }
     int version = t.schemaVersion() + 1;
@@ -432,6 +449,10 @@ final class AlterTableExecutor {
     if (explicit && !ColumnConversion.castable(from, to)) {
       throw new AccelException(SqlState.CANNOT_COERCE, "cannot cast type " + ColumnConversion.pgName(from) + " to "
           + ColumnConversion.pgName(to));
+    }
+    if (t.indexes().stream().anyMatch(i -> namesInExpressions(i).contains(c.name()))) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "changing the type of column \"" + c.name()
+          + "\" is not supported by Accel while an index expression or predicate names it; drop the index first");
     }
     Column changed = new Column(c.name(), to, c.nullable(), c.defaultSql());
     int version = t.schemaVersion() + 1;

@@ -61,18 +61,9 @@ public final class CheckConstraints implements AutoCloseable {
       c = new Compiled(table, compile(table, table.checks()));
       compiled.put(table.id(), c);
     }
-    Object result;
-    Enumerator<Object> rows = planner().execute(c.signature(), Arrays.asList(row), ctx, new AtomicBoolean(), 0)
-        .enumerator();
-    try {
-      rows.moveNext();
-      result = rows.current();
-    } finally {
-      rows.close();
-    }
+    Object[] result = evaluate(c.signature(), row, ctx, table.checks().size());
     for (int i = 0; i < table.checks().size(); i++) {
-      Object v = result instanceof Object[] a ? a[i] : result;
-      if (Boolean.FALSE.equals(v)) {
+      if (Boolean.FALSE.equals(result[i])) {
         return i;
       }
     }
@@ -84,10 +75,15 @@ public final class CheckConstraints implements AutoCloseable {
    * here with its SQLSTATE, which is how CREATE TABLE and ALTER TABLE check a new constraint.
    */
   synchronized CalcitePrepare.CalciteSignature<Object> compile(TableDef table, List<CheckDef> checks) {
-    StringBuilder sql = new StringBuilder("SELECT ");
-    for (int i = 0; i < checks.size(); i++) {
-      sql.append(i == 0 ? "" : ", ").append("CAST((").append(checks.get(i).expression()).append(") AS BOOLEAN)");
-    }
+    return compileExpressions(table, checks.stream().map(c -> "CAST((" + c.expression() + ") AS BOOLEAN)").toList());
+  }
+
+  /**
+   * Plans {@code SELECT e1, e2, ... FROM (VALUES (CAST(? AS type), ...)) AS t(cols)}: the expressions (SQL over the
+   * table's columns) over one row given as parameters. Errors (unknown names, wrong types) keep their SQLSTATE.
+   */
+  synchronized CalcitePrepare.CalciteSignature<Object> compileExpressions(TableDef table, List<String> expressions) {
+    StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", expressions));
     sql.append(" FROM (VALUES (");
     List<String> names = new ArrayList<>();
     for (int i = 0; i < table.columns().size(); i++) {
@@ -105,6 +101,24 @@ public final class CheckConstraints implements AutoCloseable {
     } catch (RuntimeException e) {
       throw ErrorTranslator.translate(e);
     }
+  }
+
+  /** The {@code count} values a plan of {@link #compileExpressions} gives for {@code row} (as stored). */
+  Object[] evaluate(CalcitePrepare.CalciteSignature<Object> signature, Object[] row, TxnContext ctx, int count) {
+    Object result;
+    Enumerator<Object> rows = planner().execute(signature, Arrays.asList(row), ctx, new AtomicBoolean(), 0)
+        .enumerator();
+    try {
+      rows.moveNext();
+      result = rows.current();
+    } catch (AccelException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ErrorTranslator.translate(e);
+    } finally {
+      rows.close();
+    }
+    return count == 1 && !(result instanceof Object[]) ? new Object[] {result} : (Object[]) result;
   }
 
   private String rowText(TableDef table, Object[] row) {

@@ -197,7 +197,11 @@ public final class CommandExecutor {
   /** CREATE INDEX, or with {@code constraint} the index of a UNIQUE constraint. */
   private void createIndex(Command.CreateIndex c, boolean constraint) throws RocksDBException {
     TableDef table = catalog.table(c.table()).orElseThrow(() -> undefinedTable(c.table()));
-    List<Integer> ordinals = ordinals(table, c.keys().stream().map(Command.IndexKeySpec::column).toList());
+    // an expression key has no column ordinal (-1)
+    List<Integer> ordinals = new ArrayList<>();
+    for (Command.IndexKeySpec key : c.keys()) {
+      ordinals.add(key.expression() != null ? -1 : ordinals(table, List.of(key.column())).get(0));
+    }
     String name = c.name().orElseGet(() -> {
       String base = table.name() + "_" + c.keys().stream().map(Command.IndexKeySpec::column)
           .collect(Collectors.joining("_")) + "_idx";
@@ -215,7 +219,12 @@ public final class CommandExecutor {
     }
     List<IndexColumn> columns = new ArrayList<>();
     for (int i = 0; i < ordinals.size(); i++) {
-      columns.add(new IndexColumn(ordinals.get(i), c.keys().get(i).descending()));
+      Command.IndexKeySpec key = c.keys().get(i);
+      columns.add(key.expression() != null ? IndexColumn.ofExpression(key.expression(), null, key.descending())
+          : new IndexColumn(ordinals.get(i), key.descending()));
+    }
+    if (c.predicate() != null || columns.stream().anyMatch(IndexColumn::isExpression)) {
+      columns = computedColumns(table, new IndexDef(0, name, columns, c.unique(), List.of(), false, c.predicate()));
     }
     List<Integer> include = new ArrayList<>();
     for (int ordinal : ordinals(table, c.include())) {
@@ -225,7 +234,8 @@ public final class CommandExecutor {
       }
       include.add(ordinal);
     }
-    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint);
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint,
+        c.predicate());
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
     // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
     TxnContext block = session.blockContext();
@@ -241,6 +251,64 @@ public final class CommandExecutor {
       own.adoptSchema(table.id(), catalog.changedAt(table.id()), List.of(family));
     }
     database.statistics().indexCreated(table.withIndex(index), index);
+  }
+
+  /** Functions whose value changes between calls with the same arguments: never in an index (42P17). */
+  private static final java.util.regex.Pattern MUTABLE_FUNCTIONS = java.util.regex.Pattern.compile(
+      "(?i)\\b(now|random|nextval|currval|setval|lastval|gen_random_uuid|clock_timestamp|statement_timestamp"
+          + "|transaction_timestamp|timeofday|current_setting)\\s*\\(|\\b(current_timestamp|current_date|current_time"
+          + "|localtimestamp|localtime|current_user|session_user)\\b");
+
+  /**
+   * A partial or expression index's key columns with each expression's type, found by planning the predicate and
+   * keys over the table (an unknown column or function fails here with its SQLSTATE, as in PostgreSQL).
+   */
+  private List<IndexColumn> computedColumns(TableDef table, IndexDef index) {
+    java.util.List<String> texts = new ArrayList<>();
+    index.columns().stream().filter(IndexColumn::isExpression).forEach(ic -> texts.add(ic.expression()));
+    for (String text : texts) {
+      if (MUTABLE_FUNCTIONS.matcher(text).find()) {
+        throw new AccelException(SqlState.INVALID_OBJECT_DEFINITION,
+            "functions in index expression must be marked IMMUTABLE");
+      }
+    }
+    if (index.predicate() != null && MUTABLE_FUNCTIONS.matcher(index.predicate()).find()) {
+      throw new AccelException(SqlState.INVALID_OBJECT_DEFINITION,
+          "functions in index predicate must be marked IMMUTABLE");
+    }
+    org.apache.calcite.rel.type.RelDataType row = database.indexKeys().compile(table, index).rowType;
+    if (index.predicate() != null) {
+      org.apache.calcite.rel.type.RelDataType p = database.checkConstraints().compileExpressions(table,
+          List.of("(" + index.predicate() + ")")).rowType.getFieldList().get(0).getType();
+      if (p.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.BOOLEAN) {
+        throw new AccelException(SqlState.DATATYPE_MISMATCH, "argument of WHERE must be type boolean, not type "
+            + p.getSqlTypeName().getName().toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    List<IndexColumn> typed = new ArrayList<>();
+    for (int i = 0; i < index.columns().size(); i++) {
+      IndexColumn ic = index.columns().get(i);
+      if (!ic.isExpression()) {
+        typed.add(ic);
+        continue;
+      }
+      org.apache.calcite.rel.type.RelDataType t = row.getFieldList().get(1 + i).getType();
+      io.accel.catalog.DataType type = switch (t.getSqlTypeName()) {
+        case SMALLINT -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.SMALLINT);
+        case INTEGER -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.INTEGER);
+        case BIGINT -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.BIGINT);
+        case DECIMAL -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.NUMERIC);
+        case CHAR, VARCHAR -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.TEXT);
+        case BOOLEAN -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.BOOLEAN);
+        case DATE -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.DATE);
+        case TIMESTAMP -> io.accel.catalog.DataType.of(io.accel.catalog.ColumnType.TIMESTAMP);
+        default -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "an index expression of type "
+            + t.getSqlTypeName().getName().toLowerCase(java.util.Locale.ROOT) + " is not supported by Accel ("
+            + ic.expression() + ")");
+      };
+      typed.add(IndexColumn.ofExpression(ic.expression(), type, ic.descending()));
+    }
+    return typed;
   }
 
   /**
@@ -293,18 +361,26 @@ public final class CommandExecutor {
     TableReader reader = new TableReader(database, table);
     Set<ByteBuffer> seen = new HashSet<>();
     // only the indexed and included columns are decoded: the entry holds the row's storage key, not its columns
-    boolean[] wanted = new boolean[table.columns().size()];
-    index.columns().forEach(c -> wanted[c.column()] = true);
-    index.include().forEach(c -> wanted[c] = true);
+    // (a partial or expression index evaluates over the whole row)
+    boolean[] wanted = index.plain() ? new boolean[table.columns().size()] : null;
+    if (wanted != null) {
+      index.columns().forEach(c -> wanted[c.column()] = true);
+      index.include().forEach(c -> wanted[c] = true);
+    }
+    IndexKeys keys = database.indexKeys();
     RocksIterator it = ctx.iterator(database.tableFamily(table));
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
         Object[] row = reader.decode(it.value(), wanted);
-        byte[] entry = RowKeys.indexKey(table, index, row, key);
-        boolean unique = RowKeys.uniqueForm(index, row);
+        Object[] computed = keys.of(table, index, row, ctx);
+        if (computed == null) {
+          continue; // outside a partial index
+        }
+        byte[] entry = RowKeys.indexKey(table, index, row, computed, key);
+        boolean unique = RowKeys.uniqueForm(index, row, computed);
         if (unique && !seen.add(ByteBuffer.wrap(entry))) {
-          throw duplicate(table, index, row);
+          throw duplicate(table, index, row, computed);
         }
         sink.accept(entry, RowKeys.indexValue(table, index, row, unique ? key : null));
       }
@@ -326,13 +402,9 @@ public final class CommandExecutor {
     }
   }
 
-  private static AccelException duplicate(TableDef table, IndexDef index, Object[] row) {
-    String cols = index.columns().stream().map(ic -> table.columns().get(ic.column()).name())
-        .collect(Collectors.joining(", "));
-    String vals = index.columns().stream().map(ic -> Values.toText(table.columns().get(ic.column()).type(),
-        row[ic.column()])).collect(Collectors.joining(", "));
+  private static AccelException duplicate(TableDef table, IndexDef index, Object[] row, Object[] computed) {
     return new AccelException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + index.name()
-        + "\" (Key (" + cols + ")=(" + vals + ") is duplicated.)");
+        + "\" (Key " + RowKeys.keyText(table, index, row, computed) + " is duplicated.)");
   }
 
   private void dropTables(Command.DropTable d) throws RocksDBException {
@@ -792,7 +864,7 @@ public final class CommandExecutor {
       database.store().createFamily(Catalog.indexFamily(indexId));
       created.add(Catalog.indexFamily(indexId));
       renewed.add(new IndexDef(indexId, index.name(), index.columns(), index.unique(), index.include(),
-          index.constraint()));
+          index.constraint(), index.predicate()));
     }
     return renewed;
   }

@@ -383,6 +383,16 @@ public final class Database implements AutoCloseable {
 
   private CheckConstraints checkConstraints;
 
+  /** The evaluator of partial and expression indexes' keys (made on first use). */
+  public synchronized IndexKeys indexKeys() {
+    if (indexKeys == null) {
+      indexKeys = new IndexKeys(this);
+    }
+    return indexKeys;
+  }
+
+  private IndexKeys indexKeys;
+
   /** The evaluator of DEFAULT expressions for ON DELETE / UPDATE SET DEFAULT (made on first use). */
   synchronized DefaultValues defaultValues() {
     if (defaultValues == null) {

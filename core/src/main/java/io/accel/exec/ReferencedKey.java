@@ -28,7 +28,7 @@ record ReferencedKey(TableDef parent, List<Integer> columns, Optional<IndexDef> 
         && parent.primaryKey().size() == ordinals.size()) {
       return Optional.of(new ReferencedKey(parent, ordinals, Optional.empty()));
     }
-    for (IndexDef index : parent.indexes()) {
+    for (IndexDef index : parent.plainIndexes()) {
       Set<Integer> columns = new HashSet<>(index.columns().stream().map(IndexColumn::column).toList());
       if (index.unique() && index.columns().size() == ordinals.size() && columns.equals(wanted)) {
         return Optional.of(new ReferencedKey(parent, ordinals, Optional.of(index)));

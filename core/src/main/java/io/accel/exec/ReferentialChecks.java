@@ -338,7 +338,7 @@ final class ReferentialChecks {
 
   /** An index of {@code table} whose first columns are exactly {@code columns} (in any order), or null. */
   static IndexDef leadingIndex(TableDef table, int[] columns) {
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       if (index.columns().size() < columns.length) {
         continue;
       }

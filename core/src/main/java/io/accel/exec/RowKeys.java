@@ -44,22 +44,54 @@ public final class RowKeys {
 
   /** True when the entry of this row in a UNIQUE index takes the collision-detecting form. */
   public static boolean uniqueForm(IndexDef index, Object[] row) {
+    return uniqueForm(index, row, IndexKeys.PLAIN);
+  }
+
+  /** As {@link #uniqueForm(IndexDef, Object[])}, with the index's computed values ({@link IndexKeys#of}). */
+  public static boolean uniqueForm(IndexDef index, Object[] row, Object[] computed) {
     if (!index.unique()) {
       return false;
     }
-    for (IndexColumn ic : index.columns()) {
-      if (row[ic.column()] == null) {
+    for (int i = 0; i < index.columns().size(); i++) {
+      if (value(index, i, row, computed) == null) {
         return false;
       }
     }
     return true;
   }
 
+  /** PostgreSQL's text of an entry's key in messages: {@code (a, lower(b))=(1, x)}. */
+  static String keyText(TableDef table, IndexDef index, Object[] row, Object[] computed) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    java.util.List<String> values = new java.util.ArrayList<>();
+    for (int i = 0; i < index.columns().size(); i++) {
+      IndexColumn ic = index.columns().get(i);
+      names.add(ic.isExpression() ? ic.expression() : table.columns().get(ic.column()).name());
+      values.add(Values.toText(ic.isExpression() ? ic.type() : table.columns().get(ic.column()).type(),
+          value(index, i, row, computed)));
+    }
+    return "(" + String.join(", ", names) + ")=(" + String.join(", ", values) + ")";
+  }
+
+  /** The value of the index's {@code i}-th key column for a row: the row's column, or the computed value. */
+  static Object value(IndexDef index, int i, Object[] row, Object[] computed) {
+    return computed.length == 0 ? row[index.columns().get(i).column()] : computed[i];
+  }
+
   /** The entry key of a row in an index (see the class comment for the unique form). */
   public static byte[] indexKey(TableDef table, IndexDef index, Object[] row, byte[] rowKey) {
+    return indexKey(table, index, row, IndexKeys.PLAIN, rowKey);
+  }
+
+  /** The entry key of a row in an index, with the index's computed values ({@link IndexKeys#of}, not null). */
+  public static byte[] indexKey(TableDef table, IndexDef index, Object[] row, Object[] computed, byte[] rowKey) {
     KeyWriter w = new KeyWriter(32 + rowKey.length);
-    writeIndexColumns(w, table, index, row);
-    if (!uniqueForm(index, row)) {
+    for (int i = 0; i < index.columns().size(); i++) {
+      IndexColumn ic = index.columns().get(i);
+      DataType type = ic.isExpression() ? ic.type() : table.columns().get(ic.column()).type();
+      KeyCodec.write(w, type, value(index, i, row, computed), ic.descending());
+    }
+    if (!uniqueForm(index, row, computed)) {
       w.put(rowKey, 0, rowKey.length);
     }
     return w.toByteArray();
@@ -94,11 +126,5 @@ public final class RowKeys {
       }
     }
     return r.position();
-  }
-
-  private static void writeIndexColumns(KeyWriter w, TableDef table, IndexDef index, Object[] row) {
-    for (IndexColumn ic : index.columns()) {
-      KeyCodec.write(w, table.columns().get(ic.column()).type(), row[ic.column()], ic.descending());
-    }
   }
 }

@@ -292,7 +292,7 @@ public final class Statistics {
       ctx.exit();
       ctx.release(it);
     }
-    for (IndexDef index : table.indexes()) {
+    for (IndexDef index : table.plainIndexes()) {
       walk(ctx, collector, index);
     }
     return collector.finish(System.currentTimeMillis());
@@ -390,6 +390,9 @@ public final class Statistics {
    */
   void indexCreated(TableDef table, IndexDef index) {
     version.incrementAndGet();
+    if (!index.plain()) {
+      return; // no plan reads it: its entries say nothing the planner uses
+    }
     try {
       State s = states.computeIfAbsent(table.id(), id -> new State());
       s.analysis.lock();

@@ -154,10 +154,11 @@ public final class TableWriter {
         }
       }
       for (IndexDef index : upsert.indexes) {
-        if (!RowKeys.uniqueForm(index, row)) {
-          continue; // NULLs never conflict
+        Object[] computed = database.indexKeys().of(table, index, row, ctx);
+        if (computed == null || !RowKeys.uniqueForm(index, row, computed)) {
+          continue; // NULLs never conflict, nor rows outside a partial index
         }
-        byte[] entry = RowKeys.indexKey(table, index, row, new byte[0]);
+        byte[] entry = RowKeys.indexKey(table, index, row, computed, new byte[0]);
         arbiterKeys.add(ByteBuffer.wrap(entry));
         ctx.lockRow(-1 - index.id(), database.indexFamily(index.id()), entry, Strength.UPDATE, true);
         byte[] value = ctx.getForUpdate(database.indexFamily(index.id()), entry);
@@ -287,9 +288,13 @@ public final class TableWriter {
 
   /** A unique entry is tracked (its key is the indexed values alone); any other holds the row's key. */
   private void deleteEntry(IndexDef index, Object[] row, byte[] rowKey) {
+    Object[] computed = database.indexKeys().of(table, index, row, ctx);
+    if (computed == null) {
+      return; // a partial index without an entry for the row
+    }
     ColumnFamilyHandle family = database.indexFamily(index.id());
-    byte[] entry = RowKeys.indexKey(table, index, row, rowKey);
-    if (RowKeys.uniqueForm(index, row)) {
+    byte[] entry = RowKeys.indexKey(table, index, row, computed, rowKey);
+    if (RowKeys.uniqueForm(index, row, computed)) {
       ctx.delete(family, entry);
     } else {
       ctx.deleteUntracked(family, entry);
@@ -302,9 +307,13 @@ public final class TableWriter {
    */
   private void writeRow(byte[] key, Object[] row, boolean inserting, boolean lockKeys) {
     for (IndexDef index : table.indexes()) {
+      Object[] computed = database.indexKeys().of(table, index, row, ctx);
+      if (computed == null) {
+        continue; // a partial index whose predicate the row does not meet
+      }
       ColumnFamilyHandle family = database.indexFamily(index.id());
-      byte[] entry = RowKeys.indexKey(table, index, row, key);
-      if (RowKeys.uniqueForm(index, row)) {
+      byte[] entry = RowKeys.indexKey(table, index, row, computed, key);
+      if (RowKeys.uniqueForm(index, row, computed)) {
         boolean committedElsewhere = false;
         if (lockKeys && inserting) {
           committedElsewhere = ctx.lockNewKey(-1 - index.id(), family, entry);
@@ -313,7 +322,7 @@ public final class TableWriter {
           ctx.lockRow(-1 - index.id(), family, entry, Strength.UPDATE, true);
         }
         if (committedElsewhere || ctx.getForUpdate(family, entry) != null) {
-          throw duplicate(index.name(), index.columns().stream().map(IndexColumn::column).toList(), row);
+          throw duplicate(index, row, computed);
         }
         ctx.put(family, entry, RowKeys.indexValue(table, index, row, key));
       } else {
@@ -379,6 +388,13 @@ public final class TableWriter {
       }
     }
     return row;
+  }
+
+  /** 23505 for an index entry: its key columns (an expression as written) and the row's values of them. */
+  private AccelException duplicate(IndexDef index, Object[] row, Object[] computed) {
+    String detail = "Key " + RowKeys.keyText(table, index, row, computed) + " already exists.";
+    return new AccelException(SqlState.UNIQUE_VIOLATION, "duplicate key value violates unique constraint \""
+        + index.name() + "\" (" + detail + ")").withDetail(detail);
   }
 
   private AccelException duplicate(String constraint, List<Integer> columns, Object[] row) {

@@ -71,7 +71,7 @@ public final class Upsert {
       if (!table.primaryKey().isEmpty() && new HashSet<>(table.primaryKey()).equals(target)) {
         pk = true;
       }
-      for (IndexDef index : table.indexes()) {
+      for (IndexDef index : table.plainIndexes()) {
         if (index.unique() && index.columns().stream().map(IndexColumn::column).collect(java.util.stream.Collectors
             .toSet()).equals(target)) {
           arbiters.add(index);

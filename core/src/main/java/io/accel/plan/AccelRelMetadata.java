@@ -168,7 +168,7 @@ public final class AccelRelMetadata {
         return rows;
       }
       Double best = null;
-      for (IndexDef index : table.indexes()) {
+      for (IndexDef index : table.plainIndexes()) {
         List<IndexColumn> ics = index.columns();
         Set<Integer> prefix = new HashSet<>();
         for (int n = 1; n <= ics.size(); n++) {
@@ -197,7 +197,7 @@ public final class AccelRelMetadata {
         OptionalDouble d = stats.distinctValues(c);
         double one = d.isPresent() ? d.getAsDouble() : Math.min(rows, 200);
         if (!d.isPresent()) {
-          for (IndexDef index : table.indexes()) {
+          for (IndexDef index : table.plainIndexes()) {
             if (index.columns().get(0).column() == c) {
               one = stats.distinctPrefix(index.id(), 1);
               break;

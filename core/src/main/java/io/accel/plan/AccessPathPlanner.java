@@ -106,7 +106,7 @@ final class AccessPathPlanner {
     List<AccessPath> out = new ArrayList<>();
     out.add(path(null, conjuncts, constraints, projection, false));
     if (indexScans) {
-      for (IndexDef index : table.indexes()) {
+      for (IndexDef index : table.plainIndexes()) {
         out.add(path(index, conjuncts, constraints, projection, false));
         AccessPath skipping = path(index, conjuncts, constraints, projection, true);
         if (skipping.keys().stream().anyMatch(KeyBound::skip)) {

@@ -233,8 +233,7 @@ public final class PgCatalogFunctions {
     TableDef t = info.table();
     int col = column == null ? 0 : column;
     if (col > 0) {
-      return col <= info.keys().size() ? quoteIdent(t.columns().get(info.keys().get(col - 1).column()).name())
-          : null;
+      return col <= info.keys().size() ? keyText(t, info.keys().get(col - 1), true) : null;
     }
     StringBuilder sb = new StringBuilder("CREATE ");
     if (info.unique()) {
@@ -252,13 +251,48 @@ public final class PgCatalogFunctions {
       }
       sb.append(')');
     }
+    if (def != null && def.predicate() != null) {
+      sb.append(" WHERE (").append(def.predicate()).append(')');
+    }
     return sb.toString();
+  }
+
+  private static final java.util.regex.Pattern ONE_CALL = java.util.regex.Pattern.compile(
+      "[A-Za-z_][A-Za-z_0-9.]*\\s*\\(.*\\)", java.util.regex.Pattern.DOTALL);
+
+  /**
+   * A key column as PostgreSQL prints it: the column's name, a function call as written, another expression in
+   * parentheses around PostgreSQL's own (an operator expression deparses as {@code (n * 2)}: {@code ((n * 2))}).
+   */
+  static String keyText(TableDef t, IndexColumn key, boolean column) {
+    if (!key.isExpression()) {
+      return quoteIdent(t.columns().get(key.column()).name());
+    }
+    String e = key.expression();
+    if (ONE_CALL.matcher(e).matches() && balancedOnce(e)) {
+      return e;
+    }
+    return column ? "(" + e + ")" : "((" + e + "))";
+  }
+
+  /** Whether the first "(" of {@code e} closes at its end ({@code f(a)}, not {@code f(a) + g(b)}). */
+  private static boolean balancedOnce(String e) {
+    int depth = 0;
+    for (int i = e.indexOf('('); i < e.length(); i++) {
+      char c = e.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')' && --depth == 0) {
+        return i == e.length() - 1;
+      }
+    }
+    return false;
   }
 
   static String keyList(TableDef t, java.util.List<IndexColumn> keys) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < keys.size(); i++) {
-      sb.append(i > 0 ? ", " : "").append(quoteIdent(t.columns().get(keys.get(i).column()).name()));
+      sb.append(i > 0 ? ", " : "").append(keyText(t, keys.get(i), false));
       if (keys.get(i).descending()) {
         sb.append(" DESC");
       }

@@ -777,12 +777,17 @@ public final class PgCatalogSchema extends AbstractSchema {
       }
     }
     for (IndexInfo ix : m.allIndexes()) {
-      List<Integer> columns = new ArrayList<>(ix.keys().stream().map(IndexColumn::column).toList());
+      List<Column> columns = new ArrayList<>();
+      for (IndexColumn k : ix.keys()) {
+        // an expression column is named as PostgreSQL names it: its function, else "expr"
+        columns.add(k.isExpression() ? new Column(io.accel.sql.CommandParser.expressionLabel(k.expression()), k.type(), true,
+            java.util.Optional.empty()) : ix.table().columns().get(k.column()));
+      }
       if (ix.def() != null) {
-        columns.addAll(ix.def().include());
+        ix.def().include().forEach(c -> columns.add(ix.table().columns().get(c)));
       }
       for (int i = 0; i < columns.size(); i++) {
-        Column c = ix.table().columns().get(columns.get(i));
+        Column c = columns.get(i);
         rows.add(attributeRow(ix.oid(), new Column(c.name(), c.type(), true, java.util.Optional.empty()), i + 1,
             false));
       }
@@ -866,9 +871,12 @@ public final class PgCatalogSchema extends AbstractSchema {
       for (int c : columns) {
         key.append(key.length() > 0 ? " " : "").append(c);
       }
+      // indexprs: the expressions' text where PostgreSQL keeps their trees (non-null is what clients test)
+      String expressions = i.keys().stream().filter(IndexColumn::isExpression).map(IndexColumn::expression)
+          .reduce((a, b) -> a + ", " + b).orElse(null);
       rows.add(new Object[] {i.oid(), tableOid(i.table()), (short) columns.size(), (short) i.keys().size(),
           i.unique(), false, i.primary(), false, true, false, true, false, true, true, false, key.toString(), null,
-          null, option.toString(), null, null});
+          null, option.toString(), expressions, i.def() == null ? null : i.def().predicate()});
     }
     return rows;
   }

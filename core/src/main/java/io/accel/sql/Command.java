@@ -13,7 +13,11 @@ public sealed interface Command {
   }
 
   /** One key column of CREATE INDEX. */
-  record IndexKeySpec(String column, boolean descending) {
+  /** An index key: a column, or ({@code expression} not null) an expression as written, named {@code column}. */
+  record IndexKeySpec(String column, boolean descending, String expression) {
+    public IndexKeySpec(String column, boolean descending) {
+      this(column, descending, null);
+    }
   }
 
   /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
@@ -52,10 +56,15 @@ public sealed interface Command {
 
   /** {@code concurrently}: CREATE INDEX CONCURRENTLY, which PostgreSQL does not allow in a transaction block. */
   record CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
-      boolean ifNotExists, List<String> include, boolean concurrently) implements Command {
+      boolean ifNotExists, List<String> include, boolean concurrently, String predicate) implements Command {
     public CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
         boolean ifNotExists) {
-      this(name, table, keys, unique, ifNotExists, List.of(), false);
+      this(name, table, keys, unique, ifNotExists, List.of(), false, null);
+    }
+
+    public CreateIndex(Optional<String> name, String table, List<IndexKeySpec> keys, boolean unique,
+        boolean ifNotExists, List<String> include, boolean concurrently) {
+      this(name, table, keys, unique, ifNotExists, include, concurrently, null);
     }
   }
 

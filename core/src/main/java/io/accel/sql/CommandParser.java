@@ -378,7 +378,7 @@ public final class CommandParser {
       "autovacuum_multixact_freeze_min_age", "autovacuum_multixact_freeze_max_age",
       "autovacuum_multixact_freeze_table_age", "autovacuum_vacuum_scale_factor",
       "autovacuum_vacuum_insert_scale_factor", "autovacuum_analyze_scale_factor", "log_autovacuum_min_duration",
-      "user_catalog_table", "vacuum_index_cleanup", "vacuum_truncate");
+      "user_catalog_table", "vacuum_index_cleanup", "vacuum_truncate", "deduplicate_items");
 
   /**
    * {@code WITH (name [= value], ...)} after CREATE TABLE: known parameters are accepted and ignored (RocksDB has no
@@ -1722,7 +1722,23 @@ public final class CommandParser {
     expectSymbol("(");
     List<IndexKeySpec> keys = new ArrayList<>();
     do {
-      String column = name();
+      IndexKeySpec key = indexKey();
+      String column = key.column();
+      if (peek().kind() == Kind.WORD && peek().text().endsWith("_ops")) {
+        // an operator class: the default ones and the *_pattern_ops order as Accel's keys do (C collation)
+        Token opclass = next();
+        if (!OPERATOR_CLASSES.contains(opclass.text())) {
+          throw new AccelException(SqlState.UNDEFINED_OBJECT, "operator class \"" + opclass.text()
+              + "\" does not exist for access method \"btree\"");
+        }
+      }
+      if (optionalWord("collate")) {
+        Token collation = next();
+        if (!collation.text().equals("C") && !collation.text().equals("default") && !collation.text().equals("POSIX")) {
+          throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "collation \"" + collation.text()
+              + "\" is not supported by Accel (its text keys are ordered as in the C collation)");
+        }
+      }
       boolean desc = false;
       if (optionalWord("desc")) {
         desc = true;
@@ -1741,7 +1757,7 @@ public final class CommandParser {
                   + " index column is not supported by Accel");
         }
       }
-      keys.add(new IndexKeySpec(column, desc));
+      keys.add(new IndexKeySpec(column, desc, key.expression()));
     } while (optionalSymbol(","));
     expectSymbol(")");
     List<String> include = new ArrayList<>();
@@ -1752,12 +1768,73 @@ public final class CommandParser {
       } while (optionalSymbol(","));
       expectSymbol(")");
     }
-    if (peek().is("where")) {
-      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "partial indexes (CREATE INDEX ... WHERE) are not"
-          + " supported by Accel");
+    if (optionalWord("with")) {
+      storageParameters(); // fillfactor and the like: accepted, as for tables
+    }
+    String predicate = null;
+    if (optionalWord("where")) {
+      int start = peek().start();
+      int end = start;
+      while (peek().kind() != Kind.END && !peek().isSymbol(";")) {
+        end = next().end();
+      }
+      predicate = sql.substring(start, end).trim();
+      if (predicate.isEmpty()) {
+        throw error("syntax error at end of input");
+      }
     }
     finish();
-    return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include, concurrently);
+    return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include, concurrently, predicate);
+  }
+
+  /** btree operator classes a key may name: the types' defaults and the pattern ones (C collation: the same order). */
+  private static final java.util.Set<String> OPERATOR_CLASSES = java.util.Set.of("text_ops", "varchar_ops",
+      "bpchar_ops", "text_pattern_ops", "varchar_pattern_ops", "bpchar_pattern_ops", "int2_ops", "int4_ops",
+      "int8_ops", "numeric_ops", "bool_ops", "date_ops", "timestamp_ops", "timestamptz_ops", "uuid_ops",
+      "float4_ops", "float8_ops", "bytea_ops", "time_ops");
+
+  /**
+   * One index key: a column; a parenthesised expression; or a function call ({@code lower(email)}), named as
+   * PostgreSQL names its column (the function's name, else {@code expr}).
+   */
+  private IndexKeySpec indexKey() {
+    Token first = peek();
+    boolean call = first.isName() && pos + 1 < tokens.size() && tokens.get(pos + 1).isSymbol("(");
+    if (!first.isSymbol("(") && !call) {
+      return new IndexKeySpec(name(), false);
+    }
+    int start = first.start();
+    if (call) {
+      next();
+    }
+    Token open = next();
+    int depth = 1;
+    Token t = open;
+    while (depth > 0) {
+      t = next();
+      if (t.kind() == Kind.END) {
+        throw error(t, "syntax error at end of input");
+      }
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        depth--;
+      }
+    }
+    String text = call ? sql.substring(start, t.end()).trim() : sql.substring(open.end(), t.start()).trim();
+    if (text.isEmpty()) {
+      throw error(t, "syntax error at or near \")\"");
+    }
+    return new IndexKeySpec(expressionLabel(text), false, text);
+  }
+
+  private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile(
+      "\\s*([A-Za-z_][A-Za-z_0-9]*)\\s*\\(");
+
+  /** The name PostgreSQL gives an index's expression column: the function it calls, else {@code expr}. */
+  public static String expressionLabel(String expression) {
+    java.util.regex.Matcher m = CALL.matcher(expression);
+    return m.lookingAt() ? m.group(1).toLowerCase(java.util.Locale.ROOT) : "expr";
   }
 
   private Command drop() {

@@ -46,7 +46,7 @@ public final class PgCatalogSyntax {
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
           + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random|round\\s*\\("
-          + "|_advisory_|select\\s+exists");
+          + "|_advisory_|select\\s+exists|_description\\s*\\(");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),

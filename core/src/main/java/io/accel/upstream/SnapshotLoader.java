@@ -91,7 +91,12 @@ final class SnapshotLoader {
         rows.add(key, table.encodeRow(row));
         for (int i = 0; i < indexes.size(); i++) {
           IndexDef index = indexes.get(i);
-          entries.get(i).add(RowKeys.indexKey(table, index, row, key), RowKeys.indexValue(table, index, row, key));
+          // (partial and expression indexes are made through Accel on the mirror)
+          Object[] computed = index.plain() ? io.accel.exec.IndexKeys.PLAIN : database.indexKeys().of(table, index, row);
+          if (computed != null) {
+            entries.get(i).add(RowKeys.indexKey(table, index, row, computed, key),
+                RowKeys.indexValue(table, index, row, key));
+          }
         }
         rowsDone.incrementAndGet();
       }

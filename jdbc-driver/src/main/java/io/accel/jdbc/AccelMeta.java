@@ -594,7 +594,7 @@ final class AccelMeta extends MetaImpl {
         && t.primaryKey().stream().allMatch(o -> wanted.contains(t.columns().get(o).name()))) {
       return t.name() + "_pkey";
     }
-    for (IndexDef index : t.indexes()) {
+    for (IndexDef index : t.plainIndexes()) {
       if (index.unique() && index.columns().size() == wanted.size()
           && index.columns().stream().allMatch(c -> wanted.contains(t.columns().get(c.column()).name()))) {
         return index.name();
@@ -621,7 +621,7 @@ final class AccelMeta extends MetaImpl {
       // the primary key is the table's unique index, as PostgreSQL reports it
       for (int i = 0; i < t.primaryKey().size(); i++) {
         rows.add(new IndexInfoRow(t.name(), false, t.name() + "_pkey", (short) (i + 1),
-            t.columns().get(t.primaryKey().get(i)).name(), "A"));
+            t.columns().get(t.primaryKey().get(i)).name(), "A", null));
       }
       for (IndexDef index : t.indexes()) {
         if (unique && !index.unique()) {
@@ -630,7 +630,8 @@ final class AccelMeta extends MetaImpl {
         for (int i = 0; i < index.columns().size(); i++) {
           IndexColumn ic = index.columns().get(i);
           rows.add(new IndexInfoRow(t.name(), !index.unique(), index.name(), (short) (i + 1),
-              t.columns().get(ic.column()).name(), ic.descending() ? "D" : "A"));
+              ic.isExpression() ? ic.expression() : t.columns().get(ic.column()).name(), ic.descending() ? "D" : "A",
+              index.predicate()));
         }
       }
     }
@@ -880,10 +881,11 @@ final class AccelMeta extends MetaImpl {
     public final String ascOrDesc;
     public final long cardinality = -1;
     public final long pages = -1;
-    public final String filterCondition = null;
+    public final String filterCondition;
 
     IndexInfoRow(String tableName, boolean nonUnique, String indexName, short ordinalPosition, String columnName,
-        String ascOrDesc) {
+        String ascOrDesc, String filterCondition) {
+      this.filterCondition = filterCondition;
       this.tableName = tableName;
       this.nonUnique = nonUnique;
       this.indexName = indexName;
