@@ -60,7 +60,7 @@ import com.google.common.collect.BoundType;
 final class AccessPathPlanner {
   static final double SEEK = 2.5;
   static final double ENTRY = 0.5;
-  static final double FETCH = 2.5;
+  static final double FETCH = 4.0;
   static final double ROW = 1.0;
   static final double EVAL = 0.05;
 

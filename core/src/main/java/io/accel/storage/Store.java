@@ -107,7 +107,7 @@ public final class Store implements AutoCloseable {
     this.familyOptions = new ColumnFamilyOptions()
         .setTableFormatConfig(tableConfig)
         .setCompressionType(CompressionType.LZ4_COMPRESSION)
-        .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+        .setBottommostCompressionType(CompressionType.LZ4_COMPRESSION);
     this.writeOptions = new WriteOptions().setSync(options.syncCommits() && !inMemory);
     this.transactionOptions = new OptimisticTransactionOptions().setSetSnapshot(true);
 

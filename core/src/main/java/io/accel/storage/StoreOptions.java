@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * Settings of a store, each with a default that suits most users.
  *
- * @param blockCacheBytes size of RocksDB's shared block cache (default 128 MB): uncompressed blocks kept
+ * @param blockCacheBytes size of RocksDB's shared block cache (default {@link #DEFAULT_BLOCK_CACHE_BYTES}): uncompressed blocks kept
  *     in memory for all tables and indexes of the store
  * @param syncCommits whether a commit waits for the write-ahead log to reach the disk (default true):
  *     off, a commit survives a crash of the process but not of the machine
@@ -26,7 +26,24 @@ public record StoreOptions(long blockCacheBytes, boolean syncCommits, long rowCa
   /** 64 MB, but at most an eighth of the JVM's maximum heap. */
   public static final long DEFAULT_RESULT_CACHE_BYTES = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8);
 
-  public static final StoreOptions DEFAULTS = new StoreOptions(128L << 20, true, DEFAULT_ROW_CACHE_BYTES);
+  /**
+   * An eighth of the machine's (or container's) memory, at least 128 MB and at most 512 MB: a table scanned whole
+   * is read from uncompressed cached blocks instead of being decompressed from the OS cache on every scan (P1's
+   * 1M-row scan: 474 ms at 128 MB, 359 ms at 512 MB). Native memory, taken only as blocks are read.
+   */
+  public static final long DEFAULT_BLOCK_CACHE_BYTES = defaultBlockCache();
+
+  public static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_BLOCK_CACHE_BYTES, true,
+      DEFAULT_ROW_CACHE_BYTES);
+
+  private static long defaultBlockCache() {
+    long physical = 0;
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      physical = os.getTotalMemorySize();
+    }
+    return Math.max(128L << 20, Math.min(512L << 20, physical / 8));
+  }
 
   public StoreOptions {
     if (blockCacheBytes <= 0) {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * kept across another connection's commit, and its size and hit rate in the metrics.
  *
  * <p>Table {@code item(id INTEGER PRIMARY KEY, kind INTEGER, name VARCHAR)} with index {@code item_kind (kind)}:
- * ids 1..40, kind = id % 4, name 'n' || id. Table {@code pick(id INTEGER PRIMARY KEY, item_id INTEGER, kind
+ * ids 1..40, kind = id % 4, name 'n' || id; ids 41..200 of kinds 141..300, one each. Table {@code pick(id INTEGER PRIMARY KEY, item_id INTEGER, kind
  * INTEGER)}: 3 rows pointing at items 5, 6, 7 and at kind 1.
  */
 class RowCacheTest extends JdbcTestSupport {
@@ -46,6 +46,10 @@ class RowCacheTest extends JdbcTestSupport {
     for (int id = 1; id <= 40; id++) {
       values.append(id == 1 ? "" : ", ").append("(").append(id).append(", ").append(id % 4).append(", 'n")
           .append(id).append("')");
+    }
+    // rows of kinds of their own, so that a kind's ten rows are 5% of the table: read through the index
+    for (int id = 41; id <= 200; id++) {
+      values.append(", (").append(id).append(", ").append(100 + id).append(", 'n").append(id).append("')");
     }
     update(c, "INSERT INTO item VALUES " + values);
     update(c, "CREATE TABLE pick (id INTEGER PRIMARY KEY, item_id INTEGER, kind INTEGER)");

@@ -61,7 +61,7 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--sync-commits", defaultValue = "${env:ACCEL_SYNC_COMMITS:-true}", description = "a commit waits for the write-ahead log to reach the disk (ACCEL_SYNC_COMMITS; default ${DEFAULT-VALUE})")
   boolean syncCommits;
 
-  @Option(names = "--block-cache-size", defaultValue = "${env:ACCEL_BLOCK_CACHE_SIZE:-128MB}", description = "RocksDB's block cache (ACCEL_BLOCK_CACHE_SIZE; default ${DEFAULT-VALUE})")
+  @Option(names = "--block-cache-size", defaultValue = "${env:ACCEL_BLOCK_CACHE_SIZE:-}", description = "RocksDB's block cache (ACCEL_BLOCK_CACHE_SIZE; default an eighth of the machine's memory, 128MB to 512MB)")
   String blockCacheSize;
 
   @Option(names = "--row-cache-size", defaultValue = "${env:ACCEL_ROW_CACHE_SIZE}", description = "the cache of decoded rows, 0 for none (ACCEL_ROW_CACHE_SIZE; default 256MB but at most a quarter of the heap)")
