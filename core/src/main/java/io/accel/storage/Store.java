@@ -78,6 +78,7 @@ public final class Store implements AutoCloseable {
     this.pointCache = new LRUCache(Math.max(options.blockCacheBytes() / 4, 1L << 20));
     this.tableConfig = new BlockBasedTableConfig()
         .setBlockCache(blockCache)
+        .setBlockSize(16 * 1024)
         .setFilterPolicy(bloomFilter)
         // Partitioned index and filters: a read loads the 4 KB partitions it needs, not a file's whole index and
         // filter. Whole, they are megabytes per large file (lineitem's index at sf 1: 1 MB of index and 3.75 MB
