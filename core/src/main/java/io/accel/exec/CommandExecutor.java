@@ -524,8 +524,24 @@ public final class CommandExecutor {
    */
   private void vacuum(Command.Vacuum v) {
     notInBlock(true, "VACUUM");
+    List<TableDef> tables = new ArrayList<>();
     for (String name : v.tables()) {
-      catalog.table(name).orElseThrow(() -> undefinedTable(name));
+      tables.add(catalog.table(name).orElseThrow(() -> undefinedTable(name)));
+    }
+    if (v.full()) {
+      // PostgreSQL's VACUUM FULL rewrites a table: here each family is compacted into one sorted run, so scans merge
+      // no overlapping files and deleted rows' space is given back
+      try (org.rocksdb.CompactRangeOptions rewrite = new org.rocksdb.CompactRangeOptions()
+          .setBottommostLevelCompaction(org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
+        for (TableDef t : tables.isEmpty() ? List.copyOf(catalog.tables()) : tables) {
+          database.store().db().compactRange(database.tableFamily(t), null, null, rewrite);
+          for (IndexDef index : t.indexes()) {
+            database.store().db().compactRange(database.indexFamily(index.id()), null, null, rewrite);
+          }
+        }
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
     }
     if (v.analyze()) {
       analyze(new Command.Analyze(v.tables(), false));

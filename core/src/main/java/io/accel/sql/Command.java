@@ -175,9 +175,14 @@ public sealed interface Command {
    * {@code VACUUM [FULL] [FREEZE] [VERBOSE] [ANALYZE] [name, ...]} and {@code VACUUM (option, ...) [name, ...]}:
    * {@code tables} empty means every table; only ANALYZE does anything (RocksDB compacts on its own).
    */
-  record Vacuum(List<String> tables, boolean analyze) implements Command {
+  /** {@code VACUUM [FULL] [ANALYZE] [tables]}: FULL rewrites the tables' storage (one sorted run per family). */
+  record Vacuum(List<String> tables, boolean analyze, boolean full) implements Command {
     public Vacuum {
       tables = List.copyOf(tables);
+    }
+
+    public Vacuum(List<String> tables, boolean analyze) {
+      this(tables, analyze, false);
     }
   }
 

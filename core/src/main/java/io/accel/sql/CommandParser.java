@@ -495,6 +495,7 @@ public final class CommandParser {
   private Command vacuum() {
     next();
     boolean analyze = false;
+    boolean full = false;
     if (optionalSymbol("(")) {
       do {
         Token option = next();
@@ -512,18 +513,20 @@ public final class CommandParser {
                 ? !next().text().equals("0") : true;
         if (o.startsWith("analy")) {
           analyze = value;
+        } else if (o.equals("full")) {
+          full = value;
         }
       } while (optionalSymbol(","));
       expectSymbol(")");
     } else {
-      optionalWord("full");
+      full = optionalWord("full");
       optionalWord("freeze");
       optionalWord("verbose");
       analyze = optionalWord("analyze", "analyse");
     }
     List<String> names = tableNames("VACUUM", false);
     finish();
-    return new Command.Vacuum(names, analyze);
+    return new Command.Vacuum(names, analyze, full);
   }
 
   /** The tables ANALYZE or VACUUM name (none: every table); column lists are refused. */
