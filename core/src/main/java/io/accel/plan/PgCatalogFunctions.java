@@ -221,8 +221,9 @@ public final class PgCatalogFunctions {
    * {@code pg_get_indexdef(index, column, pretty)}: the CREATE INDEX statement for column 0, else the name of
    * that key column.
    */
-  public static String accel_get_indexdef(int token, Integer oid, Integer column, Boolean pretty) {
-    if (oid == null) {
+  public static String accel_get_indexdef(int token, Integer oid, Object column, Boolean pretty) {
+    // (the column is any integer type: psql's \d INDEX passes pg_attribute.attnum, a SMALLINT)
+    if (oid == null || column != null && !(column instanceof Number)) {
       return null;
     }
     PgCatalogSchema schema = PgCatalogSchema.of(token);
@@ -231,7 +232,7 @@ public final class PgCatalogFunctions {
       return null;
     }
     TableDef t = info.table();
-    int col = column == null ? 0 : column;
+    int col = column == null ? 0 : ((Number) column).intValue();
     if (col > 0) {
       return col <= info.keys().size() ? keyText(t, info.keys().get(col - 1), true) : null;
     }
@@ -431,6 +432,33 @@ public final class PgCatalogFunctions {
     return oid != null && PgCatalogSchema.procOid(oid);
   }
 
+  /** pg_conversion is empty: Accel's text is UTF-8 throughout. */
+  public static boolean pg_conversion_is_visible(Integer oid) {
+    return false;
+  }
+
+  /** The text search catalogs are empty: Accel has no full-text search. */
+  public static boolean pg_ts_config_is_visible(Integer oid) {
+    return false;
+  }
+
+  public static boolean pg_ts_dict_is_visible(Integer oid) {
+    return false;
+  }
+
+  public static boolean pg_ts_parser_is_visible(Integer oid) {
+    return false;
+  }
+
+  public static boolean pg_ts_template_is_visible(Integer oid) {
+    return false;
+  }
+
+  /** pg_statistic_ext is empty: Accel has no extended statistics objects. */
+  public static boolean pg_statistics_obj_is_visible(Integer oid) {
+    return false;
+  }
+
   /** pg_opclass is empty: Accel's indexes have no operator classes of their own. */
   public static boolean pg_opclass_is_visible(Integer oid) {
     return false;
@@ -473,6 +501,11 @@ public final class PgCatalogFunctions {
   /** Every type of pg_type is in pg_catalog, which is always searched. */
   public static boolean pg_type_is_visible(Integer oid) {
     return oid != null && PgTypes.BY_OID.containsKey(oid);
+  }
+
+  /** {@code pg_get_function_sqlbody}: no function of pg_proc has a SQL body (psql's {@code \df+} then shows prosrc). */
+  public static String pg_get_function_sqlbody(Integer oid) {
+    return null;
   }
 
   /** {@code pg_get_function_result}: pg_proc lists Accel's functions with result text and no declared arguments. */

@@ -648,6 +648,31 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
         + " tableoid oid", PgCatalogSchema::none);
     // no operator classes or families of Accel's own (psql's \dd lists their comments)
+    // objects Accel does not have (per-role settings, default privileges, conversions, text search, subscriptions,
+    // foreign data): empty, as in a PostgreSQL database that made none (psql's drds, ddp, dc, dF, dRs, des)
+    table("pg_db_role_setting", "setdatabase oid, setrole oid, setconfig text", PgCatalogSchema::none);
+    table("pg_default_acl", "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype text, defaclacl text",
+        PgCatalogSchema::none);
+    table("pg_conversion", "oid oid, conname text, connamespace oid, conowner oid, conforencoding int4,"
+        + " contoencoding int4, conproc text, condefault bool, tableoid oid", PgCatalogSchema::none);
+    table("pg_ts_config", "oid oid, cfgname text, cfgnamespace oid, cfgowner oid, cfgparser oid, tableoid oid",
+        PgCatalogSchema::none);
+    table("pg_ts_parser", "oid oid, prsname text, prsnamespace oid, prsstart text, prstoken text, prsend text,"
+        + " prsheadline text, prslextype text, tableoid oid", PgCatalogSchema::none);
+    table("pg_ts_dict", "oid oid, dictname text, dictnamespace oid, dictowner oid, dicttemplate oid,"
+        + " dictinitoption text, tableoid oid", PgCatalogSchema::none);
+    table("pg_ts_template", "oid oid, tmplname text, tmplnamespace oid, tmplinit text, tmpllexize text,"
+        + " tableoid oid", PgCatalogSchema::none);
+    table("pg_subscription", "oid oid, subdbid oid, subskiplsn text, subname text, subowner oid, subenabled bool,"
+        + " subbinary bool, substream bool, subtwophasestate text, subdisableonerr bool, subconninfo text,"
+        + " subslotname text, subsynccommit text, subpublications text", PgCatalogSchema::none);
+    table("pg_foreign_data_wrapper", "oid oid, fdwname text, fdwowner oid, fdwhandler oid, fdwvalidator oid,"
+        + " fdwacl text, fdwoptions text, tableoid oid", PgCatalogSchema::none);
+    table("pg_foreign_server", "oid oid, srvname text, srvowner oid, srvfdw oid, srvtype text, srvversion text,"
+        + " srvacl text, srvoptions text, tableoid oid", PgCatalogSchema::none);
+    table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
+    table("pg_user_mappings", "umid oid, srvid oid, srvname text, umuser oid, usename text, umoptions text",
+        PgCatalogSchema::none);
     table("pg_opclass", "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid,"
         + " opcintype oid, opcdefault bool, opckeytype oid, tableoid oid", PgCatalogSchema::none);
     table("pg_opfamily", "oid oid, opfmethod oid, opfname text, opfnamespace oid, opfowner oid, tableoid oid",
@@ -658,7 +683,8 @@ public final class PgCatalogSchema extends AbstractSchema {
                 ? 23 : 20, q.start(), q.increment(), q.max(), q.min(), q.cache(), q.cycle()}).toList());
     table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
     table("pg_proc", "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, prokind text,"
-        + " prorettype oid, proargtypes text, proretset bool, pronargs int2", PgCatalogSchema::procRows);
+        + " prorettype oid, proargtypes text, proretset bool, pronargs int2, provolatile text, proparallel text,"
+        + " prosecdef bool, proacl text, prosrc text", PgCatalogSchema::procRows);
     // the statements PREPARE named in this session (the protocol's named statements are the server's own)
     table("pg_prepared_statements", "name text, statement text, prepare_time timestamptz, parameter_types text,"
         + " from_sql bool, generic_plans int8, custom_plans int8", () -> session.sqlPreparedStatements().stream()
@@ -1035,7 +1061,10 @@ public final class PgCatalogSchema extends AbstractSchema {
     List<Object[]> rows = new ArrayList<>();
     int oid = 90_000;
     for (String name : Functions.PROC_NAMES) {
-      rows.add(new Object[] {oid++, name, PG_CATALOG_OID, USER_OID, 12, "f", 25, "", false, (short) 0});
+      // built into the engine, as PostgreSQL's internal functions (language internal, prosrc the name); volatile
+      // as far as a client knows
+      rows.add(new Object[] {oid++, name, PG_CATALOG_OID, USER_OID, 12, "f", 25, "", false, (short) 0, "v", "s",
+          false, null, name});
     }
     return rows;
   }

@@ -222,6 +222,15 @@ class PsqlTest {
       assertThat(r.out()).containsPattern(" customer +\\| character varying\\(40\\) .*\\| Who bought it\n")
           .containsPattern(" public \\| orders \\| table .*\\| What customers bought\n")
           .containsPattern(" public \\| orders_total_check \\| table constraint \\| never negative\n");
+      // an index described, functions with their details, and the catalogs of what Accel has none of
+      r = Psql.run(Map.of(), null, "psql", "-X", "-d", c, "-c", "\\d orders_pkey", "-c", "\\df+", "-c", "\\drds",
+          "-c", "\\ddp", "-c", "\\dc", "-c", "\\dF", "-c", "\\dRs", "-c", "\\des", "-c", "\\det");
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(r.err()).doesNotContain("ERROR").contains("Did not find any settings.");
+      assertThat(r.out()).contains("Index \"public.orders_pkey\"")
+          .containsPattern(" id +\\| bigint +\\| yes +\\| id\n")
+          .contains("primary key, btree, for table \"public.orders\"")
+          .contains("List of text search configurations");
     }
   }
 
