@@ -767,19 +767,7 @@ public final class CommandParser {
     List<String> columns = new ArrayList<>();
     if (peek().isSymbol("(")) {
       Token open = next();
-      int depth = 1;
-      Token t = open;
-      while (depth > 0) {
-        t = next();
-        if (t.kind() == Kind.END) {
-          throw error(t, "syntax error at end of input");
-        }
-        if (t.isSymbol("(")) {
-          depth++;
-        } else if (t.isSymbol(")")) {
-          depth--;
-        }
-      }
+      Token t = closingParenthesis();
       query = sql.substring(open.end(), t.start()).trim();
     } else {
       table = name();
@@ -1518,13 +1506,11 @@ public final class CommandParser {
     return io.accel.catalog.ForeignKeyDef.Action.SET_DEFAULT;
   }
 
-  /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
-  private String checkExpression() {
-    Token open = peek();
-    expectSymbol("(");
+  /** After a consumed "(": consumes the tokens up to its matching ")" and returns that one. */
+  private Token closingParenthesis() {
     int depth = 1;
-    Token t = open;
-    while (depth > 0) {
+    Token t;
+    do {
       t = next();
       if (t.kind() == Kind.END) {
         throw error(t, "syntax error at end of input");
@@ -1534,7 +1520,15 @@ public final class CommandParser {
       } else if (t.isSymbol(")")) {
         depth--;
       }
-    }
+    } while (depth > 0);
+    return t;
+  }
+
+  /** The parenthesised expression of CHECK (expression), as written; {@code NO INHERIT} is accepted. */
+  private String checkExpression() {
+    Token open = peek();
+    expectSymbol("(");
+    Token t = closingParenthesis();
     String text = sql.substring(open.end(), t.start()).trim();
     if (text.isEmpty()) {
       throw error(t, "syntax error at or near \")\"");
@@ -1811,19 +1805,7 @@ public final class CommandParser {
       next();
     }
     Token open = next();
-    int depth = 1;
-    Token t = open;
-    while (depth > 0) {
-      t = next();
-      if (t.kind() == Kind.END) {
-        throw error(t, "syntax error at end of input");
-      }
-      if (t.isSymbol("(")) {
-        depth++;
-      } else if (t.isSymbol(")")) {
-        depth--;
-      }
-    }
+    Token t = closingParenthesis();
     String text = call ? sql.substring(start, t.end()).trim() : sql.substring(open.end(), t.start()).trim();
     if (text.isEmpty()) {
       throw error(t, "syntax error at or near \")\"");
