@@ -1129,7 +1129,9 @@ public final class Session implements AutoCloseable {
         checkNotAborted(); // a failed block runs nothing but its end (and ROLLBACK TO), as in PostgreSQL
       }
       ddlOverBlockRows(prepared.command());
-      boolean ends = prepared.command() instanceof Command.Commit || prepared.command() instanceof Command.Rollback;
+      // (BEGIN inside a block is PostgreSQL's warning, which the frontends give: its 25001 leaves the block as it is)
+      boolean ends = prepared.command() instanceof Command.Commit || prepared.command() instanceof Command.Rollback
+          || prepared.command() instanceof Command.Begin;
       try {
         new CommandExecutor(this).execute(prepared.command());
       } catch (RuntimeException e) {

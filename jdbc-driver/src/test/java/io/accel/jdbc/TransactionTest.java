@@ -450,4 +450,21 @@ class TransactionTest extends JdbcTestSupport {
     assertThat(rows(b, "SELECT id FROM item WHERE tag = 'z'")).containsExactly(List.of(2));
     assertThat(rows(b, "SELECT id FROM item WHERE tag >= 'a' ORDER BY tag")).containsExactly(List.of(1), List.of(2));
   }
+
+  /** A failed DDL statement aborts its block as any failed statement does; a nested BEGIN does not. */
+  @Test
+  void failedCommandsAbortTheBlockButANestedBeginDoesNot() throws SQLException {
+    update(a, "CREATE TABLE blk (id INT PRIMARY KEY)");
+    a.setAutoCommit(false);
+    update(a, "INSERT INTO blk VALUES (1)");
+    update(a, "BEGIN"); // a warning in PostgreSQL, and no error here
+    update(a, "INSERT INTO blk VALUES (2)");
+    expectState("42P07", a, "CREATE TABLE blk (id INT)");
+    expectState("25P02", a, "CREATE TABLE blk2 (id INT)");
+    expectState("25P02", a, "ANALYZE blk");
+    a.rollback();
+    assertThat(count(a, "blk")).isZero();
+    expectState("42P01", a, "SELECT * FROM blk2");
+    a.rollback();
+  }
 }
