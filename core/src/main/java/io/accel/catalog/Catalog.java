@@ -287,6 +287,11 @@ public final class Catalog {
     return "idx/" + tableId + "/pkey";
   }
 
+  /** The comment key of a table's primary key constraint ({@code <table>_pkey}, renamed with the table). */
+  public static String primaryKeyConstraintComment(long tableId) {
+    return "pkc/" + tableId;
+  }
+
   /** The comment key of a table's constraint, by name. */
   public static String constraintComment(long tableId, String name) {
     return "con/" + tableId + "/" + name;
@@ -315,8 +320,8 @@ public final class Catalog {
     String rel = relationComment(tableId);
     java.util.List<String> keys = new java.util.ArrayList<>();
     for (String k : comments.keySet()) {
-      if (k.equals(rel) || k.startsWith("col/" + tableId + "/") || k.startsWith("idx/" + tableId + "/")
-          || k.startsWith("con/" + tableId + "/")) {
+      if (k.equals(rel) || k.equals(primaryKeyConstraintComment(tableId)) || k.startsWith("col/" + tableId + "/")
+          || k.startsWith("idx/" + tableId + "/") || k.startsWith("con/" + tableId + "/")) {
         keys.add(k);
       }
     }
@@ -332,7 +337,7 @@ public final class Catalog {
     }
     if (!t.hasHiddenRowId()) {
       keys.add(primaryKeyComment(t.id()));
-      keys.add(constraintComment(t.id(), t.name() + "_pkey"));
+      keys.add(primaryKeyConstraintComment(t.id()));
     }
     for (IndexDef i : t.indexes()) {
       keys.add(indexComment(t.id(), i.id()));
@@ -355,6 +360,7 @@ public final class Catalog {
     };
     move.accept(relationComment(old.id()), relationComment(rewritten.id()));
     move.accept(primaryKeyComment(old.id()), primaryKeyComment(rewritten.id()));
+    move.accept(primaryKeyConstraintComment(old.id()), primaryKeyConstraintComment(rewritten.id()));
     for (int i = 0; i < old.columns().size(); i++) {
       int ordinal = rewritten.columnOrdinal(old.columns().get(i).name()).orElse(-1);
       if (ordinal >= 0) {

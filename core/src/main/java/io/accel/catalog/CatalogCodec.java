@@ -161,7 +161,7 @@ final class CatalogCodec {
         for (int i = 0; i < n; i++) {
           String checkName = in.readUTF();
           String expression = readLongText(in);
-          checks.add(new CheckDef(checkName, expression, format < FORMAT || in.readBoolean()));
+          checks.add(new CheckDef(checkName, expression, format <= FORMAT_WITHOUT_VALIDATION || in.readBoolean()));
         }
       }
       List<ForeignKeyDef> foreignKeys = new ArrayList<>();
@@ -177,7 +177,7 @@ final class CatalogCodec {
           ForeignKeyDef.Action onDelete = actions[in.readByte()];
           ForeignKeyDef.Deferral deferral = format >= FORMAT_WITHOUT_VALIDATION
               ? ForeignKeyDef.Deferral.values()[in.readByte()] : ForeignKeyDef.Deferral.NOT_DEFERRABLE;
-          boolean validated = format < FORMAT || in.readBoolean();
+          boolean validated = format <= FORMAT_WITHOUT_VALIDATION || in.readBoolean();
           foreignKeys.add(new ForeignKeyDef(fkName, fkColumns, refTable, refColumns, onUpdate, onDelete, deferral,
               validated));
         }

@@ -118,6 +118,7 @@ final class CommentExecutor {
       throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" for table \"" + relation
           + "\" does not exist");
     }
-    return Catalog.constraintComment(t.id(), name);
+    return !t.hasHiddenRowId() && name.equals(t.name() + "_pkey") ? Catalog.primaryKeyConstraintComment(t.id())
+        : Catalog.constraintComment(t.id(), name);
   }
 }

@@ -990,7 +990,7 @@ public final class PgCatalogSchema extends AbstractSchema {
         if (!t.hasHiddenRowId()) {
           add.accept(io.accel.catalog.Catalog.primaryKeyComment(t.id()),
               new DescriptionKey(oid + 1, PG_CLASS_CLASS, 0));
-          add.accept(io.accel.catalog.Catalog.constraintComment(t.id(), t.name() + "_pkey"),
+          add.accept(io.accel.catalog.Catalog.primaryKeyConstraintComment(t.id()),
               new DescriptionKey(1_000_000_000 + (int) t.id(), PG_CONSTRAINT_CLASS, 0));
         }
         for (IndexDef i : t.indexes()) {

@@ -378,7 +378,7 @@ public final class CommandParser {
       "autovacuum_multixact_freeze_min_age", "autovacuum_multixact_freeze_max_age",
       "autovacuum_multixact_freeze_table_age", "autovacuum_vacuum_scale_factor",
       "autovacuum_vacuum_insert_scale_factor", "autovacuum_analyze_scale_factor", "log_autovacuum_min_duration",
-      "user_catalog_table", "vacuum_index_cleanup", "vacuum_truncate", "deduplicate_items");
+      "user_catalog_table", "vacuum_index_cleanup", "vacuum_truncate");
 
   /**
    * {@code WITH (name [= value], ...)} after CREATE TABLE: known parameters are accepted and ignored (RocksDB has no
@@ -1766,7 +1766,18 @@ public final class CommandParser {
       expectSymbol(")");
     }
     if (optionalWord("with")) {
-      storageParameters(); // fillfactor and the like: accepted, as for tables
+      // btree's storage parameters: accepted (RocksDB has no pages to fill or deduplicate)
+      expectSymbol("(");
+      do {
+        String parameter = settingName();
+        if (optionalSymbol("=")) {
+          settingValue();
+        }
+        if (!parameter.equals("fillfactor") && !parameter.equals("deduplicate_items")) {
+          throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "unrecognized parameter \"" + parameter + "\"");
+        }
+      } while (optionalSymbol(","));
+      expectSymbol(")");
     }
     String predicate = null;
     if (optionalWord("where")) {
@@ -1779,6 +1790,7 @@ public final class CommandParser {
       if (predicate.isEmpty()) {
         throw error("syntax error at end of input");
       }
+      checkIndexExpression(SqlLexer.tokenize(predicate), "index predicate");
     }
     finish();
     return new Command.CreateIndex(name, table, keys, unique, ifNotExists, include, concurrently, predicate);
@@ -1810,7 +1822,30 @@ public final class CommandParser {
     if (text.isEmpty()) {
       throw error(t, "syntax error at or near \")\"");
     }
+    List<Token> inner = SqlLexer.tokenize(text);
+    if (!call && inner.size() == 2 && inner.get(0).isName()) {
+      return new IndexKeySpec(inner.get(0).text(), false); // (a) is the column a, as in PostgreSQL
+    }
+    checkIndexExpression(inner, "index expression");
     return new IndexKeySpec(expressionLabel(text), false, text);
+  }
+
+  private static final java.util.Set<String> AGGREGATES = java.util.Set.of("count", "sum", "avg", "min", "max",
+      "array_agg", "string_agg", "bool_and", "bool_or", "every", "json_agg", "jsonb_agg", "json_object_agg",
+      "jsonb_object_agg", "stddev", "variance");
+
+  /** An index's expression or predicate is evaluated per row: no sub-query (0A000), no aggregate (42803). */
+  private static void checkIndexExpression(List<Token> tokens, String what) {
+    for (int i = 0; i < tokens.size(); i++) {
+      if (tokens.get(i).is("select")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in " + what);
+      }
+      if (tokens.get(i).kind() == Kind.WORD && AGGREGATES.contains(tokens.get(i).text()) && i + 1 < tokens.size()
+          && tokens.get(i + 1).isSymbol("(")) {
+        throw new AccelException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in " + what
+            + "s");
+      }
+    }
   }
 
   private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile(
