@@ -530,7 +530,10 @@ public final class CommandExecutor {
     }
     if (v.full()) {
       // PostgreSQL's VACUUM FULL rewrites a table: here each family is compacted into one sorted run, so scans merge
-      // no overlapping files and deleted rows' space is given back
+      // no overlapping files and deleted rows' space is given back. The schema lock, shared as statements hold it,
+      // keeps DDL from dropping a family meanwhile.
+      Lock lock = database.schemaLock().readLock();
+      lock.lock();
       try (org.rocksdb.CompactRangeOptions rewrite = new org.rocksdb.CompactRangeOptions()
           .setBottommostLevelCompaction(org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForceOptimized)) {
         for (TableDef t : tables.isEmpty() ? List.copyOf(catalog.tables()) : tables) {
@@ -541,6 +544,8 @@ public final class CommandExecutor {
         }
       } catch (RocksDBException e) {
         throw TxnContext.storageFailure(e);
+      } finally {
+        lock.unlock();
       }
     }
     if (v.analyze()) {
