@@ -253,29 +253,12 @@ public final class CommandExecutor {
     database.statistics().indexCreated(table.withIndex(index), index);
   }
 
-  /** Functions whose value changes between calls with the same arguments: never in an index (42P17). */
-  private static final java.util.regex.Pattern MUTABLE_FUNCTIONS = java.util.regex.Pattern.compile(
-      "(?i)\\b(now|random|nextval|currval|setval|lastval|gen_random_uuid|clock_timestamp|statement_timestamp"
-          + "|transaction_timestamp|timeofday|current_setting)\\s*\\(|\\b(current_timestamp|current_date|current_time"
-          + "|localtimestamp|localtime|current_user|session_user)\\b");
-
   /**
    * A partial or expression index's key columns with each expression's type, found by planning the predicate and
    * keys over the table (an unknown column or function fails here with its SQLSTATE, as in PostgreSQL).
    */
   private List<IndexColumn> computedColumns(TableDef table, IndexDef index) {
-    java.util.List<String> texts = new ArrayList<>();
-    index.columns().stream().filter(IndexColumn::isExpression).forEach(ic -> texts.add(ic.expression()));
-    for (String text : texts) {
-      if (MUTABLE_FUNCTIONS.matcher(text).find()) {
-        throw new AccelException(SqlState.INVALID_OBJECT_DEFINITION,
-            "functions in index expression must be marked IMMUTABLE");
-      }
-    }
-    if (index.predicate() != null && MUTABLE_FUNCTIONS.matcher(index.predicate()).find()) {
-      throw new AccelException(SqlState.INVALID_OBJECT_DEFINITION,
-          "functions in index predicate must be marked IMMUTABLE");
-    }
+    // (sub-queries, aggregates and mutable functions were refused by the parser)
     org.apache.calcite.rel.type.RelDataType row = database.indexKeys().compile(table, index).rowType;
     if (index.predicate() != null) {
       org.apache.calcite.rel.type.RelDataType p = database.checkConstraints().compileExpressions(table,

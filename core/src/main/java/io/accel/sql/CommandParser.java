@@ -1834,11 +1834,27 @@ public final class CommandParser {
       "array_agg", "string_agg", "bool_and", "bool_or", "every", "json_agg", "jsonb_agg", "json_object_agg",
       "jsonb_object_agg", "stddev", "variance");
 
-  /** An index's expression or predicate is evaluated per row: no sub-query (0A000), no aggregate (42803). */
+  /** Functions whose value changes between calls with the same arguments, and the keywords that read the clock. */
+  private static final java.util.Set<String> MUTABLE_FUNCTIONS = java.util.Set.of("now", "random", "nextval",
+      "currval", "setval", "lastval", "gen_random_uuid", "clock_timestamp", "statement_timestamp",
+      "transaction_timestamp", "timeofday", "current_setting");
+  private static final java.util.Set<String> MUTABLE_KEYWORDS = java.util.Set.of("current_timestamp",
+      "current_date", "current_time", "localtimestamp", "localtime", "current_user", "session_user");
+
+  /**
+   * An index's expression or predicate is evaluated once per row written: no sub-query (0A000), no aggregate
+   * (42803), no function whose value changes (42P17). Checked on the tokens, so a string literal never matches.
+   */
   private static void checkIndexExpression(List<Token> tokens, String what) {
     for (int i = 0; i < tokens.size(); i++) {
       if (tokens.get(i).is("select")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in " + what);
+      }
+      boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isSymbol("(");
+      if (tokens.get(i).kind() == Kind.WORD && (MUTABLE_KEYWORDS.contains(tokens.get(i).text())
+          || call && MUTABLE_FUNCTIONS.contains(tokens.get(i).text()))) {
+        throw new AccelException(SqlState.INVALID_OBJECT_DEFINITION, "functions in " + what
+            + " must be marked IMMUTABLE");
       }
       if (tokens.get(i).kind() == Kind.WORD && AGGREGATES.contains(tokens.get(i).text()) && i + 1 < tokens.size()
           && tokens.get(i + 1).isSymbol("(")) {
