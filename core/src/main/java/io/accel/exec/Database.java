@@ -383,15 +383,15 @@ public final class Database implements AutoCloseable {
 
   private CheckConstraints checkConstraints;
 
-  /** The evaluator of partial and expression indexes' keys (made on first use). */
-  public synchronized IndexKeys indexKeys() {
-    if (indexKeys == null) {
-      indexKeys = new IndexKeys(this);
-    }
+  /**
+   * The evaluator of partial and expression indexes' keys: every write of every index asks it, so it is a field
+   * (it plans nothing until a partial or expression index needs it).
+   */
+  public IndexKeys indexKeys() {
     return indexKeys;
   }
 
-  private IndexKeys indexKeys;
+  private final IndexKeys indexKeys = new IndexKeys(this);
 
   /** The evaluator of DEFAULT expressions for ON DELETE / UPDATE SET DEFAULT (made on first use). */
   synchronized DefaultValues defaultValues() {

@@ -54,13 +54,29 @@ public final class IndexKeys {
     return computed;
   }
 
-  /** As {@link #of(TableDef, IndexDef, Object[], TxnContext)} outside a transaction (a mirror's snapshot). */
-  public Object[] of(TableDef table, IndexDef index, Object[] row) {
-    if (index.plain()) {
-      return PLAIN;
+  /**
+   * For a bulk load outside any transaction (a mirror's snapshot): evaluates {@link #of} in one read-only
+   * transaction, closed with the batch.
+   */
+  public Batch batch() {
+    return new Batch(database.beginReadOnly());
+  }
+
+  /** See {@link #batch}. */
+  public final class Batch implements AutoCloseable {
+    private final TxnContext ctx;
+
+    private Batch(TxnContext ctx) {
+      this.ctx = ctx;
     }
-    try (TxnContext ctx = database.beginReadOnly()) {
-      return of(table, index, row, ctx);
+
+    public Object[] of(TableDef table, IndexDef index, Object[] row) {
+      return IndexKeys.this.of(table, index, row, ctx);
+    }
+
+    @Override
+    public void close() {
+      ctx.close();
     }
   }
 

@@ -364,9 +364,13 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map<Integer, IndexInfo> constraints, Map<Integer, String> relations, Map<String, Integer> oidsByName) {
   }
 
+  /** Changes with the tables, views, indexes, comments and (apart from them) the sequences. */
+  private long catalogVersion() {
+    return session.database().catalog().version() * 1_000_003L + session.database().sequences().version();
+  }
+
   private Model model() {
-    // sequences change apart from tables: either makes a new model
-    long version = session.database().catalog().version() * 1_000_003L + session.database().sequences().version();
+    long version = catalogVersion();
     Model m = model;
     if (m != null && m.version() == version) {
       return m;
@@ -966,7 +970,7 @@ public final class PgCatalogSchema extends AbstractSchema {
    */
   Map<DescriptionKey, String> descriptions() {
     io.accel.catalog.Catalog catalog = session.database().catalog();
-    long version = catalog.version() * 1_000_003L + session.database().sequences().version();
+    long version = catalogVersion();
     Descriptions d = descriptions;
     if (d != null && d.version() == version) {
       return d.texts();

@@ -79,7 +79,10 @@ final class SnapshotLoader {
     for (int i = 0; i < indexes.size(); i++) {
       entries.add(new Run(database.indexFamily(indexes.get(i).id()), i + 1));
     }
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+    // partial and expression indexes (made through Accel on the mirror) evaluate each row's keys
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        io.accel.exec.IndexKeys.Batch keys = indexes.stream().allMatch(IndexDef::plain) ? null
+            : database.indexKeys().batch()) {
       String line;
       while ((line = reader.readLine()) != null) {
         String[] fields = UpstreamValues.splitCopyLine(line, n);
@@ -91,8 +94,7 @@ final class SnapshotLoader {
         rows.add(key, table.encodeRow(row));
         for (int i = 0; i < indexes.size(); i++) {
           IndexDef index = indexes.get(i);
-          // (partial and expression indexes are made through Accel on the mirror)
-          Object[] computed = index.plain() ? io.accel.exec.IndexKeys.PLAIN : database.indexKeys().of(table, index, row);
+          Object[] computed = index.plain() ? io.accel.exec.IndexKeys.PLAIN : keys.of(table, index, row);
           if (computed != null) {
             entries.get(i).add(RowKeys.indexKey(table, index, row, computed, key),
                 RowKeys.indexValue(table, index, row, key));
