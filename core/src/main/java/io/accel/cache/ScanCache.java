@@ -9,21 +9,30 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * The decoded rows of small tables, for full scans: a full scan decodes every row through three JNI calls
- * each (about 0.3 µs a row on this machine, where PostgreSQL's sequential scan takes about 0.1 µs), and the
- * small tables that queries scan whole (TPC-H's {@code part} in Q19, dimension tables, lookup lists) are
- * read again and again. An entry holds a table's rows as of one snapshot (its RocksDB sequence number);
- * the caller decides, from the store's per-table commit record, whether a reader's snapshot sees exactly
- * those rows ({@code Database.scanCacheUsable}). Bounded by bytes (estimated from the encoded rows); the
- * entry of a table is replaced when a reader finds it stale.
+ * The decoded rows of tables that queries scan whole, for full scans: a full scan reads every row through three
+ * JNI calls each (about 0.3 µs a row on this machine, where PostgreSQL's sequential scan takes about 0.1 µs), and
+ * the tables queries scan whole (TPC-H's {@code part} in Q19, dimension tables, the tables of reporting joins) are
+ * read again and again. An entry holds a table's rows by column ({@link ColumnarRows}) as of one snapshot (its
+ * RocksDB sequence number); the caller decides, from the store's per-table commit record, whether a reader's
+ * snapshot sees exactly those rows ({@code Database.scanCacheUsable}). Small tables are cached by their first full
+ * scan; larger ones by a full scan that reads to the end. Bounded by estimated heap bytes; a table whose rows would
+ * take more than the whole bound is not cached; the entry of a table is replaced when a reader finds it stale.
  */
 public final class ScanCache {
-  /** Tables with more rows than this (by their statistics) are scanned from RocksDB. */
-  public static final long MAX_ROWS = 100_000;
+  /**
+   * Tables of at most this many rows (by their statistics) are cached before their first full scan reads them;
+   * larger ones while a full scan reads them to the end (a scan stopped by a LIMIT caches nothing).
+   */
+  public static final long SMALL_ROWS = 100_000;
 
   /** A table's rows in primary-key order as of snapshot {@code sequence}, for the definition {@code table}. */
-  public record Entry(TableDef table, long sequence, Object[][] rows, long bytes) {
+  public record Entry(TableDef table, long sequence, ColumnarRows rows) {
+    long bytes() {
+      return rows.bytes();
+    }
   }
+
+  private final long maxBytes;
 
   private final Cache<Long, Entry> entries;
   private final Counter hits;
@@ -31,6 +40,7 @@ public final class ScanCache {
   private final Counter builds;
 
   public ScanCache(long maxBytes, MeterRegistry meters, Tags tags) {
+    this.maxBytes = maxBytes;
     this.entries = Caffeine.newBuilder()
         .maximumWeight(maxBytes)
         .weigher((Long table, Entry e) -> (int) Math.min(Integer.MAX_VALUE, e.bytes()))
@@ -45,11 +55,19 @@ public final class ScanCache {
         .description("estimated bytes of the cached rows").tags(tags).register(meters);
   }
 
+  /** The bound on the cached rows' estimated bytes: no table's rows larger than this are cached. */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
   public Entry get(long tableId) {
     return entries.getIfPresent(tableId);
   }
 
   public void put(long tableId, Entry entry) {
+    if (entry.bytes() > maxBytes) {
+      return;
+    }
     builds.increment();
     entries.put(tableId, entry);
   }

@@ -220,11 +220,15 @@ public final class CommandExecutor {
     List<IndexColumn> columns = new ArrayList<>();
     for (int i = 0; i < ordinals.size(); i++) {
       Command.IndexKeySpec key = c.keys().get(i);
-      columns.add(key.expression() != null ? IndexColumn.ofExpression(key.expression(), null, key.descending())
+      columns.add(key.expression() != null
+          ? IndexColumn.ofExpression(io.accel.sql.ViewReferences.unqualified(key.expression(), table.name()), null,
+              key.descending())
           : new IndexColumn(ordinals.get(i), key.descending()));
     }
-    if (c.predicate() != null || columns.stream().anyMatch(IndexColumn::isExpression)) {
-      columns = computedColumns(table, new IndexDef(0, name, columns, c.unique(), List.of(), false, c.predicate()));
+    String predicate = c.predicate() == null ? null
+        : io.accel.sql.ViewReferences.unqualified(c.predicate(), table.name());
+    if (predicate != null || columns.stream().anyMatch(IndexColumn::isExpression)) {
+      columns = computedColumns(table, new IndexDef(0, name, columns, c.unique(), List.of(), false, predicate));
     }
     List<Integer> include = new ArrayList<>();
     for (int ordinal : ordinals(table, c.include())) {
@@ -234,8 +238,7 @@ public final class CommandExecutor {
       }
       include.add(ordinal);
     }
-    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint,
-        c.predicate());
+    IndexDef index = new IndexDef(catalog.allocateId(), name, columns, c.unique(), include, constraint, predicate);
     ColumnFamilyHandle family = database.store().createFamily(Catalog.indexFamily(index.id()));
     // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
     TxnContext block = session.blockContext();
@@ -852,7 +855,8 @@ public final class CommandExecutor {
         }
       }
       taken.add(name);
-      named.add(new io.accel.catalog.CheckDef(name, spec.expression()));
+      named.add(new io.accel.catalog.CheckDef(name,
+          io.accel.sql.ViewReferences.unqualified(spec.expression(), table.name())));
     }
     return named;
   }

@@ -1,12 +1,12 @@
 package io.accel.exec;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.jdbc.CalcitePrepare;
 
 /**
@@ -19,7 +19,8 @@ public final class IndexKeys {
   public static final Object[] PLAIN = new Object[0];
 
   private final Database database;
-  private final Map<Long, Compiled> compiled = new ConcurrentHashMap<>();
+  // bounded: a dropped index's plan ages out; one evicted while in use is planned again
+  private final Cache<Long, Compiled> compiled = Caffeine.newBuilder().maximumSize(1_000).build();
 
   private record Compiled(TableDef table, CalcitePrepare.CalciteSignature<Object> signature) {
   }
@@ -37,7 +38,7 @@ public final class IndexKeys {
     if (index.plain()) {
       return PLAIN;
     }
-    Compiled c = compiled.get(index.id());
+    Compiled c = compiled.getIfPresent(index.id());
     if (c == null || c.table() != table) {
       c = new Compiled(table, compile(table, index));
       compiled.put(index.id(), c);

@@ -1,5 +1,6 @@
 package io.accel.exec;
 
+import io.accel.cache.ColumnarRows;
 import io.accel.cache.ScanCache;
 import io.accel.catalog.DataType;
 import io.accel.catalog.IndexColumn;
@@ -38,7 +39,7 @@ public final class IndexScan {
     return new AbstractEnumerable<>() {
       @Override
       public Enumerator<Object[]> enumerator() {
-        Object[][] cached = cachedRows(database, ctx, plan);
+        ColumnarRows cached = cachedRows(database, ctx, plan);
         if (cached != null && ctx.reads() != null) {
           ctx.reads().range(database.tableFamily(plan.table()), new byte[0], null);
         }
@@ -114,21 +115,23 @@ public final class IndexScan {
     }
   }
 
+  /** Whether the scan reads the whole table in key order at a snapshot: what the scan cache can serve. */
+  private static boolean cacheable(Database database, TxnContext ctx, ScanPlan plan) {
+    return database.scanCache() != null && !plan.usesIndex() && plan.keyColumns().isEmpty()
+        && plan.skipColumn() < 0 && ctx.readsSnapshotOnly() && ctx.rowLocking() == null;
+  }
+
   /**
    * The rows of the table a full scan reads, from the store's {@link ScanCache} when the reader's snapshot
    * sees exactly the cached rows, else decoded now and cached if the table is small; null when the scan is
-   * not a full scan of a small table, or the reader has written in its transaction.
+   * not a full scan, the table is large and not cached, or the reader has written in its transaction.
    */
-  private static Object[][] cachedRows(Database database, TxnContext ctx, ScanPlan plan) {
+  private static ColumnarRows cachedRows(Database database, TxnContext ctx, ScanPlan plan) {
+    if (!cacheable(database, ctx, plan)) {
+      return null;
+    }
     ScanCache cache = database.scanCache();
-    if (cache == null || plan.usesIndex() || !plan.keyColumns().isEmpty() || plan.skipColumn() >= 0
-        || !ctx.readsSnapshotOnly() || ctx.rowLocking() != null) {
-      return null;
-    }
     TableDef table = plan.table();
-    if (database.statistics().of(table).rowCount() > ScanCache.MAX_ROWS) {
-      return null;
-    }
     long reader = ctx.snapshotSequence();
     ScanCache.Entry entry = cache.get(table.id());
     if (entry != null && entry.table().equals(table) && database.unchangedSince(table.id(), entry.sequence(), reader)) {
@@ -136,18 +139,18 @@ public final class IndexScan {
       return entry.rows();
     }
     cache.miss();
+    long estimate = database.statistics().of(table).rowCount();
+    if (estimate > ScanCache.SMALL_ROWS) {
+      return null; // cached, if it fits, by a scan of RocksDB that reads to the end (ScanEnumerator)
+    }
     // decoded at the reader's snapshot: the rows as of that sequence, whoever reads them later
-    List<DataType> types = ScanPlan.types(table);
-    java.util.ArrayList<Object[]> rows = new java.util.ArrayList<>();
-    long bytes = 0;
+    ColumnarRows.Builder rows = new ColumnarRows.Builder(ScanPlan.types(table), (int) estimate);
     RocksIterator it = ctx.iterator(database.tableFamily(table));
     ctx.enter();
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] value = it.value();
-        rows.add(table.decodeRow(value, null));
-        bytes += 64 + 3L * value.length;
-        if (rows.size() > ScanCache.MAX_ROWS) {
+        rows.add(table.decodeRow(it.value(), null));
+        if (rows.bytes() > cache.maxBytes()) {
           return null; // the statistics were behind: scanned from RocksDB, as a large table is
         }
       }
@@ -155,8 +158,8 @@ public final class IndexScan {
       ctx.exit();
       ctx.release(it);
     }
-    Object[][] all = rows.toArray(new Object[0][]);
-    cache.put(table.id(), new ScanCache.Entry(table, reader, all, bytes));
+    ColumnarRows all = rows.build();
+    cache.put(table.id(), new ScanCache.Entry(table, reader, all));
     return all;
   }
 
@@ -165,14 +168,17 @@ public final class IndexScan {
     private final Database database;
     private final TxnContext ctx;
     private final ScanPlan plan;
-    private final Object[][] rows;
+    private final ColumnarRows rows;
     private final Predicate1<Object[]> residual;
     private final ScanStats operatorStats;
     private final ScanStats stats = new ScanStats();
+    /** The columns the residual reads (null: all), filled into {@link #scratch} before it is evaluated. */
+    private final int[] residualColumns;
+    private final Object[] scratch;
     private int next;
     private Object[] current;
 
-    CachedScan(Database database, TxnContext ctx, ScanPlan plan, Object[][] rows, Predicate1<Object[]> residual,
+    CachedScan(Database database, TxnContext ctx, ScanPlan plan, ColumnarRows rows, Predicate1<Object[]> residual,
         ScanStats operatorStats) {
       this.database = database;
       this.ctx = ctx;
@@ -180,7 +186,11 @@ public final class IndexScan {
       this.rows = rows;
       this.residual = residual;
       this.operatorStats = operatorStats;
-      this.next = plan.reverse() ? rows.length - 1 : 0;
+      int width = plan.table().columns().size();
+      int[] read = plan.residualColumns();
+      this.residualColumns = read == null || java.util.Arrays.stream(read).anyMatch(c -> c >= width) ? null : read;
+      this.scratch = new Object[width];
+      this.next = plan.reverse() ? rows.size() - 1 : 0;
     }
 
     @Override
@@ -191,18 +201,27 @@ public final class IndexScan {
     @Override
     public boolean moveNext() {
       int step = plan.reverse() ? -1 : 1;
-      for (; next >= 0 && next < rows.length; next += step) {
-        Object[] row = rows[next];
+      for (; next >= 0 && next < rows.size(); next += step) {
         if ((stats.rowsFetched++ & 255) == 0) {
           // as a scan of RocksDB does at each step: cancel, statement_timeout, a context that has ended
           ctx.enter();
           ctx.exit();
         }
-        if (residual != null && !residual.apply(row)) {
-          continue;
+        if (residual != null) {
+          // only the residual's columns first: most rows a residual rejects are never boxed whole
+          if (residualColumns == null) {
+            rows.fill(next, scratch, null);
+          } else {
+            for (int c : residualColumns) {
+              scratch[c] = rows.get(c, next);
+            }
+          }
+          if (!residual.apply(scratch)) {
+            continue;
+          }
         }
+        current = project(next);
         next += step;
-        current = project(row);
         stats.rowsReturned++;
         return true;
       }
@@ -210,22 +229,24 @@ public final class IndexScan {
       return false;
     }
 
-    /** A copy: the cached row is shared by every reader. */
-    private Object[] project(Object[] row) {
+    /** A new array of the projected columns of row {@code row}. */
+    private Object[] project(int row) {
       int[] projection = plan.projection();
       if (projection == null) {
-        return row.clone();
+        Object[] out = new Object[scratch.length];
+        rows.fill(row, out, null);
+        return out;
       }
       Object[] out = new Object[projection.length];
       for (int i = 0; i < projection.length; i++) {
-        out[i] = row[projection[i]];
+        out[i] = rows.get(projection[i], row);
       }
       return out;
     }
 
     @Override
     public void reset() {
-      next = plan.reverse() ? rows.length - 1 : 0;
+      next = plan.reverse() ? rows.size() - 1 : 0;
       current = null;
     }
 
@@ -297,6 +318,9 @@ public final class IndexScan {
     private final RowLocker locker;
     /** The row key of the entry {@link #visit} is visiting. */
     private byte[] visitedRowKey;
+    /** A full scan of a large table collecting its rows for the scan cache (null: not, or given up). */
+    private ColumnarRows.Builder collecting;
+    private long collectingAt;
 
     ScanEnumerator(Database database, TxnContext ctx, ScanPlan plan, Object[] slots, Predicate1<Object[]> icp,
         Predicate1<Object[]> residual, ScanStats operatorStats) {
@@ -328,7 +352,7 @@ public final class IndexScan {
           : null;
     }
 
-    private static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
+    static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
       if (residual != null && plan.residualColumns() == null || plan.projection() == null) {
         return null;
       }
@@ -519,6 +543,7 @@ public final class IndexScan {
           return false;
         }
         it = ctx.iterator(family);
+        collecting = collector();
       }
       while (true) {
         if (!positioned) {
@@ -674,7 +699,15 @@ public final class IndexScan {
       visitedRowKey = key;
       if (!plan.usesIndex()) {
         stats.rowsFetched++;
-        row = pointRow != null ? pointRow : table.decodeRow(value(), wanted);
+        if (collecting != null) {
+          row = table.decodeRow(value(), null);
+          collecting.add(row);
+          if (collecting.bytes() > database.scanCache().maxBytes()) {
+            collecting = null;
+          }
+        } else {
+          row = pointRow != null ? pointRow : table.decodeRow(value(), wanted);
+        }
       } else {
         stats.entriesRead++;
         // the entry's columns matter only to ICP and to a covering scan; otherwise only its row key does
@@ -770,9 +803,30 @@ public final class IndexScan {
       done = false;
     }
 
+    /**
+     * A builder for the scan cache when this is a forward scan of a whole large table at a snapshot whose rows
+     * (by the statistics) could fit the cache, and no usable entry exists (see {@link #cachedRows}).
+     */
+    private ColumnarRows.Builder collector() {
+      if (!cacheable(database, ctx, plan) || plan.reverse() || ranges == null || ranges.size() != 1
+          || ranges.get(0)[0].length != 0 || ranges.get(0)[1] != null) {
+        return null;
+      }
+      long estimate = database.statistics().of(table).rowCount();
+      if (estimate <= ScanCache.SMALL_ROWS || estimate * 4 * types.size() > database.scanCache().maxBytes()) {
+        return null;
+      }
+      collectingAt = ctx.snapshotSequence();
+      return new ColumnarRows.Builder(types, (int) Math.min(estimate, 1 << 16));
+    }
+
     private void finish() {
       done = true;
       current = null;
+      if (collecting != null) {
+        database.scanCache().put(table.id(), new ScanCache.Entry(table, collectingAt, collecting.build()));
+        collecting = null;
+      }
       if (!reusable) {
         close();
       }
@@ -780,6 +834,7 @@ public final class IndexScan {
 
     @Override
     public synchronized void close() {
+      collecting = null;
       if (it != null) {
         ctx.release(it);
         it = null;

@@ -101,6 +101,36 @@ public final class ViewReferences {
     return names;
   }
 
+  /**
+   * {@code expression} with the qualifiers naming {@code table} ({@code t.a}, {@code public.t.a}) removed, as
+   * PostgreSQL keeps an index's or CHECK's expression: the stored text then survives a rename of the table.
+   */
+  public static String unqualified(String expression, String table) {
+    List<SqlLexer.Token> tokens;
+    try {
+      tokens = SqlLexer.tokenizeExtended(expression);
+    } catch (AccelException e) {
+      return expression;
+    }
+    StringBuilder out = new StringBuilder();
+    int copied = 0;
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      int q = i;
+      if (tokens.get(i).isName() && tokens.get(i).text().equals("public") && i + 4 < tokens.size()
+          && tokens.get(i + 1).isSymbol(".") && tokens.get(i + 2).isName() && tokens.get(i + 3).isSymbol(".")) {
+        q = i + 2;
+      }
+      SqlLexer.Token name = tokens.get(q);
+      if (name.isName() && name.text().equals(table) && q + 2 < tokens.size() && tokens.get(q + 1).isSymbol(".")
+          && tokens.get(q + 2).isName() && (i == 0 || !tokens.get(i - 1).isSymbol("."))) {
+        out.append(expression, copied, tokens.get(i).start());
+        copied = tokens.get(q + 2).start();
+        i = q + 1;
+      }
+    }
+    return out.append(expression.substring(copied)).toString();
+  }
+
   private void from(SqlNode from) {
     if (from instanceof SqlIdentifier id) {
       relations.add(id.names.get(id.names.size() - 1));

@@ -84,6 +84,31 @@ class ScanCacheTest {
   }
 
   @Test
+  void aLargeTableIsCachedByAFullScanThatReadsToTheEndNotByOneStoppedEarly() {
+    run(s, "CREATE TABLE big (id INTEGER PRIMARY KEY, grp BIGINT, name TEXT, at DATE, x DOUBLE PRECISION)");
+    run(s, "INSERT INTO big SELECT i, i % 7, CASE WHEN i % 5 = 0 THEN NULL ELSE 'n' || (i % 100) END, "
+        + "DATE '2020-01-01' + (i % 300), i / 4.0 FROM generate_series(1, 120000) AS g(i)");
+    run(s, "ANALYZE big");
+    double builds = meter("accel.scan.cache.builds");
+    assertThat(rows(s, "SELECT id FROM big LIMIT 3")).hasSize(3);
+    assertThat(meter("accel.scan.cache.builds")).isEqualTo(builds);
+    String query = "SELECT grp, count(*), count(name), min(at), sum(x) FROM big WHERE id % 3 = 0 GROUP BY grp "
+        + "ORDER BY grp";
+    List<List<Object>> fromRocksDb = rows(s, query);
+    assertThat(meter("accel.scan.cache.builds")).isEqualTo(builds + 1);
+    double hits = meter("accel.scan.cache.hits");
+    assertThat(rows(s, query)).isEqualTo(fromRocksDb).hasSize(7);
+    assertThat(meter("accel.scan.cache.hits")).isEqualTo(hits + 1);
+    assertThat(rows(s, "SELECT id, grp, coalesce(name, 'null'), CAST(at AS TEXT), x FROM big "
+        + "WHERE id IN (5, 6, 119999) ORDER BY id"))
+        .containsExactly(List.of(5, 5L, "null", "2020-01-06", 1.25), List.of(6, 6L, "n6", "2020-01-07", 1.5),
+            List.of(119999, 119999L % 7, "n99", "2020-10-26", 29999.75));
+    run(s, "UPDATE big SET name = 'changed' WHERE id = 6");
+    assertThat(rows(s, "SELECT count(*) FROM big WHERE name = 'changed'")).containsExactly(List.of(1L));
+    assertThat(rows(s, "SELECT count(*) FROM big WHERE name = 'changed'")).containsExactly(List.of(1L));
+  }
+
+  @Test
   void committedWritesAreSeenByTheNextScan() {
     rows(s, "SELECT * FROM dim");
     run(s, "UPDATE dim SET v = 99 WHERE id = 2");
