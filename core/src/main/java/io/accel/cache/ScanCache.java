@@ -33,6 +33,8 @@ public final class ScanCache {
   }
 
   private final long maxBytes;
+  /** Estimated bytes per row of the tables whose rows were found not to fit, so their scans stop trying. */
+  private final Cache<Long, Double> rowBytes = Caffeine.newBuilder().maximumSize(10_000).build();
 
   private final Cache<Long, Entry> entries;
   private final Counter hits;
@@ -58,6 +60,17 @@ public final class ScanCache {
   /** The bound on the cached rows' estimated bytes: no table's rows larger than this are cached. */
   public long maxBytes() {
     return maxBytes;
+  }
+
+  /** Whether {@code rows} rows of the table could fit, by what an earlier attempt found a row takes. */
+  public boolean mayFit(long tableId, long rows, int columns) {
+    Double perRow = rowBytes.getIfPresent(tableId);
+    return rows * (perRow == null ? 4.0 * columns : perRow) <= maxBytes;
+  }
+
+  /** Records that collecting the table's rows gave up at {@code bytes} for {@code rows} rows. */
+  public void tooLarge(long tableId, long rows, long bytes) {
+    rowBytes.put(tableId, bytes / (double) Math.max(1, rows));
   }
 
   public Entry get(long tableId) {

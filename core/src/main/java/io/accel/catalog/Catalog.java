@@ -26,6 +26,14 @@ public final class Catalog {
   private static final String TABLE_PREFIX = "table/";
   private static final String VIEW_PREFIX = "view/";
   private static final String COMMENT_PREFIX = "comment/";
+  private static final String EXTENSION_PREFIX = "extension/";
+  /**
+   * The extensions Accel provides, with the versions PostgreSQL 15 ships: their functions are built in (pgcrypto's
+   * {@code gen_random_uuid} and {@code digest}, uuid-ossp's {@code uuid_generate_v4} and the rest); plpgsql is
+   * there from the start, as in every PostgreSQL database.
+   */
+  public static final Map<String, String> PROVIDED_EXTENSIONS = Map.of("plpgsql", "1.0", "pgcrypto", "1.3",
+      "uuid-ossp", "1.1");
   private static final byte[] NEXT_ID_KEY = "next-id".getBytes(StandardCharsets.UTF_8);
 
   private final Store store;
@@ -37,6 +45,8 @@ public final class Catalog {
   private volatile Map<String, ViewDef> views = Map.of();
   /** COMMENT ON texts by object key ({@link #relationComment} and the other key methods). */
   private volatile Map<String, String> comments = Map.of();
+  /** The extensions created (CREATE EXTENSION), by name, with their versions, in name order. */
+  private volatile Map<String, String> extensions = Map.of();
 
   private Catalog(Store store, Map<String, TableDef> tables, long nextId) {
     this.store = store;
@@ -99,6 +109,16 @@ public final class Catalog {
       }
     }
     catalog.comments = Map.copyOf(comments);
+    Map<String, String> extensions = new java.util.TreeMap<>();
+    byte[] extensionPrefix = EXTENSION_PREFIX.getBytes(StandardCharsets.UTF_8);
+    try (RocksIterator it = store.db().newIterator(store.meta())) {
+      for (it.seek(extensionPrefix); it.isValid() && io.accel.storage.KeyCodec.startsWith(it.key(), extensionPrefix);
+          it.next()) {
+        extensions.put(new String(it.key(), StandardCharsets.UTF_8).substring(EXTENSION_PREFIX.length()),
+            new String(it.value(), StandardCharsets.UTF_8));
+      }
+    }
+    catalog.extensions = java.util.Collections.unmodifiableMap(extensions);
     return catalog;
   }
 
@@ -254,6 +274,25 @@ public final class Catalog {
   }
 
   /** Sets (or, with null or an empty text, removes) the comment of the object {@code key} names, durably. */
+  public Map<String, String> extensions() {
+    return extensions;
+  }
+
+  /** Records an extension as created ({@code version} non-null) or dropped (null), durably. */
+  public synchronized void extension(String name, String version) throws RocksDBException {
+    byte[] key = (EXTENSION_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    Map<String, String> copy = new java.util.TreeMap<>(extensions);
+    if (version == null) {
+      store.db().delete(store.meta(), store.writeOptions(), key);
+      copy.remove(name);
+    } else {
+      store.db().put(store.meta(), store.writeOptions(), key, version.getBytes(StandardCharsets.UTF_8));
+      copy.put(name, version);
+    }
+    extensions = java.util.Collections.unmodifiableMap(copy);
+    this.version.incrementAndGet();
+  }
+
   public synchronized void comment(String key, String text) throws RocksDBException {
     Map<String, String> copy = new LinkedHashMap<>(comments);
     if (text == null || text.isEmpty()) {

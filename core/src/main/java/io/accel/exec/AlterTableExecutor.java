@@ -32,7 +32,7 @@ import org.rocksdb.RocksIterator;
 final class AlterTableExecutor {
   /** Defaults PostgreSQL evaluates per row when a column is added (volatile functions). */
   private static final Pattern VOLATILE = Pattern.compile(
-      "(?i)\\b(random|gen_random_uuid|uuid_generate_v4|clock_timestamp|timeofday|nextval)\\s*\\(");
+      "(?i)\\b(random|gen_random_uuid|uuid_generate_v[14]|uuid_generate_v1mc|gen_random_bytes|clock_timestamp|timeofday|nextval)\\s*\\(");
   /** Rows keyed and sorted together by a rewrite. */
   private static final int REWRITE_RUN = 250_000;
 

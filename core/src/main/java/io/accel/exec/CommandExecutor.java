@@ -80,6 +80,10 @@ public final class CommandExecutor {
       new ViewExecutor(session, this).drop(v);
     } else if (command instanceof Command.Comment c) {
       ddl(() -> new CommentExecutor(session).comment(c));
+    } else if (command instanceof Command.CreateExtension c) {
+      ddl(() -> createExtension(c));
+    } else if (command instanceof Command.DropExtension d) {
+      ddl(() -> dropExtension(d));
     } else if (command instanceof Command.CreateSequence c) {
       ddl(() -> new SequenceCommands(database).create(c, this::relationExists));
     } else if (command instanceof Command.AlterSequence a) {
@@ -94,6 +98,38 @@ public final class CommandExecutor {
           throw TxnContext.storageFailure(e);
         }
       }));
+    }
+  }
+
+  private void createExtension(Command.CreateExtension c) throws RocksDBException {
+    String version = Catalog.PROVIDED_EXTENSIONS.get(c.name());
+    if (version == null) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "extension \"" + c.name() + "\" is not available")
+          .withDetail("Accel provides the extensions " + String.join(", ", new java.util.TreeSet<>(Catalog.PROVIDED_EXTENSIONS.keySet()))
+              + ".");
+    }
+    if (c.name().equals("plpgsql") || catalog.extensions().containsKey(c.name())) {
+      if (c.ifNotExists()) {
+        return;
+      }
+      throw new AccelException(SqlState.DUPLICATE_OBJECT, "extension \"" + c.name() + "\" already exists");
+    }
+    catalog.extension(c.name(), version);
+  }
+
+  private void dropExtension(Command.DropExtension d) throws RocksDBException {
+    for (String name : d.names()) {
+      if (!catalog.extensions().containsKey(name) && !name.equals("plpgsql") && !d.ifExists()) {
+        throw new AccelException(SqlState.UNDEFINED_OBJECT, "extension \"" + name + "\" does not exist");
+      }
+    }
+    for (String name : d.names()) {
+      if (name.equals("plpgsql")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "extension \"plpgsql\" cannot be dropped from Accel");
+      }
+      if (catalog.extensions().containsKey(name)) {
+        catalog.extension(name, null);
+      }
     }
   }
 

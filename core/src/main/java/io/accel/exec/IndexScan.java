@@ -140,7 +140,7 @@ public final class IndexScan {
     }
     cache.miss();
     long estimate = database.statistics().of(table).rowCount();
-    if (estimate > ScanCache.SMALL_ROWS) {
+    if (estimate > ScanCache.SMALL_ROWS || !cache.mayFit(table.id(), estimate, table.columns().size())) {
       return null; // cached, if it fits, by a scan of RocksDB that reads to the end (ScanEnumerator)
     }
     // decoded at the reader's snapshot: the rows as of that sequence, whoever reads them later
@@ -151,6 +151,7 @@ public final class IndexScan {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         rows.add(table.decodeRow(it.value(), null));
         if (rows.bytes() > cache.maxBytes()) {
+          cache.tooLarge(table.id(), rows.size(), rows.bytes());
           return null; // the statistics were behind: scanned from RocksDB, as a large table is
         }
       }
@@ -703,6 +704,7 @@ public final class IndexScan {
           row = table.decodeRow(value(), null);
           collecting.add(row);
           if (collecting.bytes() > database.scanCache().maxBytes()) {
+            database.scanCache().tooLarge(table.id(), collecting.size(), collecting.bytes());
             collecting = null;
           }
         } else {
@@ -813,7 +815,7 @@ public final class IndexScan {
         return null;
       }
       long estimate = database.statistics().of(table).rowCount();
-      if (estimate <= ScanCache.SMALL_ROWS || estimate * 4 * types.size() > database.scanCache().maxBytes()) {
+      if (estimate <= ScanCache.SMALL_ROWS || !database.scanCache().mayFit(table.id(), estimate, types.size())) {
         return null;
       }
       collectingAt = ctx.snapshotSequence();

@@ -57,6 +57,9 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map.entry("pg_rewrite", 2618), Map.entry("pg_opclass", 2616), Map.entry("pg_opfamily", 2753),
       Map.entry("pg_language", 2612), Map.entry("pg_shdescription", 2396));
 
+  /** Oids of the extensions Accel provides, in the range PostgreSQL keeps for objects made at initdb. */
+  private static final Map<String, Integer> EXTENSION_OIDS = Map.of("pgcrypto", 13570, "uuid-ossp", 13571);
+
   /** PostgreSQL 15's predefined roles, of which the session's user (a superuser) is a member. */
   private static final java.util.Set<String> PREDEFINED_ROLES = java.util.Set.of("pg_database_owner",
       "pg_read_all_data", "pg_write_all_data", "pg_monitor", "pg_read_all_settings", "pg_read_all_stats",
@@ -622,6 +625,12 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_description", "objoid oid, classoid oid, objsubid int4, description text", () -> {
       List<Object[]> rows = new ArrayList<>();
       descriptions().forEach((k, text) -> rows.add(new Object[] {k.objoid(), k.classoid(), k.objsubid(), text}));
+      // the extensions' own descriptions, as their control files give them
+      rows.add(new Object[] {13559, 3079, 0, "PL/pgSQL procedural language"});
+      for (String name : session.database().catalog().extensions().keySet()) {
+        rows.add(new Object[] {EXTENSION_OIDS.getOrDefault(name, 13569), 3079, 0,
+            name.equals("pgcrypto") ? "cryptographic functions" : "generate universally unique identifiers (UUIDs)"});
+      }
       return rows;
     });
     // PostgreSQL's languages (psql's \dL lists those with a call handler: none of these three)
@@ -695,8 +704,15 @@ public final class PgCatalogSchema extends AbstractSchema {
             .map(p -> new Object[] {p.name(), p.statement(), p.prepareTime().toEpochMilli(),
                 "{" + String.join(",", p.parameterTypes().stream()
                 .map(t -> t.contains(" ") ? "\"" + t + "\"" : t).toList()) + "}", true, 0L, p.executions()}).toList());
+    // plpgsql, in pg_catalog as in every PostgreSQL database, and the extensions created, in public
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
-        + " extversion text", PgCatalogSchema::none);
+        + " extversion text", () -> {
+          List<Object[]> rows = new ArrayList<>();
+          rows.add(new Object[] {13559, "plpgsql", 10, 11, false, "1.0"});
+          session.database().catalog().extensions().forEach((name, version) -> rows.add(new Object[] {
+              EXTENSION_OIDS.getOrDefault(name, 13569), name, 10, 2200, !name.equals("pgcrypto"), version}));
+          return rows;
+        });
     // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)
     table("pg_tables", "schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool,"
         + " hasrules bool, hastriggers bool, rowsecurity bool", () -> model().tables().stream().map(t -> new Object[] {

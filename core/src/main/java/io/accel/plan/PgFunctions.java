@@ -228,6 +228,37 @@ public final class PgFunctions {
     // the argument numbers the call (io.accel.sql.PgCatalogSyntax adds it): two calls are two values
     OPERATORS.add(scalar("gen_random_uuid", binding -> binding.getTypeFactory().createSqlType(SqlTypeName.UUID),
         List.of(SqlTypeName.INTEGER), PgFunctions.class, "randomUuid", false, false));
+    // encode / decode, pgcrypto's and uuid-ossp's functions (io.accel.plan.ByteFunctions)
+    OPERATORS.add(scalar("encode", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.VARBINARY, SqlTypeName.VARCHAR),
+        ByteFunctions.class, "encode", false, true));
+    OPERATORS.add(scalar("decode", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+        ByteFunctions.class, "decode", false, true));
+    OPERATORS.add(scalar("digest", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARBINARY,
+        SqlTypeName.VARCHAR), ByteFunctions.class, "digest", false, true));
+    OPERATORS.add(scalar("digest", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARCHAR,
+        SqlTypeName.VARCHAR), ByteFunctions.class, "digestText", false, true));
+    OPERATORS.add(scalar("hmac", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARBINARY,
+        SqlTypeName.VARBINARY, SqlTypeName.VARCHAR), ByteFunctions.class, "hmac", false, true));
+    OPERATORS.add(scalar("hmac", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARCHAR,
+        SqlTypeName.VARCHAR, SqlTypeName.VARCHAR), ByteFunctions.class, "hmacText", false, true));
+    OPERATORS.add(scalar("gen_random_bytes", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.INTEGER),
+        ByteFunctions.class, "randomBytes", false, false));
+    SqlReturnTypeInference uuid = binding -> binding.getTypeFactory().createSqlType(SqlTypeName.UUID);
+    // the argument numbers the call (io.accel.sql.PgCatalogSyntax adds it), as gen_random_uuid's
+    OPERATORS.add(scalar("uuid_generate_v4", uuid, List.of(SqlTypeName.INTEGER), ByteFunctions.class, "uuidV4",
+        false, false));
+    OPERATORS.add(scalar("uuid_generate_v1", uuid, List.of(SqlTypeName.INTEGER), ByteFunctions.class, "uuidV1",
+        false, false));
+    OPERATORS.add(scalar("uuid_generate_v1mc", uuid, List.of(SqlTypeName.INTEGER), ByteFunctions.class, "uuidV1",
+        false, false));
+    for (String[] f : new String[][] {{"uuid_nil", "uuidNil"}, {"uuid_ns_dns", "uuidNsDns"},
+        {"uuid_ns_url", "uuidNsUrl"}, {"uuid_ns_oid", "uuidNsOid"}, {"uuid_ns_x500", "uuidNsX500"}}) {
+      OPERATORS.add(scalar(f[0], uuid, List.of(), ByteFunctions.class, f[1], false, true));
+    }
+    OPERATORS.add(scalar("uuid_generate_v3", returning(SqlTypeName.UUID), List.of(SqlTypeName.UUID,
+        SqlTypeName.VARCHAR), ByteFunctions.class, "uuidV3", false, true));
+    OPERATORS.add(scalar("uuid_generate_v5", returning(SqlTypeName.UUID), List.of(SqlTypeName.UUID,
+        SqlTypeName.VARCHAR), ByteFunctions.class, "uuidV5", false, true));
     OPERATORS.add(scalar("random", binding -> binding.getTypeFactory().createSqlType(SqlTypeName.DOUBLE),
         List.of(SqlTypeName.INTEGER), PgFunctions.class, "random", false, false));
     SqlReturnTypeInference timestamptz = binding -> binding.getTypeFactory().createSqlType(

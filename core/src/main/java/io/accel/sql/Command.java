@@ -312,6 +312,17 @@ public sealed interface Command {
   record Comment(String kind, String name, String table, String text) implements Command {
   }
 
+  /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
+  record CreateExtension(String name, boolean ifNotExists) implements Command {
+  }
+
+  /** {@code DROP EXTENSION [IF EXISTS] name [, ...] [CASCADE | RESTRICT]}. */
+  record DropExtension(List<String> names, boolean ifExists) implements Command {
+    public DropExtension {
+      names = List.copyOf(names);
+    }
+  }
+
   /** {@code CREATE SEQUENCE [IF NOT EXISTS] name [options]}. */
   record CreateSequence(String name, boolean ifNotExists, SequenceOptions options) implements Command {
   }

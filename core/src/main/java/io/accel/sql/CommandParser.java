@@ -1023,6 +1023,9 @@ public final class CommandParser {
     if (unique) {
       throw error("syntax error at or near \"" + peek().text() + "\"");
     }
+    if (optionalWord("extension")) {
+      return createExtension();
+    }
     boolean unlogged = !unique && optionalWord("unlogged");
     if (optionalWord("table")) {
       return createTable();
@@ -1042,6 +1045,24 @@ public final class CommandParser {
           + " is not supported by Accel");
     }
     throw error("syntax error at or near \"" + peek().text() + "\"");
+  }
+
+  /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
+  private Command createExtension() {
+    boolean ifNotExists = ifNotExists();
+    String name = name();
+    optionalWord("with");
+    while (peek().is("schema") || peek().is("version") || peek().is("cascade")) {
+      if (next().is("cascade")) {
+        continue;
+      }
+      Token value = next();
+      if (value.kind() != Kind.WORD && value.kind() != Kind.QUOTED && value.kind() != Kind.STRING) {
+        throw error(value, "syntax error at or near \"" + value.text() + "\"");
+      }
+    }
+    finish();
+    return new Command.CreateExtension(name, ifNotExists);
   }
 
   /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; the query is kept as written. */
@@ -1836,7 +1857,8 @@ public final class CommandParser {
 
   /** Functions whose value changes between calls with the same arguments, and the keywords that read the clock. */
   private static final java.util.Set<String> MUTABLE_FUNCTIONS = java.util.Set.of("now", "random", "nextval",
-      "currval", "setval", "lastval", "gen_random_uuid", "clock_timestamp", "statement_timestamp",
+      "currval", "setval", "lastval", "gen_random_uuid", "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4",
+      "gen_random_bytes", "clock_timestamp", "statement_timestamp",
       "transaction_timestamp", "timeofday", "current_setting");
   private static final java.util.Set<String> MUTABLE_KEYWORDS = java.util.Set.of("current_timestamp",
       "current_date", "current_time", "localtimestamp", "localtime", "current_user", "session_user");
@@ -1877,6 +1899,10 @@ public final class CommandParser {
     expectWord("drop");
     if (optionalWord("sequence")) {
       return dropSequence();
+    }
+    if (optionalWord("extension")) {
+      DropList d = dropList();
+      return new Command.DropExtension(d.names(), d.ifExists());
     }
     boolean table = optionalWord("table");
     boolean index = !table && optionalWord("index");

@@ -45,7 +45,8 @@ public final class PgCatalogSyntax {
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
-          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|clock_timestamp|random|round\\s*\\("
+          + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|uuid_generate_v|clock_timestamp|random"
+          + "|round\\s*\\("
           + "|_advisory_|select\\s+exists|_description\\s*\\(");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
@@ -201,7 +202,8 @@ public final class PgCatalogSyntax {
           && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
         // round(numeric, n) with PostgreSQL's result scale (io.accel.plan.PgFunctions)
         pieces[i] = "accel_round";
-      } else if ((t.is("date_trunc") || t.is("gen_random_uuid") || t.is("clock_timestamp") || t.is("random"))
+      } else if ((t.is("date_trunc") || t.is("gen_random_uuid") || t.is("clock_timestamp") || t.is("random")
+          || t.is("uuid_generate_v4") || t.is("uuid_generate_v1") || t.is("uuid_generate_v1mc"))
           && symbol(tokens, i + 1, "(") && !(i > 0 && tokens.get(i - 1).isSymbol(".")
               && !(i > 1 && tokens.get(i - 2).is("pg_catalog")))) {
         // functions of io.accel.plan.PgFunctions: date_trunc quoted (Calcite's parser reads the key word as its
