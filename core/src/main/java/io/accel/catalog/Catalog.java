@@ -28,9 +28,9 @@ public final class Catalog {
   private static final String COMMENT_PREFIX = "comment/";
   private static final String EXTENSION_PREFIX = "extension/";
   /**
-   * The extensions Accel provides, with the versions PostgreSQL 15 ships: their functions are built in (pgcrypto's
-   * {@code gen_random_uuid} and {@code digest}, uuid-ossp's {@code uuid_generate_v4} and the rest); plpgsql is
-   * there from the start, as in every PostgreSQL database.
+   * The extensions CREATE EXTENSION accepts, with the versions PostgreSQL 15 ships: their functions are built in
+   * (pgcrypto's {@code gen_random_uuid} and {@code digest}, uuid-ossp's {@code uuid_generate_v4} and the rest);
+   * plpgsql is accepted for the scripts that create it, though Accel runs no PL/pgSQL.
    */
   public static final Map<String, String> PROVIDED_EXTENSIONS = Map.of("plpgsql", "1.0", "pgcrypto", "1.3",
       "uuid-ossp", "1.1");

@@ -108,7 +108,7 @@ public final class CommandExecutor {
           .withDetail("Accel provides the extensions " + String.join(", ", new java.util.TreeSet<>(Catalog.PROVIDED_EXTENSIONS.keySet()))
               + ".");
     }
-    if (c.name().equals("plpgsql") || catalog.extensions().containsKey(c.name())) {
+    if (catalog.extensions().containsKey(c.name())) {
       if (c.ifNotExists()) {
         return;
       }
@@ -119,14 +119,11 @@ public final class CommandExecutor {
 
   private void dropExtension(Command.DropExtension d) throws RocksDBException {
     for (String name : d.names()) {
-      if (!catalog.extensions().containsKey(name) && !name.equals("plpgsql") && !d.ifExists()) {
+      if (!catalog.extensions().containsKey(name) && !d.ifExists()) {
         throw new AccelException(SqlState.UNDEFINED_OBJECT, "extension \"" + name + "\" does not exist");
       }
     }
     for (String name : d.names()) {
-      if (name.equals("plpgsql")) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "extension \"plpgsql\" cannot be dropped from Accel");
-      }
       if (catalog.extensions().containsKey(name)) {
         catalog.extension(name, null);
       }

@@ -716,6 +716,11 @@ public final class IndexScan {
         row = decodeEntry ? new Object[types.size()] : NO_ENTRY;
         KeyReader reader = new KeyReader(key);
         for (IndexColumn ic : plan.index().columns()) {
+          if (ic.isExpression()) {
+            // an expression's value has no place in the row: the residual evaluates the expression again
+            KeyCodec.skip(reader, ic.type(), ic.descending());
+            continue;
+          }
           DataType type = types.get(ic.column());
           if (decodeEntry) {
             row[ic.column()] = ScanPlan.fromKey(type, KeyCodec.read(reader, type, ic.descending()));

@@ -103,6 +103,21 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
     }
   }
 
+  /**
+   * The type of a bound key column: a table column's, or for a number beyond the table's columns, the expression at
+   * that key position of the (expression) index (see io.accel.plan.AccessPathPlanner).
+   */
+  public static DataType keyType(TableDef table, IndexDef index, int column) {
+    int width = table.columns().size();
+    return column < width ? table.columns().get(column).type() : index.columns().get(column - width).type();
+  }
+
+  /** The name of a bound key column, as {@link #keyType}: a column's name, or the expression as written. */
+  public static String keyName(TableDef table, IndexDef index, int column) {
+    int width = table.columns().size();
+    return column < width ? table.columns().get(column).name() : index.columns().get(column - width).expression();
+  }
+
   /** The key columns of an access path in key order: the index columns, or the primary key. */
   public static List<IndexColumn> keyOrder(TableDef table, IndexDef index) {
     if (index != null) {
@@ -127,7 +142,7 @@ public record ScanPlan(TableDef table, IndexDef index, List<KeyColumn> keyColumn
       return bits;
     }
     for (IndexColumn ic : index.columns()) {
-      if (exactInKey(table.columns().get(ic.column()).type())) {
+      if (!ic.isExpression() && exactInKey(table.columns().get(ic.column()).type())) {
         bits.set(ic.column());
       }
     }

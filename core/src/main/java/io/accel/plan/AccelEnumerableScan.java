@@ -117,7 +117,8 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
               false));
         }
       }
-      keys.add(new ScanPlan.KeyColumn(k.column(), t.columns().get(k.column()).type(), k.descending(), intervals,
+      keys.add(new ScanPlan.KeyColumn(k.column(), ScanPlan.keyType(t, path.index(), k.column()), k.descending(),
+          intervals,
           tail(t, k.lowTail(), runtimeValues), tail(t, k.highTail(), runtimeValues)));
     }
     int[] residualColumns = path.residual() == null ? null

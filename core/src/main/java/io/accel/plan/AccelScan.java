@@ -246,9 +246,9 @@ public class AccelScan extends AbstractRelNode {
   private static String describeKeys(TableDef t, AccessPath path) {
     List<String> parts = new ArrayList<>();
     for (KeyBound k : path.keys()) {
-      String name = t.columns().get(k.column()).name();
+      String name = ScanPlan.keyName(t, path.index(), k.column());
       List<String> alternatives = new ArrayList<>();
-      DataType type = t.columns().get(k.column()).type();
+      DataType type = ScanPlan.keyType(t, path.index(), k.column());
       for (PlanInterval i : k.intervals()) {
         alternatives.add(describe(t, i, type));
       }

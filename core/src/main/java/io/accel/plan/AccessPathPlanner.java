@@ -75,6 +75,12 @@ final class AccessPathPlanner {
   private final RexBuilder rexBuilder;
   private final boolean indexScans;
   private final boolean icpEnabled;
+  /**
+   * While the paths of an expression index are found: its key expressions (as {@link IndexExpressions} prints them)
+   * by the column number that stands for each, the table's width plus the key position; otherwise null.
+   */
+  private Map<String, Integer> virtual;
+  private IndexDef virtualIndex;
 
   AccessPathPlanner(TableDef table, TableStatistics stats, RexBuilder rexBuilder, boolean indexScans,
       boolean icpEnabled) {
@@ -113,6 +119,14 @@ final class AccessPathPlanner {
           out.add(skipping);
         }
       }
+      for (IndexDef index : table.indexes()) {
+        if (!index.plain()) {
+          AccessPath p = computedPath(index, conjuncts, projection);
+          if (p != null) {
+            out.add(p);
+          }
+        }
+      }
     }
     if (order.isEmpty()) {
       return out;
@@ -125,6 +139,52 @@ final class AccessPathPlanner {
       }
     }
     return ordered;
+  }
+
+  /**
+   * The path of a partial or expression index, when the condition implies its predicate: each key expression the
+   * condition compares with a value bounds the key as a column would; the comparison stays in the residual.
+   */
+  private AccessPath computedPath(IndexDef index, List<RexNode> conjuncts, int[] projection) {
+    IndexExpressions.Shape shape = IndexExpressions.shape(table, index);
+    if (!IndexExpressions.implied(shape, conjuncts, table)) {
+      return null;
+    }
+    virtual = new java.util.HashMap<>();
+    virtualIndex = index;
+    try {
+      for (int p = 0; p < shape.keys().size(); p++) {
+        if (shape.keys().get(p) != null) {
+          virtual.putIfAbsent(shape.keys().get(p), table.columns().size() + p);
+        }
+      }
+      Map<RexNode, Constraint> constraints = new LinkedHashMap<>();
+      for (RexNode c : conjuncts) {
+        Constraint k = constraintOf(c);
+        if (k != null) {
+          constraints.put(c, k);
+        }
+      }
+      return path(index, conjuncts, constraints, projection, false);
+    } finally {
+      virtual = null;
+      virtualIndex = null;
+    }
+  }
+
+  /** A key column's number in a path: its table column, or for an expression the number standing for it. */
+  private int keyId(IndexColumn kc, int pos) {
+    return kc.isExpression() ? table.columns().size() + pos : kc.column();
+  }
+
+  /** The type of a column, or of the index expression a number beyond the table's columns stands for. */
+  private DataType typeOf(int column) {
+    return column < table.columns().size() ? table.columns().get(column).type()
+        : virtualIndex.columns().get(column - table.columns().size()).type();
+  }
+
+  private boolean isVirtual(int column) {
+    return column >= table.columns().size();
   }
 
   /** A scan whose consumer stops after {@code limit} rows reads only that share of what it would. */
@@ -156,10 +216,11 @@ final class AccessPathPlanner {
     boolean skipped = false;
     for (int pos = 0; pos < keyOrder.size(); pos++) {
       IndexColumn kc = keyOrder.get(pos);
-      List<Constraint> cs = byColumn.getOrDefault(kc.column(), List.of());
+      int id = keyId(kc, pos);
+      List<Constraint> cs = byColumn.getOrDefault(id, List.of());
       if (cs.isEmpty() && skip && !skipped && pos + 1 < keyOrder.size()
-          && byColumn.containsKey(keyOrder.get(pos + 1).column())) {
-        keys.add(new KeyBound(kc.column(), kc.descending(), List.of()));
+          && byColumn.containsKey(keyId(keyOrder.get(pos + 1), pos + 1))) {
+        keys.add(new KeyBound(id, kc.descending(), List.of()));
         skipped = true;
         continue;
       }
@@ -170,7 +231,7 @@ final class AccessPathPlanner {
         }
       }
       if (points != null && combos * points.intervals.size() <= ScanPlan.MAX_RANGES) {
-        keys.add(new KeyBound(kc.column(), kc.descending(), points.intervals));
+        keys.add(new KeyBound(id, kc.descending(), points.intervals));
         use(points, used, recheck);
         combos *= points.intervals.size();
         continue;
@@ -184,7 +245,7 @@ final class AccessPathPlanner {
           lowTail = tailFits(only.lowTail, keyOrder, pos) ? only.lowTail : null;
           highTail = tailFits(only.highTail, keyOrder, pos) ? only.highTail : null;
         }
-        keys.add(new KeyBound(kc.column(), kc.descending(), range.intervals, lowTail, highTail));
+        keys.add(new KeyBound(id, kc.descending(), range.intervals, lowTail, highTail));
         for (Constraint c : range.sources) {
           use(c, used, recheck);
         }
@@ -210,7 +271,7 @@ final class AccessPathPlanner {
       }
     }
     boolean covering = false;
-    if (index != null) {
+    if (index != null && index.plain()) {
       BitSet needed = new BitSet();
       if (projection == null) {
         needed.set(0, table.columns().size());
@@ -328,8 +389,9 @@ final class AccessPathPlanner {
       if (exact != null) {
         sel = exact;
       } else {
-        double distinct = index != null ? stats.distinctPrefix(index.id(), points)
-            : stats.distinctPrimaryKeyPrefix(points);
+        double distinct = index != null && !index.plain()
+            ? (index.unique() && points == index.columns().size() ? rowCount() : Math.min(rowCount(), 200))
+            : index != null ? stats.distinctPrefix(index.id(), points) : stats.distinctPrimaryKeyPrefix(points);
         sel = Math.min(1, pointCombos / Math.max(1, distinct));
       }
     }
@@ -342,6 +404,9 @@ final class AccessPathPlanner {
 
   /** The fraction of rows whose column is one of the points, when the statistics know it exactly. */
   private Double pointsSelectivity(int column, List<PlanInterval> intervals) {
+    if (isVirtual(column)) {
+      return null;
+    }
     double sum = 0;
     for (PlanInterval i : intervals) {
       if (i.nullPoint()) {
@@ -361,6 +426,9 @@ final class AccessPathPlanner {
   }
 
   private double pointSelectivity(int column, PlanInterval point) {
+    if (isVirtual(column)) {
+      return DEFAULT_EQ;
+    }
     if (point.nullPoint()) {
       return stats.nullFraction(column);
     }
@@ -386,6 +454,10 @@ final class AccessPathPlanner {
   }
 
   private double rangeSelectivity(int column, PlanInterval i) {
+    if (isVirtual(column)) {
+      return i.low() == null && i.high() == null ? 1 : i.low() != null && i.high() != null ? DEFAULT_RANGE
+          : DEFAULT_INEQ;
+    }
     double nonNull = 1 - stats.nullFraction(column);
     if (i.low() == null && i.high() == null) {
       return nonNull;
@@ -739,7 +811,7 @@ final class AccessPathPlanner {
     for (int i = 0; i < n; i++) {
       int column = columnOf(columns.getOperands().get(i));
       RexNode value = values.getOperands().get(i);
-      if (column < 0 || !runtimeConstant(value)) {
+      if (column < 0 || isVirtual(column) || !runtimeConstant(value)) {
         return null;
       }
       PlanValue v = valueOf(value, column);
@@ -768,6 +840,9 @@ final class AccessPathPlanner {
    * on floating-point columns (whose key folds -0 and NaNs) are evaluated again on the entry.
    */
   private boolean recheck(int column) {
+    if (isVirtual(column)) {
+      return true; // the expression's comparison stays in the residual: the bound only narrows the scan
+    }
     ColumnType kind = table.columns().get(column).type().kind();
     return kind == ColumnType.CHAR || kind == ColumnType.REAL || kind == ColumnType.DOUBLE;
   }
@@ -823,7 +898,7 @@ final class AccessPathPlanner {
 
   /** The bound value of a comparison with the column, when its type can bound the column's key. */
   private PlanValue valueOf(RexNode value, int column) {
-    DataType type = table.columns().get(column).type();
+    DataType type = typeOf(column);
     if (!compatible(value.getType(), type)) {
       return null;
     }
@@ -894,7 +969,13 @@ final class AccessPathPlanner {
    * value of the column exactly (INTEGER to BIGINT or DECIMAL), so comparing the cast compares the column.
    */
   private int columnOf(RexNode e) {
-    return losslessColumnRef(e);
+    int column = losslessColumnRef(e);
+    if (column >= 0 || virtual == null || !(e instanceof RexCall)) {
+      return column;
+    }
+    String printed = IndexExpressions.printed(e, table);
+    Integer id = printed == null ? null : virtual.get(printed);
+    return id == null ? -1 : id;
   }
 
   /**

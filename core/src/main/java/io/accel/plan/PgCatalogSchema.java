@@ -58,7 +58,8 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map.entry("pg_language", 2612), Map.entry("pg_shdescription", 2396));
 
   /** Oids of the extensions Accel provides, in the range PostgreSQL keeps for objects made at initdb. */
-  private static final Map<String, Integer> EXTENSION_OIDS = Map.of("pgcrypto", 13570, "uuid-ossp", 13571);
+  private static final Map<String, Integer> EXTENSION_OIDS = Map.of("plpgsql", 13559, "pgcrypto", 13570,
+      "uuid-ossp", 13571);
 
   /** PostgreSQL 15's predefined roles, of which the session's user (a superuser) is a member. */
   private static final java.util.Set<String> PREDEFINED_ROLES = java.util.Set.of("pg_database_owner",
@@ -626,10 +627,12 @@ public final class PgCatalogSchema extends AbstractSchema {
       List<Object[]> rows = new ArrayList<>();
       descriptions().forEach((k, text) -> rows.add(new Object[] {k.objoid(), k.classoid(), k.objsubid(), text}));
       // the extensions' own descriptions, as their control files give them
-      rows.add(new Object[] {13559, 3079, 0, "PL/pgSQL procedural language"});
       for (String name : session.database().catalog().extensions().keySet()) {
-        rows.add(new Object[] {EXTENSION_OIDS.getOrDefault(name, 13569), 3079, 0,
-            name.equals("pgcrypto") ? "cryptographic functions" : "generate universally unique identifiers (UUIDs)"});
+        rows.add(new Object[] {EXTENSION_OIDS.getOrDefault(name, 13569), 3079, 0, switch (name) {
+          case "plpgsql" -> "PL/pgSQL procedural language";
+          case "pgcrypto" -> "cryptographic functions";
+          default -> "generate universally unique identifiers (UUIDs)";
+        }});
       }
       return rows;
     });
@@ -704,13 +707,14 @@ public final class PgCatalogSchema extends AbstractSchema {
             .map(p -> new Object[] {p.name(), p.statement(), p.prepareTime().toEpochMilli(),
                 "{" + String.join(",", p.parameterTypes().stream()
                 .map(t -> t.contains(" ") ? "\"" + t + "\"" : t).toList()) + "}", true, 0L, p.executions()}).toList());
-    // plpgsql, in pg_catalog as in every PostgreSQL database, and the extensions created, in public
+    // the extensions created (plpgsql, which every PostgreSQL database has, only once created: Accel runs no
+    // PL/pgSQL), plpgsql in pg_catalog, the others in public
     table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", () -> {
           List<Object[]> rows = new ArrayList<>();
-          rows.add(new Object[] {13559, "plpgsql", 10, 11, false, "1.0"});
           session.database().catalog().extensions().forEach((name, version) -> rows.add(new Object[] {
-              EXTENSION_OIDS.getOrDefault(name, 13569), name, 10, 2200, !name.equals("pgcrypto"), version}));
+              EXTENSION_OIDS.getOrDefault(name, 13569), name, 10, name.equals("plpgsql") ? 11 : 2200,
+              name.equals("uuid-ossp"), version}));
           return rows;
         });
     // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)

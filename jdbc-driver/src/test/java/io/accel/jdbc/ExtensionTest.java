@@ -31,7 +31,7 @@ class ExtensionTest extends JdbcTestSupport {
     }
     try (Connection c = DriverManager.getConnection(fileUrl)) {
       assertThat(rows(c, "SELECT extname, extversion FROM pg_extension ORDER BY extname"))
-          .containsExactly(List.of("plpgsql", "1.0"), List.of("uuid-ossp", "1.1"));
+          .containsExactly(List.of("uuid-ossp", "1.1"));
       assertThat(rows(c, "SELECT uuid_generate_v3(uuid_ns_dns(), 'www.example.com')::text,"
           + " uuid_generate_v5(uuid_ns_url(), 'http://www.postgresql.org')::text, uuid_nil()::text"))
           .containsExactly(List.of("5df41881-3aed-3515-88a7-2f4a814cf09e", "e1ee1ad4-cd4e-5889-962a-4f605a68d94e",
@@ -48,7 +48,7 @@ class ExtensionTest extends JdbcTestSupport {
       update(c, "DROP EXTENSION \"uuid-ossp\"");
     }
     try (Connection c = DriverManager.getConnection(fileUrl)) {
-      assertThat(rows(c, "SELECT extname FROM pg_extension")).containsExactly(List.of("plpgsql"));
+      assertThat(rows(c, "SELECT count(*) FROM pg_extension")).containsExactly(List.of(0L));
     }
   }
 }
