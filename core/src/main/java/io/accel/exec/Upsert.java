@@ -3,9 +3,11 @@ package io.accel.exec;
 import io.accel.catalog.IndexColumn;
 import io.accel.catalog.IndexDef;
 import io.accel.catalog.TableDef;
+import io.accel.plan.IndexExpressions;
 import io.accel.sql.AccelException;
 import io.accel.sql.OnConflict;
 import io.accel.sql.SqlState;
+import io.accel.sql.ViewReferences;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -62,18 +64,41 @@ public final class Upsert {
                 + "\" does not exist"));
         arbiters.add(index);
       }
-    } else if (!spec.targetColumns().isEmpty()) {
+    } else if (!spec.targetColumns().isEmpty() || !spec.targetExpressions().isEmpty()) {
       Set<Integer> target = new HashSet<>();
       for (String c : spec.targetColumns()) {
         target.add(table.columnOrdinal(c).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,
             "column \"" + c + "\" does not exist")));
       }
-      if (!table.primaryKey().isEmpty() && new HashSet<>(table.primaryKey()).equals(target)) {
+      Set<String> expressions = new HashSet<>();
+      for (String e : spec.targetExpressions()) {
+        String canonical = IndexExpressions.canonical(ViewReferences.unqualified(e, table.name()));
+        expressions.add(canonical == null ? e : canonical);
+      }
+      Set<String> where = spec.targetWhere() == null ? Set.of()
+          : IndexExpressions.conjuncts(ViewReferences.unqualified(spec.targetWhere(), table.name()));
+      if (expressions.isEmpty() && !table.primaryKey().isEmpty() && new HashSet<>(table.primaryKey()).equals(target)) {
         pk = true;
       }
-      for (IndexDef index : table.plainIndexes()) {
-        if (index.unique() && index.columns().stream().map(IndexColumn::column).collect(java.util.stream.Collectors
-            .toSet()).equals(target)) {
+      // PostgreSQL's inference: the unique indexes whose key is the target's columns and expressions, a partial one
+      // only when the target's WHERE includes its predicate
+      for (IndexDef index : table.indexes()) {
+        if (!index.unique()) {
+          continue;
+        }
+        Set<Integer> columns = new HashSet<>();
+        Set<String> keyExpressions = new HashSet<>();
+        for (IndexColumn ic : index.columns()) {
+          if (ic.isExpression()) {
+            keyExpressions.add(IndexExpressions.canonical(ic.expression()));
+          } else {
+            columns.add(ic.column());
+          }
+        }
+        boolean covered = index.predicate() == null || where != null
+            && where.containsAll(java.util.Objects.requireNonNullElse(IndexExpressions.conjuncts(index.predicate()),
+                Set.of("\u0000")));
+        if (columns.equals(target) && keyExpressions.equals(expressions) && covered) {
           arbiters.add(index);
         }
       }

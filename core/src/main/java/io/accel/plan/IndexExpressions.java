@@ -30,7 +30,7 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
  * on {@code lower(email)}. Text that does not parse, or an expression that does not print, matches nothing: the scan
  * then reads the table as before.
  */
-final class IndexExpressions {
+public final class IndexExpressions {
   private static final SqlParser.Config PARSER = SqlParser.config()
       .withParserFactory(SqlBabelParserImpl.FACTORY)
       .withConformance(SqlConformanceEnum.BABEL)
@@ -84,13 +84,29 @@ final class IndexExpressions {
         collectConjuncts(operand, out);
       }
     } else {
-      out.add(canonical(node.toSqlString(DIALECT).getSql()));
+      out.add(canonicalText(node.toSqlString(DIALECT).getSql()));
+    }
+  }
+
+  /** An expression's text (SQL over a table's columns) in the compared form, or null when it does not parse. */
+  public static String canonical(String expression) {
+    return printed(expression);
+  }
+
+  /** The compared forms of a condition's conjuncts, or null when it does not parse. */
+  public static Set<String> conjuncts(String condition) {
+    try {
+      Set<String> out = new HashSet<>();
+      collectConjuncts(SqlParser.create(condition, PARSER).parseExpression(), out);
+      return out;
+    } catch (SqlParseException | RuntimeException e) {
+      return null;
     }
   }
 
   private static String printed(String expression) {
     try {
-      return canonical(SqlParser.create(expression, PARSER).parseExpression().toSqlString(DIALECT).getSql());
+      return canonicalText(SqlParser.create(expression, PARSER).parseExpression().toSqlString(DIALECT).getSql());
     } catch (SqlParseException | RuntimeException e) {
       return null;
     }
@@ -101,7 +117,7 @@ final class IndexExpressions {
     try {
       SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
           i -> new SqlIdentifier(table.columns().get(i).name(), SqlParserPos.ZERO));
-      return canonical(context.toSql(null, e).toSqlString(DIALECT).getSql());
+      return canonicalText(context.toSql(null, e).toSqlString(DIALECT).getSql());
     } catch (RuntimeException ex) {
       return null;
     }
@@ -131,7 +147,7 @@ final class IndexExpressions {
    * Text compared case-insensitively outside string literals, without identifier quotes and redundant spaces: the
    * parser and the planner spell function names and quote names differently.
    */
-  private static String canonical(String sql) {
+  private static String canonicalText(String sql) {
     StringBuilder out = new StringBuilder();
     boolean literal = false;
     for (int i = 0; i < sql.length(); i++) {

@@ -15,12 +15,15 @@ import java.util.Optional;
  *
  * @param insert the INSERT without the clause (and without an {@code AS alias} of its target)
  * @param targetColumns the conflict target's columns; empty when none or a constraint is named
+ * @param targetExpressions the conflict target's expressions ({@code lower(email)}, {@code (a + b)}), as written
  * @param constraint the constraint ON CONSTRAINT names, or null
  * @param setColumns the columns DO UPDATE sets (empty for DO NOTHING)
  * @param insertParameters the {@code ?} of the INSERT part; those of SET and WHERE follow
+ * @param targetWhere the target's {@code WHERE} (the partial unique indexes it infers), or null
  */
 public record OnConflict(String insert, String table, String alias, List<String> targetColumns, String constraint,
-    boolean doUpdate, List<String> setColumns, List<String> setExpressions, String where, int insertParameters) {
+    boolean doUpdate, List<String> setColumns, List<String> setExpressions, String where, int insertParameters,
+    List<String> targetExpressions, String targetWhere) {
 
   /** A cheap test before {@link #of}. */
   public static boolean mayHave(String sql) {
@@ -89,11 +92,35 @@ public record OnConflict(String insert, String table, String alias, List<String>
     String insert = Returning.withoutInsertAlias(sql.substring(0, tokens.get(at).start()).trim());
     i = at + 2;
     List<String> target = new ArrayList<>();
+    List<String> targetExpressions = new ArrayList<>();
+    String targetWhere = null;
     String constraint = null;
     if (tokens.get(i).isSymbol("(")) {
       i++;
-      while (tokens.get(i).isName()) {
-        target.add(tokens.get(i++).text());
+      while (true) {
+        Token t = tokens.get(i);
+        if (t.isSymbol("(") || t.isName() && tokens.get(i + 1).isSymbol("(")) {
+          // an index expression: (expr) or a function call
+          int open = t.isSymbol("(") ? i : i + 1;
+          int close = closing(tokens, open);
+          if (close < 0) {
+            throw syntax(sql, tokens.get(tokens.size() - 1));
+          }
+          targetExpressions.add(t.isSymbol("(") ? sql.substring(tokens.get(open).end(), tokens.get(close).start())
+              : sql.substring(t.start(), tokens.get(close).end()));
+          i = close + 1;
+        } else if (t.isName()) {
+          target.add(t.text());
+          i++;
+        } else {
+          throw syntax(sql, t);
+        }
+        if (tokens.get(i).is("collate")) {
+          i += 2;
+        }
+        if (tokens.get(i).kind() == Kind.WORD && !tokens.get(i).isSymbol(",")) {
+          i++; // an operator class
+        }
         if (!tokens.get(i).isSymbol(",")) {
           break;
         }
@@ -104,8 +131,16 @@ public record OnConflict(String insert, String table, String alias, List<String>
       }
       i++;
       if (tokens.get(i).is("where")) {
-        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
-            "ON CONFLICT with a WHERE clause on its target (partial unique indexes) is not supported by Accel");
+        int start = ++i;
+        int d = 0;
+        while (tokens.get(i).kind() != Kind.END && !(d == 0 && tokens.get(i).is("do"))) {
+          d += tokens.get(i).isSymbol("(") ? 1 : tokens.get(i).isSymbol(")") ? -1 : 0;
+          i++;
+        }
+        if (i == start) {
+          throw syntax(sql, tokens.get(i));
+        }
+        targetWhere = sql.substring(tokens.get(start).start(), tokens.get(i - 1).end());
       }
     } else if (tokens.get(i).is("on") && tokens.get(i + 1).is("constraint") && tokens.get(i + 2).isName()) {
       constraint = tokens.get(i + 2).text();
@@ -119,12 +154,12 @@ public record OnConflict(String insert, String table, String alias, List<String>
       i++;
       skipEnd(sql, tokens, i);
       return Optional.of(new OnConflict(insert, table, alias, target, constraint, false, List.of(), List.of(), null,
-          insertParameters));
+          insertParameters, targetExpressions, targetWhere));
     }
     if (!tokens.get(i).is("update") || !tokens.get(i + 1).is("set")) {
       throw syntax(sql, tokens.get(i));
     }
-    if (target.isEmpty() && constraint == null) {
+    if (target.isEmpty() && targetExpressions.isEmpty() && constraint == null) {
       throw new AccelException(SqlState.SYNTAX_ERROR,
           "ON CONFLICT DO UPDATE requires inference specification or constraint name")
           .withHint("For example, ON CONFLICT (column_name).");
@@ -178,7 +213,20 @@ public record OnConflict(String insert, String table, String alias, List<String>
       skipEnd(sql, tokens, i);
     }
     return Optional.of(new OnConflict(insert, table, alias, target, constraint, true, columns, expressions, where,
-        insertParameters));
+        insertParameters, targetExpressions, targetWhere));
+  }
+
+  /** The index of the parenthesis closing the one at {@code open}, or -1. */
+  private static int closing(List<Token> tokens, int open) {
+    int d = 0;
+    for (int k = open; k < tokens.size(); k++) {
+      if (tokens.get(k).isSymbol("(")) {
+        d++;
+      } else if (tokens.get(k).isSymbol(")") && --d == 0) {
+        return k;
+      }
+    }
+    return -1;
   }
 
   private static void skipEnd(String sql, List<Token> tokens, int i) {
