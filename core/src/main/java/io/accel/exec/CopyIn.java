@@ -38,6 +38,9 @@ public final class CopyIn {
   private final int[] targets;
   /** Per table column, the value of a column the COPY does not list (its DEFAULT, or null). */
   private final Object[] defaults;
+  /** Per column, how a volatile default (nextval, gen_random_uuid, ...) is computed for each row; null elsewhere. */
+  private final java.util.function.Supplier<Object>[] perRow;
+  private final TxnContext ctx;
   private final byte[] nullBytes;
   private final TableWriter writer;
   private final AtomicBoolean cancel = new AtomicBoolean();
@@ -57,6 +60,8 @@ public final class CopyIn {
 
   CopyIn(Session session, Object statementKey, TableDef table, List<Integer> targets, Object[] defaults,
       Command.CopyFormat format, ZoneId zone, TxnContext ctx) {
+    this.ctx = ctx;
+    this.perRow = perRowDefaults(session, table, targets);
     this.session = session;
     this.database = session.database();
     this.statementKey = statementKey;
@@ -104,7 +109,7 @@ public final class CopyIn {
         throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "row field count is " + fields.size()
             + ", expected " + targets.length).withContext("COPY " + table.name() + ", line " + line);
       }
-      Object[] row = defaults.clone();
+      Object[] row = newRow();
       for (int f = 0; f < targets.length; f++) {
         io.accel.catalog.Column column = table.columns().get(targets[f]);
         try {
@@ -327,7 +332,7 @@ public final class CopyIn {
       throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "extra data after last expected column")
           .withContext(lineContext(from, to));
     }
-    Object[] row = defaults.clone();
+    Object[] row = newRow();
     for (int f = 0; f < targets.length; f++) {
       String text = fields.get(f);
       int column = targets[f];
@@ -519,6 +524,56 @@ public final class CopyIn {
       i++; // the delimiter
     }
     return fields;
+  }
+
+  /** A row of the defaults of the columns COPY leaves out: volatile ones computed for this row. */
+  private Object[] newRow() {
+    Object[] row = defaults.clone();
+    if (perRow != null) {
+      for (int i = 0; i < perRow.length; i++) {
+        if (perRow[i] != null) {
+          row[i] = perRow[i].get();
+        }
+      }
+    }
+    return row;
+  }
+
+  private static final java.util.regex.Pattern NEXTVAL = java.util.regex.Pattern.compile(
+      "(?i)\\s*nextval\\s*\\(\\s*'((?:[^']|'')+)'(?:\\s*::\\s*regclass)?\\s*\\)\\s*");
+  static final java.util.regex.Pattern VOLATILE = java.util.regex.Pattern.compile(
+      "(?i)\\b(random|gen_random_uuid|uuid_generate_v[14]|uuid_generate_v1mc|gen_random_bytes|clock_timestamp|timeofday"
+      + "|nextval)\\s*\\(");
+
+  /**
+   * The columns COPY leaves out whose DEFAULT changes from row to row, as PostgreSQL evaluates it per row: a serial
+   * or identity column's nextval from the session's sequences, gen_random_uuid directly, any other volatile
+   * expression by evaluating the default in the COPY's transaction (slower); null when there is none.
+   */
+  @SuppressWarnings("unchecked")
+  private java.util.function.Supplier<Object>[] perRowDefaults(Session session, TableDef table, List<Integer> targets) {
+    java.util.function.Supplier<Object>[] out = new java.util.function.Supplier[table.columns().size()];
+    boolean any = false;
+    for (int i = 0; i < out.length; i++) {
+      io.accel.catalog.Column column = table.columns().get(i);
+      String sql = column.defaultSql().orElse(null);
+      if (targets.contains(i) || sql == null || !VOLATILE.matcher(sql).find()) {
+        continue;
+      }
+      io.accel.catalog.DataType type = column.type();
+      java.util.regex.Matcher m = NEXTVAL.matcher(sql);
+      if (m.matches()) {
+        String sequence = m.group(1).replace("''", "'");
+        out[i] = () -> Values.coerce(type, session.sequences().nextval(sequence));
+      } else if (sql.trim().equalsIgnoreCase("gen_random_uuid()") || sql.trim().equalsIgnoreCase("uuid_generate_v4()")) {
+        out[i] = java.util.UUID::randomUUID;
+      } else {
+        int[] one = {i};
+        out[i] = () -> database.defaultValues().of(table, one, ctx)[0];
+      }
+      any = true;
+    }
+    return any ? out : null;
   }
 
   /** Columns as COPY lists them, with the columns it leaves out filled by their defaults. */

@@ -1549,8 +1549,9 @@ public final class Session implements AutoCloseable {
     defaults = new Object[table.columns().size()];
     for (int i = 0; i < defaults.length; i++) {
       io.accel.catalog.Column column = table.columns().get(i);
-      if (!targets.contains(i) && column.defaultSql().isPresent()) {
-        // evaluated once per COPY (Accel has no sequences: a default is the same for every row of a statement)
+      if (!targets.contains(i) && column.defaultSql().isPresent()
+          && !CopyIn.VOLATILE.matcher(column.defaultSql().get()).find()) {
+        // a constant default once per COPY; volatile ones (nextval, gen_random_uuid, ...) per row (CopyIn)
         Object key = new Object();
         try (Result r = execute(key, "SELECT " + column.defaultSql().get())) {
           Object v = r.cursor().next();

@@ -69,6 +69,18 @@ class CopyTest extends EngineTestBase {
   }
 
   @Test
+  void columnsLeftOutTakeTheirDefaultsPerRowAsInPostgres() {
+    run("CREATE SEQUENCE other_seq START 100");
+    run("CREATE TABLE ev (id SERIAL PRIMARY KEY, v TEXT, n BIGINT DEFAULT nextval('other_seq') * 2,"
+        + " u UUID DEFAULT gen_random_uuid(), k TEXT DEFAULT 'x')");
+    assertThat(copyIn("COPY ev (v) FROM STDIN", "a\nb\nc\n", 2)).isEqualTo(3);
+    assertThat(rows("SELECT id, v, n, k FROM ev ORDER BY id"))
+        .containsExactly("[1, a, 200, x]", "[2, b, 202, x]", "[3, c, 204, x]");
+    assertThat(rows("SELECT count(DISTINCT u) FROM ev")).containsExactly(3L);
+    assertThat(rows("INSERT INTO ev (v) VALUES ('d') RETURNING id, n")).containsExactly("[4, 206]");
+  }
+
+  @Test
   void csvWithQuotedNewlinesHeaderAndEndMarkerLoadsAsPostgresDoes() {
     run(CV);
     assertThat(copyIn("COPY cv FROM STDIN WITH (FORMAT csv, HEADER)", PG_CSV + "\\.\nignored after the marker\n", 3))
