@@ -121,7 +121,7 @@ public final class AccelJdbcFactory implements AvaticaFactory {
   }
 
   /** An Accel connection: Avatica's, with its Meta and statements reachable by the driver. */
-  static final class AccelConnection extends AvaticaConnection implements AccelNotifications {
+  static final class AccelConnection extends AvaticaConnection implements AccelNotifications, AccelCopy {
     /** Signalled when a notification arrives for the session (by the notifier's thread). */
     private final Object arrived = new Object();
     private boolean wakeUpSet;
@@ -209,6 +209,117 @@ public final class AccelJdbcFactory implements AvaticaFactory {
           }
         }
       }
+    }
+
+    @Override
+    public long copyIn(String sql, java.io.InputStream from) throws SQLException, java.io.IOException {
+      checkOpen();
+      io.accel.exec.Session session = accelMeta().session();
+      Object key = new Object();
+      io.accel.exec.CopyIn copy;
+      try {
+        copy = session.copyIn(key, sql);
+      } catch (RuntimeException e) {
+        session.releaseStatement(key);
+        throw JdbcErrors.translate(e);
+      }
+      try {
+        if (!copy.textFormat()) {
+          copy.fail("COPY FROM STDIN in binary format is not supported through AccelCopy");
+          throw new SQLException("COPY FROM STDIN in binary format is not supported through AccelCopy; use text or "
+              + "csv", "0A000");
+        }
+        byte[] buffer = new byte[64 << 10];
+        for (int n = from.read(buffer); n >= 0; n = from.read(buffer)) {
+          copy.write(buffer, 0, n);
+        }
+        return copy.finish();
+      } catch (java.io.IOException | RuntimeException e) {
+        try {
+          copy.fail(e.getMessage() == null ? e.toString() : e.getMessage());
+        } catch (RuntimeException ignored) {
+          // the COPY already failed: its own error is the one to report
+        }
+        if (e instanceof java.io.IOException io) {
+          throw io;
+        }
+        throw JdbcErrors.translate(e);
+      } finally {
+        session.releaseStatement(key);
+      }
+    }
+
+    @Override
+    public long copyIn(String sql, java.io.Reader from) throws SQLException, java.io.IOException {
+      return copyIn(sql, new java.io.InputStream() {
+        private final java.nio.charset.CharsetEncoder encoder = java.nio.charset.StandardCharsets.UTF_8.newEncoder();
+        private final java.nio.CharBuffer chars = java.nio.CharBuffer.allocate(16 << 10).flip();
+        private final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(64 << 10).flip();
+        private boolean end;
+
+        @Override
+        public int read() throws java.io.IOException {
+          byte[] one = new byte[1];
+          return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws java.io.IOException {
+          while (!bytes.hasRemaining()) {
+            if (end && !chars.hasRemaining()) {
+              return -1;
+            }
+            chars.compact();
+            int n = end ? -1 : from.read(chars);
+            chars.flip();
+            if (n < 0) {
+              end = true;
+            }
+            bytes.clear();
+            encoder.encode(chars, bytes, end);
+            if (end && !chars.hasRemaining()) {
+              encoder.flush(bytes);
+            }
+            bytes.flip();
+          }
+          int n = Math.min(len, bytes.remaining());
+          bytes.get(b, off, n);
+          return n;
+        }
+      });
+    }
+
+    @Override
+    public long copyOut(String sql, java.io.OutputStream to) throws SQLException, java.io.IOException {
+      checkOpen();
+      io.accel.exec.Session session = accelMeta().session();
+      Object key = new Object();
+      try (io.accel.exec.CopyOut copy = session.copyOut(key, sql)) {
+        for (byte[] line = copy.next(); line != null; line = copy.next()) {
+          to.write(line);
+        }
+        return copy.rows();
+      } catch (RuntimeException e) {
+        throw JdbcErrors.translate(e);
+      } finally {
+        session.releaseStatement(key);
+      }
+    }
+
+    @Override
+    public long copyOut(String sql, java.io.Writer to) throws SQLException, java.io.IOException {
+      java.io.OutputStream bytes = new java.io.OutputStream() {
+        @Override
+        public void write(int b) throws java.io.IOException {
+          write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws java.io.IOException {
+          to.write(new String(b, off, len, java.nio.charset.StandardCharsets.UTF_8));
+        }
+      };
+      return copyOut(sql, bytes);
     }
 
     /** The statement of handle {@code h}, or null when it is closed. */
