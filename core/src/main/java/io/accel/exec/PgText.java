@@ -123,8 +123,41 @@ public final class PgText {
       case JSON -> io.accel.json.Jsonb.validate(text);
       case JSONB -> io.accel.json.Jsonb.normalize(text);
       case BYTEA -> parseBytea(text);
+      case DATE -> {
+        Integer days = isoDate(text);
+        yield days != null ? days : convert(text, type.kind().sqlTypeName().getName(), zone);
+      }
       default -> convert(text, type.kind().sqlTypeName().getName(), zone);
     };
+  }
+
+  /**
+   * Days since 1970-01-01 of a date written exactly {@code YYYY-MM-DD} (what COPY and clients send), read without a
+   * formatter; null for any other text or an invalid date, which the general conversion reads or rejects.
+   */
+  static Integer isoDate(String text) {
+    if (text.length() != 10 || text.charAt(4) != '-' || text.charAt(7) != '-') {
+      return null;
+    }
+    int year = digits(text, 0, 4);
+    int month = digits(text, 5, 7);
+    int day = digits(text, 8, 10);
+    if (year <= 0 || month < 1 || month > 12 || day < 1 || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+      return null;
+    }
+    return (int) java.time.LocalDate.of(year, month, day).toEpochDay();
+  }
+
+  private static int digits(String text, int from, int to) {
+    int v = 0;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   /** The internal representation of PostgreSQL text for a value of {@code type} (a result column's or parameter's). */

@@ -110,6 +110,20 @@ class PgTextTest {
   }
 
   @Test
+  void datesParseAsPostgresReadsThemWithOrWithoutTheIsoFastPath() {
+    DataType date = DataType.of(ColumnType.DATE);
+    for (String text : List.of("2024-01-31", "2024-02-29", "1970-01-01", "0001-01-01", "9999-12-31", "1969-12-31")) {
+      assertThat(PgText.parse(text, date, ZoneOffset.UTC)).as(text)
+          .isEqualTo((int) LocalDate.parse(text).toEpochDay());
+    }
+    assertThat(PgText.parse(" 2024-01-31", date, ZoneOffset.UTC)).isEqualTo((int) LocalDate.parse("2024-01-31")
+        .toEpochDay());
+    for (String bad : List.of("2023-02-29", "2024-13-01", "2024-00-10", "2024-01-32", "2024-1-310")) {
+      assertThatThrownBy(() -> PgText.parse(bad, date, ZoneOffset.UTC)).as(bad).isInstanceOf(AccelException.class);
+    }
+  }
+
+  @Test
   void datesAndTimesPrintInTheIsoStyle() {
     assertThat(PgText.format(days("2024-01-31"), DATE, UTC)).isEqualTo("2024-01-31");
     assertThat(PgText.format(days("2024-02-29"), DATE, UTC)).isEqualTo("2024-02-29");
