@@ -8,20 +8,12 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
-import org.apache.calcite.avatica.util.Casing;
 
 /** The DEFAULT expressions of a table's columns, turned into Calcite expressions when an INSERT omits them. */
 final class ColumnDefaults extends NullInitializerExpressionFactory {
-  private static final SqlParser.Config PARSER = SqlParser.config()
-      .withParserFactory(SqlBabelParserImpl.FACTORY)
-      .withConformance(SqlConformanceEnum.BABEL)
-      .withUnquotedCasing(Casing.TO_LOWER)
-      .withQuotedCasing(Casing.UNCHANGED)
-      .withCaseSensitive(true);
+  private static final SqlParser.Config PARSER = io.accel.sql.ViewReferences.PARSER;
 
   private final TableDef table;
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rex.RexNode;
@@ -20,8 +19,6 @@ import org.apache.calcite.sql.dialect.PostgresqlSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
  * Matches a query's expressions with the key expressions and predicates of expression and partial indexes: both sides
@@ -31,12 +28,7 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
  * then reads the table as before.
  */
 public final class IndexExpressions {
-  private static final SqlParser.Config PARSER = SqlParser.config()
-      .withParserFactory(SqlBabelParserImpl.FACTORY)
-      .withConformance(SqlConformanceEnum.BABEL)
-      .withUnquotedCasing(Casing.TO_LOWER)
-      .withQuotedCasing(Casing.UNCHANGED)
-      .withCaseSensitive(true);
+  private static final SqlParser.Config PARSER = io.accel.sql.ViewReferences.PARSER;
   private static final SqlDialect DIALECT = PostgresqlSqlDialect.DEFAULT;
 
   /**

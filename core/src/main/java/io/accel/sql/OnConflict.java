@@ -102,7 +102,7 @@ public record OnConflict(String insert, String table, String alias, List<String>
         if (t.isSymbol("(") || t.isName() && tokens.get(i + 1).isSymbol("(")) {
           // an index expression: (expr) or a function call
           int open = t.isSymbol("(") ? i : i + 1;
-          int close = closing(tokens, open);
+          int close = PgCatalogSyntax.closing(tokens, open);
           if (close < 0) {
             throw syntax(sql, tokens.get(tokens.size() - 1));
           }
@@ -214,19 +214,6 @@ public record OnConflict(String insert, String table, String alias, List<String>
     }
     return Optional.of(new OnConflict(insert, table, alias, target, constraint, true, columns, expressions, where,
         insertParameters, targetExpressions, targetWhere));
-  }
-
-  /** The index of the parenthesis closing the one at {@code open}, or -1. */
-  private static int closing(List<Token> tokens, int open) {
-    int d = 0;
-    for (int k = open; k < tokens.size(); k++) {
-      if (tokens.get(k).isSymbol("(")) {
-        d++;
-      } else if (tokens.get(k).isSymbol(")") && --d == 0) {
-        return k;
-      }
-    }
-    return -1;
   }
 
   private static void skipEnd(String sql, List<Token> tokens, int i) {

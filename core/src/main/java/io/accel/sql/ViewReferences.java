@@ -26,7 +26,8 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
  * TABLE (PostgreSQL records them as dependencies when the view is created).
  */
 public final class ViewReferences {
-  private static final SqlParser.Config PARSER = SqlParser.config()
+  /** Calcite's Babel parser reading names as PostgreSQL does (unquoted ones folded to lower case). */
+  public static final SqlParser.Config PARSER = SqlParser.config()
       .withParserFactory(SqlBabelParserImpl.FACTORY)
       .withConformance(SqlConformanceEnum.BABEL)
       .withUnquotedCasing(Casing.TO_LOWER)
