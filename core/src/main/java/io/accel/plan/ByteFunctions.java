@@ -103,6 +103,22 @@ public final class ByteFunctions {
     return new ByteString(messageDigest(type).digest(data.getBytes(StandardCharsets.UTF_8)));
   }
 
+  public static ByteString sha224(ByteString data) {
+    return digest(data, "sha224");
+  }
+
+  public static ByteString sha256(ByteString data) {
+    return digest(data, "sha256");
+  }
+
+  public static ByteString sha384(ByteString data) {
+    return digest(data, "sha384");
+  }
+
+  public static ByteString sha512(ByteString data) {
+    return digest(data, "sha512");
+  }
+
   /** pgcrypto's {@code hmac(data, key, type)}. */
   public static ByteString hmac(ByteString data, ByteString key, String type) {
     return new ByteString(mac(type, key.getBytes()).doFinal(data.getBytes()));

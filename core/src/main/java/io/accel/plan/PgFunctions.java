@@ -237,6 +237,11 @@ public final class PgFunctions {
         SqlTypeName.VARCHAR), ByteFunctions.class, "digest", false, true));
     OPERATORS.add(scalar("digest", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARCHAR,
         SqlTypeName.VARCHAR), ByteFunctions.class, "digestText", false, true));
+    // PostgreSQL's sha224 ... sha512 of bytea are bytea (Calcite's SHA256 of a string is hex text)
+    for (String sha : List.of("sha224", "sha256", "sha384", "sha512")) {
+      OPERATORS.add(scalar(sha, returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARBINARY), ByteFunctions.class,
+          sha, false, true));
+    }
     OPERATORS.add(scalar("hmac", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARBINARY,
         SqlTypeName.VARBINARY, SqlTypeName.VARCHAR), ByteFunctions.class, "hmac", false, true));
     OPERATORS.add(scalar("hmac", returning(SqlTypeName.VARBINARY), List.of(SqlTypeName.VARCHAR,
