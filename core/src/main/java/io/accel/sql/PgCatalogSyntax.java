@@ -47,7 +47,8 @@ public final class PgCatalogSyntax {
           + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
           + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|uuid_generate_v|clock_timestamp|random"
           + "|round\\s*\\("
-          + "|_advisory_|select\\s+exists|_description\\s*\\(");
+          + "|_advisory_|select\\s+exists|_description\\s*\\("
+          + "|'\\s*(epoch|now|today|tomorrow|yesterday)\\s*'");
 
   private static final Map<String, String> SESSION_FUNCTIONS = Map.ofEntries(
       Map.entry("current_database", "accel_current_database"),
@@ -122,6 +123,9 @@ public final class PgCatalogSyntax {
     String token = Integer.toString(resolver.token());
     for (int i = 0; i < n; i++) {
       SqlLexer.Token t = tokens.get(i);
+      if (t.kind() == SqlLexer.Kind.STRING && SPECIAL_DATETIMES.contains(t.text().strip().toLowerCase(Locale.ROOT))) {
+        specialDatetime(tokens, pieces, i);
+      }
       if (t.isSymbol("(") && i + 3 < n && tokens.get(i + 1).is("select") && tokens.get(i + 2).is("exists")
           && symbol(tokens, i + 3, "(")) {
         // (SELECT EXISTS (q)) is EXISTS (q): Calcite's sub-query removal fails on the nested form when q is
@@ -357,6 +361,57 @@ public final class PgCatalogSyntax {
       }
     }
     return -1;
+  }
+
+  private static final Set<String> SPECIAL_DATETIMES = Set.of("epoch", "now", "today", "tomorrow", "yesterday");
+
+  /**
+   * PostgreSQL's special date/time inputs in a literal of a date or time type ({@code 'epoch'::timestamp},
+   * {@code DATE 'today'}, {@code 'now'::timestamptz}): the value they stand for, as an expression Calcite reads
+   * (the transaction's start for now, the session's date for today).
+   */
+  private static void specialDatetime(List<SqlLexer.Token> tokens, String[] pieces, int i) {
+    String word = tokens.get(i).text().strip().toLowerCase(Locale.ROOT);
+    int n = tokens.size();
+    String type;
+    int from = i;
+    int to = i;
+    if (i > 0 && tokens.get(i - 1).kind() == SqlLexer.Kind.WORD
+        && Set.of("date", "timestamp", "timestamptz").contains(tokens.get(i - 1).text())
+        && !(i > 1 && tokens.get(i - 2).isSymbol("::"))) {
+      type = tokens.get(i - 1).text();
+      from = i - 1;
+    } else if (i + 2 < n && tokens.get(i + 1).isSymbol("::") && tokens.get(i + 2).kind() == SqlLexer.Kind.WORD) {
+      type = tokens.get(i + 2).text();
+      to = i + 2;
+      if (type.equals("timestamp") && i + 5 < n && (tokens.get(i + 3).is("with") || tokens.get(i + 3).is("without"))
+          && tokens.get(i + 4).is("time") && tokens.get(i + 5).is("zone")) {
+        type = tokens.get(i + 3).is("with") ? "timestamptz" : "timestamp";
+        to = i + 5;
+      }
+    } else {
+      return;
+    }
+    String day = switch (word) {
+      case "tomorrow" -> "(CURRENT_DATE + 1)";
+      case "yesterday" -> "(CURRENT_DATE - 1)";
+      default -> "CURRENT_DATE";
+    };
+    String value = switch (type) {
+      case "date" -> word.equals("epoch") ? "DATE '1970-01-01'" : day;
+      case "timestamp" -> word.equals("epoch") ? "TIMESTAMP '1970-01-01 00:00:00'"
+          : word.equals("now") ? "LOCALTIMESTAMP" : "CAST(" + day + " AS TIMESTAMP)";
+      case "timestamptz" -> word.equals("epoch") ? "to_timestamp(0)"
+          : word.equals("now") ? "CURRENT_TIMESTAMP" : "CAST(CAST(" + day + " AS TIMESTAMP) AS TIMESTAMP WITH LOCAL TIME ZONE)";
+      default -> null;
+    };
+    if (value == null) {
+      return;
+    }
+    for (int k = from; k <= to; k++) {
+      pieces[k] = "";
+    }
+    pieces[from] = "(" + value + ")";
   }
 
   /** The index of the parenthesis closing the one at {@code open}, or -1. */
