@@ -80,6 +80,8 @@ public final class CommandExecutor {
       new ViewExecutor(session, this).drop(v);
     } else if (command instanceof Command.Comment c) {
       ddl(() -> new CommentExecutor(session).comment(c));
+    } else if (command instanceof Command.AlterOwner o) {
+      alterOwner(o);
     } else if (command instanceof Command.CreateExtension c) {
       ddl(() -> createExtension(c));
     } else if (command instanceof Command.DropExtension d) {
@@ -98,6 +100,34 @@ public final class CommandExecutor {
           throw TxnContext.storageFailure(e);
         }
       }));
+    }
+  }
+
+  /**
+   * OWNER TO: Accel has one role per session, the owner of everything in the store, so the object must exist and the
+   * role be that user (or CURRENT_USER, SESSION_USER, CURRENT_ROLE); nothing changes. Any other role does not exist
+   * (42704), as in a PostgreSQL without it.
+   */
+  private void alterOwner(Command.AlterOwner o) {
+    boolean exists = switch (o.kind()) {
+      case "schema" -> o.name().equals("public");
+      case "index" -> relationExists(o.name()) || catalog.tables().stream()
+          .anyMatch(t -> !t.primaryKey().isEmpty() && (t.name() + "_pkey").equals(o.name()));
+      case "sequence" -> database.sequences().sequence(o.name()).isPresent();
+      case "view" -> catalog.view(o.name()).isPresent();
+      default -> relationExists(o.name());
+    };
+    if (!exists) {
+      if (o.ifExists()) {
+        return;
+      }
+      throw o.kind().equals("schema")
+          ? new AccelException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + o.name() + "\" does not exist")
+          : new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + o.name() + "\" does not exist");
+    }
+    String role = o.role();
+    if (!Set.of("current_user", "session_user", "current_role").contains(role) && !role.equals(session.user())) {
+      throw new AccelException(SqlState.UNDEFINED_OBJECT, "role \"" + role + "\" does not exist");
     }
   }
 

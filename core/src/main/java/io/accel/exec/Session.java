@@ -56,6 +56,11 @@ public final class Session implements AutoCloseable {
     this(database, Options.DEFAULTS);
   }
 
+  /** The session's user: the role that owns every object of the store. */
+  public String user() {
+    return options.user() == null ? "accel" : options.user();
+  }
+
   public Session(Database database, Options options) {
     this.database = database;
     this.sequences = new SessionSequences(database);

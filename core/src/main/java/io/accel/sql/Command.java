@@ -312,6 +312,13 @@ public sealed interface Command {
   record Comment(String kind, String name, String table, String text) implements Command {
   }
 
+  /**
+   * {@code ALTER TABLE | SEQUENCE | VIEW | INDEX | SCHEMA [IF EXISTS] name OWNER TO role} (pg_dump writes it for every
+   * object): {@code kind} the word after ALTER.
+   */
+  record AlterOwner(String kind, String name, boolean ifExists, String role) implements Command {
+  }
+
   /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
   record CreateExtension(String name, boolean ifNotExists) implements Command {
   }

@@ -550,6 +550,10 @@ public final class CommandParser {
    */
   private Command alter() {
     next();
+    Command owner = alterOwner();
+    if (owner != null) {
+      return owner;
+    }
     if (optionalWord("sequence")) {
       return alterSequence();
     }
@@ -592,6 +596,47 @@ public final class CommandParser {
       return k.key();
     }
     return new Command.AlterTable(table, ifExists, actions);
+  }
+
+  /** {@code ALTER kind [IF EXISTS] [ONLY] name OWNER TO role}, or null (the position unchanged) for any other ALTER. */
+  private Command alterOwner() {
+    int start = pos;
+    Token kind = next();
+    if (!(kind.is("table") || kind.is("sequence") || kind.is("view") || kind.is("index") || kind.is("schema"))) {
+      pos = start;
+      return null;
+    }
+    boolean ifExists = false;
+    if (peek().is("if") && pos + 1 < tokens.size() && tokens.get(pos + 1).is("exists")) {
+      pos += 2;
+      ifExists = true;
+    }
+    optionalWord("only");
+    if (!peek().isName()) {
+      pos = start;
+      return null;
+    }
+    String name = peek().text();
+    next();
+    if (optionalSymbol(".")) {
+      if (!peek().isName()) {
+        pos = start;
+        return null;
+      }
+      name = next().text();
+    }
+    if (!peek().is("owner")) {
+      pos = start;
+      return null;
+    }
+    next();
+    expectWord("to");
+    Token role = next();
+    if (!role.isName()) {
+      throw error(role, "syntax error at or near \"" + role.text() + "\"");
+    }
+    finish();
+    return new Command.AlterOwner(kind.text(), name, ifExists, role.text());
   }
 
   /** An optional {@code NOT VALID} after a constraint ALTER TABLE adds. */
