@@ -82,6 +82,8 @@ public final class CommandExecutor {
       ddl(() -> new CommentExecutor(session).comment(c));
     } else if (command instanceof Command.AlterOwner o) {
       alterOwner(o);
+    } else if (command instanceof Command.Grant g) {
+      grant(g);
     } else if (command instanceof Command.CreateExtension c) {
       ddl(() -> createExtension(c));
     } else if (command instanceof Command.DropExtension d) {
@@ -128,6 +130,33 @@ public final class CommandExecutor {
     String role = o.role();
     if (!Set.of("current_user", "session_user", "current_role").contains(role) && !role.equals(session.user())) {
       throw new AccelException(SqlState.UNDEFINED_OBJECT, "role \"" + role + "\" does not exist");
+    }
+  }
+
+  /**
+   * GRANT to PUBLIC or the session's user: what it grants is held already (in standalone mode every user of a store may
+   * read and write all of it), so once the objects and grantees are found to exist nothing changes.
+   */
+  private void grant(Command.Grant g) {
+    for (String name : g.names()) {
+      boolean exists = switch (g.kind()) {
+        case "schema", "all tables", "all sequences", "all functions", "all routines", "all procedures" ->
+            name.equals("public");
+        case "database" -> true;
+        case "sequence" -> database.sequences().sequence(name).isPresent();
+        default -> relationExists(name);
+      };
+      if (!exists) {
+        throw g.kind().equals("table") || g.kind().equals("sequence")
+            ? new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist")
+            : new AccelException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + name + "\" does not exist");
+      }
+    }
+    for (String role : g.grantees()) {
+      if (!Set.of("public", "current_user", "session_user", "current_role").contains(role)
+          && !role.equals(session.user())) {
+        throw new AccelException(SqlState.UNDEFINED_OBJECT, "role \"" + role + "\" does not exist");
+      }
     }
   }
 

@@ -319,6 +319,13 @@ public sealed interface Command {
   record AlterOwner(String kind, String name, boolean ifExists, String role) implements Command {
   }
 
+  /**
+   * {@code GRANT privileges ON [TABLE | SEQUENCE | SCHEMA | DATABASE] name, ... | ALL TABLES | SEQUENCES IN SCHEMA s
+   * TO grantee, ...}: {@code kind} table, sequence, schema, database, all tables or all sequences.
+   */
+  record Grant(String kind, List<String> names, List<String> grantees) implements Command {
+  }
+
   /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
   record CreateExtension(String name, boolean ifNotExists) implements Command {
   }

@@ -92,6 +92,9 @@ public final class CommandParser {
       case "alter" -> p.alter();
       case "copy" -> p.copy();
       case "comment" -> p.comment();
+      case "grant" -> p.grant();
+      case "revoke" -> throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "REVOKE is not supported by Accel:"
+          + " every user of a store may read and write all of it");
       default -> null;
     };
     return Optional.ofNullable(c);
@@ -637,6 +640,67 @@ public final class CommandParser {
     }
     finish();
     return new Command.AlterOwner(kind.text(), name, ifExists, role.text());
+  }
+
+  /** {@code GRANT privileges ON objects TO grantees [WITH GRANT OPTION] [GRANTED BY role]}; role membership is 0A000. */
+  private Command grant() {
+    expectWord("grant");
+    while (!peek().is("on") && !peek().is("to") && peek().kind() != Kind.END) {
+      next(); // the privileges, with column lists
+    }
+    if (!optionalWord("on")) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "GRANT of role membership is not supported by Accel");
+    }
+    String kind = "table";
+    List<String> names = new ArrayList<>();
+    if (optionalWord("all")) {
+      Token what = next();
+      if (!what.is("tables") && !what.is("sequences") && !what.is("functions") && !what.is("routines")
+          && !what.is("procedures")) {
+        throw error(what, "syntax error at or near \"" + what.text() + "\"");
+      }
+      kind = "all " + what.text();
+      expectWord("in");
+      expectWord("schema");
+      do {
+        names.add(name());
+      } while (optionalSymbol(","));
+    } else {
+      for (String k : List.of("table", "sequence", "schema", "database")) {
+        if (optionalWord(k)) {
+          kind = k;
+        }
+      }
+      if (peek().is("function") || peek().is("procedure") || peek().is("routine") || peek().is("type")
+          || peek().is("language") || peek().is("domain") || peek().is("foreign") || peek().is("large")
+          || peek().is("tablespace")) {
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "GRANT ON " + peek().text().toUpperCase(
+            java.util.Locale.ROOT) + " is not supported by Accel");
+      }
+      do {
+        names.add(name());
+      } while (optionalSymbol(","));
+    }
+    expectWord("to");
+    List<String> grantees = new ArrayList<>();
+    do {
+      optionalWord("group");
+      Token g = next();
+      if (!g.isName()) {
+        throw error(g, "syntax error at or near \"" + g.text() + "\"");
+      }
+      grantees.add(g.text());
+    } while (optionalSymbol(","));
+    if (optionalWord("with")) {
+      expectWord("grant");
+      expectWord("option");
+    }
+    if (optionalWord("granted")) {
+      expectWord("by");
+      name();
+    }
+    finish();
+    return new Command.Grant(kind, names, grantees);
   }
 
   /** An optional {@code NOT VALID} after a constraint ALTER TABLE adds. */
