@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.Properties;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
@@ -31,21 +28,6 @@ class BinaryCopyServerTest {
       + " NULL, '00000000-0000-0000-0000-000000000000'),"
       + " (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)";
   private static final String OUT = "COPY (SELECT * FROM bincopy16 ORDER BY id) TO STDOUT (FORMAT binary)";
-
-  private static Connection postgres() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    p.setProperty("connectTimeout", "5");
-    try {
-      return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
-    } catch (SQLException e) {
-      if (System.getenv("ACCEL_REQUIRE_SERVICES") != null) {
-        throw e;
-      }
-      Assumptions.abort("PostgreSQL 15 at 127.0.0.1:5432 is unreachable: " + e.getMessage());
-      return null;
-    }
-  }
 
   /** The bytea values, bound as bytes (an INSERT's bytea literal is not what this test is about). */
   private static void bytes(Connection c) throws SQLException {
@@ -73,7 +55,7 @@ class BinaryCopyServerTest {
   @Test
   void copyToStdoutWritesPostgresBytesAndCopyFromStdinReadsThem() throws Exception {
     byte[] expected;
-    try (Connection pg = postgres(); Statement s = pg.createStatement()) {
+    try (Connection pg = TestServer.postgres(); Statement s = pg.createStatement()) {
       s.execute("DROP TABLE IF EXISTS bincopy16");
       s.execute(TABLE);
       s.execute(ROWS);

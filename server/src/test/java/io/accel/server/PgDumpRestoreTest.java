@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
-import java.util.Properties;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,25 +19,10 @@ class PgDumpRestoreTest {
   @TempDir
   Path dir;
 
-  private static Connection postgres() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    p.setProperty("connectTimeout", "5");
-    try {
-      return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
-    } catch (SQLException e) {
-      if (System.getenv("ACCEL_REQUIRE_SERVICES") != null) {
-        throw e;
-      }
-      Assumptions.abort("PostgreSQL 15 at 127.0.0.1:5432 is unreachable: " + e.getMessage());
-      return null;
-    }
-  }
-
   @Test
   void aPgDumpOfASchemaRestoresWithOnErrorStop() throws Exception {
     String schema = "accel_dump_" + Long.toHexString(System.nanoTime());
-    try (Connection pg = postgres(); Statement s = pg.createStatement()) {
+    try (Connection pg = TestServer.postgres(); Statement s = pg.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
       s.execute("SET search_path = " + schema);
       s.execute("CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL UNIQUE, born date,"
@@ -86,7 +67,7 @@ class PgDumpRestoreTest {
         assertThat(wrongOwner.err()).contains("role \"someone_else\" does not exist");
       }
     } finally {
-      try (Connection pg = postgres(); Statement s = pg.createStatement()) {
+      try (Connection pg = TestServer.postgres(); Statement s = pg.createStatement()) {
         s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
       }
     }

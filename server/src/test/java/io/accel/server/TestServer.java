@@ -20,6 +20,22 @@ final class TestServer implements AutoCloseable {
     server = new AccelServer(config);
   }
 
+  /** PostgreSQL 15 at 127.0.0.1:5432 (database test, user postgres), or a skip (a failure where CI requires services). */
+  static Connection postgres() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    p.setProperty("connectTimeout", "5");
+    try {
+      return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
+    } catch (SQLException e) {
+      if (System.getenv("ACCEL_REQUIRE_SERVICES") != null) {
+        throw e;
+      }
+      org.junit.jupiter.api.Assumptions.abort("PostgreSQL 15 at 127.0.0.1:5432 is unreachable: " + e.getMessage());
+      return null;
+    }
+  }
+
   static String store() {
     return "mem:server-test-" + STORES.incrementAndGet();
   }
