@@ -30,9 +30,6 @@ import org.rocksdb.RocksIterator;
  * block that could use the table before keeps using it after a change that rewrites nothing.
  */
 final class AlterTableExecutor {
-  /** Defaults PostgreSQL evaluates per row when a column is added (volatile functions). */
-  private static final Pattern VOLATILE = Pattern.compile(
-      "(?i)\\b(random|gen_random_uuid|uuid_generate_v[14]|uuid_generate_v1mc|gen_random_bytes|clock_timestamp|timeofday|nextval)\\s*\\(");
   /** Rows keyed and sorted together by a rewrite. */
   private static final int REWRITE_RUN = 250_000;
 
@@ -191,7 +188,7 @@ final class AlterTableExecutor {
       throw columnExists(before, spec.name());
     }
     boolean notNull = spec.notNull() || add.primaryKey();
-    boolean perRow = spec.defaultSql().isPresent() && VOLATILE.matcher(spec.defaultSql().get()).find();
+    boolean perRow = spec.defaultSql().isPresent() && CopyIn.VOLATILE.matcher(spec.defaultSql().get()).find();
     // evaluated before the schema lock is taken: it runs as a query of this session
     Object missing = spec.defaultSql().isPresent() && !perRow ? evaluate(spec.defaultSql().get(), spec.type()) : null;
     ddl.ddl(() -> {

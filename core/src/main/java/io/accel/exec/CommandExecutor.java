@@ -127,7 +127,11 @@ public final class CommandExecutor {
           ? new AccelException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + o.name() + "\" does not exist")
           : new AccelException(SqlState.UNDEFINED_TABLE, "relation \"" + o.name() + "\" does not exist");
     }
-    String role = o.role();
+    requireRole(o.role());
+  }
+
+  /** The session's user (by name or as CURRENT_USER, SESSION_USER, CURRENT_ROLE): the one role a store has. */
+  private void requireRole(String role) {
     if (!Set.of("current_user", "session_user", "current_role").contains(role) && !role.equals(session.user())) {
       throw new AccelException(SqlState.UNDEFINED_OBJECT, "role \"" + role + "\" does not exist");
     }
@@ -153,9 +157,8 @@ public final class CommandExecutor {
       }
     }
     for (String role : g.grantees()) {
-      if (!Set.of("public", "current_user", "session_user", "current_role").contains(role)
-          && !role.equals(session.user())) {
-        throw new AccelException(SqlState.UNDEFINED_OBJECT, "role \"" + role + "\" does not exist");
+      if (!role.equals("public")) {
+        requireRole(role);
       }
     }
   }

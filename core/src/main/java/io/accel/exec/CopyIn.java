@@ -541,6 +541,7 @@ public final class CopyIn {
 
   private static final java.util.regex.Pattern NEXTVAL = java.util.regex.Pattern.compile(
       "(?i)\\s*nextval\\s*\\(\\s*'((?:[^']|'')+)'(?:\\s*::\\s*regclass)?\\s*\\)\\s*");
+  /** A DEFAULT PostgreSQL evaluates per row (volatile functions): per COPY row, per row of ADD COLUMN's rewrite. */
   static final java.util.regex.Pattern VOLATILE = java.util.regex.Pattern.compile(
       "(?i)\\b(random|gen_random_uuid|uuid_generate_v[14]|uuid_generate_v1mc|gen_random_bytes|clock_timestamp|timeofday"
       + "|nextval)\\s*\\(");

@@ -86,18 +86,20 @@ public final class Upsert {
         if (!index.unique()) {
           continue;
         }
+        // the index's expressions and predicate as the planner compares them, parsed once per definition
+        IndexExpressions.Shape shape = IndexExpressions.shape(table, index);
         Set<Integer> columns = new HashSet<>();
         Set<String> keyExpressions = new HashSet<>();
-        for (IndexColumn ic : index.columns()) {
+        for (int k = 0; k < index.columns().size(); k++) {
+          IndexColumn ic = index.columns().get(k);
           if (ic.isExpression()) {
-            keyExpressions.add(IndexExpressions.canonical(ic.expression()));
+            keyExpressions.add(shape.keys().get(k));
           } else {
             columns.add(ic.column());
           }
         }
-        boolean covered = index.predicate() == null || where != null
-            && where.containsAll(java.util.Objects.requireNonNullElse(IndexExpressions.conjuncts(index.predicate()),
-                Set.of("\u0000")));
+        boolean covered = index.predicate() == null
+            || shape.usable() && where != null && where.containsAll(shape.predicate());
         if (columns.equals(target) && keyExpressions.equals(expressions) && covered) {
           arbiters.add(index);
         }

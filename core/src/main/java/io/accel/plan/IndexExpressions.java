@@ -35,7 +35,7 @@ public final class IndexExpressions {
    * An index's key expressions (null at a plain column's position and where one does not parse) and its predicate's
    * conjuncts (null without a predicate; a predicate that does not parse makes the index unusable).
    */
-  record Shape(List<String> keys, Set<String> predicate, boolean usable) {
+  public record Shape(List<String> keys, Set<String> predicate, boolean usable) {
   }
 
   /** Per definition of a table: a new TableDef (any DDL) plans its expressions again. */
@@ -45,7 +45,7 @@ public final class IndexExpressions {
   private IndexExpressions() {
   }
 
-  static Shape shape(TableDef table, IndexDef index) {
+  public static Shape shape(TableDef table, IndexDef index) {
     return SHAPES.get(table, t -> new java.util.concurrent.ConcurrentHashMap<>())
         .computeIfAbsent(index.id(), id -> parse(index));
   }
