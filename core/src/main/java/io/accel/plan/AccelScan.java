@@ -37,6 +37,8 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -112,7 +114,30 @@ public class AccelScan extends AbstractRelNode {
 
   /** This scan with the pushed condition, projection and order, read through {@code path}. */
   AccelScan with(RexNode condition, int[] projection, List<RelFieldCollation> order, AccessPath path) {
-    return new AccelScan(getCluster(), getTraitSet(), getTable(), accelTable, condition, projection, order, path);
+    return new AccelScan(getCluster(), getTraitSet().replace(collation(order, projection)), getTable(), accelTable,
+        condition, projection, order, path);
+  }
+
+  /**
+   * The order of a scan's output fields: {@code order} (table columns) renumbered through {@code projection}, up to
+   * the first column the projection leaves out (a narrowed scan keeps its order, its fields do not).
+   */
+  static RelCollation collation(List<RelFieldCollation> order, int[] projection) {
+    List<RelFieldCollation> fields = new ArrayList<>();
+    for (RelFieldCollation fc : order) {
+      int field = fc.getFieldIndex();
+      if (projection != null) {
+        field = -1;
+        for (int i = 0; i < projection.length && field < 0; i++) {
+          field = projection[i] == fc.getFieldIndex() ? i : -1;
+        }
+      }
+      if (field < 0) {
+        break;
+      }
+      fields.add(fc.withFieldIndex(field));
+    }
+    return RelCollations.of(fields);
   }
 
   /** Collects per-operator counts while EXPLAIN ANALYZE runs the plan. */

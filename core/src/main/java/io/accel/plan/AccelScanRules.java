@@ -197,8 +197,7 @@ final class AccelScanRules {
       }
       AccessPathPlanner planner = scan.accelTable().planner(scan.getCluster().getRexBuilder());
       for (AccessPath path : planner.paths(scan.condition(), scan.projection(), order, limit)) {
-        RelNode ordered = scan.with(scan.condition(), scan.projection(), order, path)
-            .copy(scan.getTraitSet().replace(sort.getCollation()), List.of());
+        RelNode ordered = scan.with(scan.condition(), scan.projection(), order, path);
         if (sort.fetch == null && sort.offset == null) {
           call.transformTo(ordered);
         } else {

@@ -31,8 +31,11 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexWindow;
+import org.apache.calcite.rex.RexWindowBounds;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -263,6 +266,43 @@ public final class PgExpressions {
       this.rexBuilder = rexBuilder;
       this.types = rexBuilder.getTypeFactory();
       this.divisionsOnly = divisionsOnly;
+    }
+
+    /**
+     * percent_rank() and cume_dist(), which Calcite's window implementation lacks, from counts over the same
+     * window as PostgreSQL defines them: (rank - 1) / (rows - 1), and the rows up to the current row's peers / rows.
+     */
+    @Override
+    public RexNode visitOver(RexOver over) {
+      RexNode visited = super.visitOver(over);
+      if (divisionsOnly || !(visited instanceof RexOver o) || o.getAggOperator() != SqlStdOperatorTable.PERCENT_RANK
+          && o.getAggOperator() != SqlStdOperatorTable.CUME_DIST) {
+        return visited;
+      }
+      RexWindow w = o.getWindow();
+      RelDataType bigint = types.createSqlType(SqlTypeName.BIGINT);
+      RelDataType dbl = types.createTypeWithNullability(types.createSqlType(SqlTypeName.DOUBLE), false);
+      RexNode rows = rexBuilder.makeOver(bigint, SqlStdOperatorTable.COUNT, List.of(), w.partitionKeys,
+          com.google.common.collect.ImmutableList.of(), RexWindowBounds.UNBOUNDED_PRECEDING,
+          RexWindowBounds.UNBOUNDED_FOLLOWING, true, true, false, false, false);
+      RexNode rowsAsDouble = rexBuilder.makeCast(dbl, rows);
+      if (o.getAggOperator() == SqlStdOperatorTable.CUME_DIST) {
+        RexNode upToPeers = rexBuilder.makeOver(bigint, SqlStdOperatorTable.COUNT, List.of(), w.partitionKeys,
+            w.orderKeys, RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.CURRENT_ROW, false, true, false,
+            false, false);
+        return rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE, rexBuilder.makeCast(dbl, upToPeers), rowsAsDouble);
+      }
+      RexNode rank = rexBuilder.makeOver(bigint, SqlStdOperatorTable.RANK, List.of(), w.partitionKeys, w.orderKeys,
+          RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.CURRENT_ROW, false, true, false, false, false);
+      RexNode one = rexBuilder.makeExactLiteral(java.math.BigDecimal.ONE, dbl);
+      RexNode zero = rexBuilder.makeApproxLiteral(java.math.BigDecimal.ZERO, dbl);
+      return rexBuilder.makeCall(SqlStdOperatorTable.CASE,
+          rexBuilder.makeCall(SqlStdOperatorTable.GREATER_THAN, rows, rexBuilder.makeBigintLiteral(
+              java.math.BigDecimal.ONE)),
+          rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
+              rexBuilder.makeCall(SqlStdOperatorTable.MINUS, rexBuilder.makeCast(dbl, rank), one),
+              rexBuilder.makeCall(SqlStdOperatorTable.MINUS, rowsAsDouble, one)),
+          zero);
     }
 
     @Override

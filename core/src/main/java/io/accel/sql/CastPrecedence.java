@@ -90,6 +90,12 @@ public final class CastPrecedence {
       if (open < 0) {
         return -1;
       }
+      if (open > 1 && (tokens.get(open - 1).is("over") || tokens.get(open - 1).is("filter"))) {
+        return operandStart(tokens, open - 2, castsEndingAt); // f(x) OVER (...)::t, count(*) FILTER (...)::t
+      }
+      if (open > 2 && tokens.get(open - 1).is("group") && tokens.get(open - 2).is("within")) {
+        return operandStart(tokens, open - 3, castsEndingAt);
+      }
       if (open > 0 && tokens.get(open - 1).isName() && !(tokens.get(open - 1).kind() == Kind.WORD
           && NOT_FUNCTIONS.contains(tokens.get(open - 1).text()))) {
         return qualifiedNameStart(tokens, open - 1);
