@@ -181,6 +181,11 @@ public final class Prepared {
     return plan == null || plan.facts() == null ? java.util.Set.of() : plan.facts().tables();
   }
 
+  /** Whether this is {@code CREATE TABLE ... AS query}, whose count is the rows it inserted ("SELECT n"). */
+  public boolean createsTableFromQuery() {
+    return command instanceof Command.CreateTableAs;
+  }
+
   Command command() {
     return command;
   }

@@ -860,8 +860,20 @@ public final class Session implements AutoCloseable {
   private static final java.util.regex.Pattern INSERT_ALIAS = java.util.regex.Pattern.compile(
       "(?is)\\s*insert\\s+into\\s+\\S+\\s+as\\s");
 
+  /** {@code TABLE name}, PostgreSQL's short form of {@code SELECT * FROM name} (Calcite cannot run it). */
+  private static final java.util.regex.Pattern TABLE_STATEMENT = java.util.regex.Pattern.compile(
+      "(?is)\\s*table\\s+((?:\"[^\"]+\"|[\\w$]+)(?:\\s*\\.\\s*(?:\"[^\"]+\"|[\\w$]+))?)\\s*");
+
   private Prepared prepareText(String text, long maxRowCount) {
     String sql = text;
+    java.util.regex.Matcher tableStatement = TABLE_STATEMENT.matcher(sql);
+    if (tableStatement.matches()) {
+      sql = "SELECT * FROM " + tableStatement.group(1);
+    }
+    if (io.accel.sql.InsertDefaultValues.mayHave(sql)) {
+      sql = io.accel.sql.InsertDefaultValues.rewrite(sql, name -> database.catalog().table(name)
+          .map(t -> t.columns().get(0).name())).orElse(sql);
+    }
     Optional<io.accel.sql.Returning> returning = io.accel.sql.Returning.mayHave(sql)
         ? io.accel.sql.Returning.of(sql) : Optional.empty();
     if (returning.isPresent()) {
@@ -1120,6 +1132,16 @@ public final class Session implements AutoCloseable {
         new CommandExecutor(this).truncate(truncate, currentContext(statementKey));
         return Result.count(prepared.signature(), 0);
       });
+    }
+    if (prepared.command() instanceof Command.CreateTableAs createAs) {
+      releaseStatement(statementKey);
+      checkNotAborted();
+      try {
+        return Result.count(prepared.signature(), CreateTableAs.run(this, statementKey, createAs));
+      } catch (RuntimeException e) {
+        failTransaction();
+        throw e;
+      }
     }
     if (prepared.command() instanceof Command.Copy copy) {
       releaseStatement(statementKey);

@@ -31,7 +31,12 @@ public final class AccelTypeSystem extends RelDataTypeSystemImpl {
    */
   @Override
   public int getDefaultPrecision(SqlTypeName typeName) {
-    return typeName == SqlTypeName.DECIMAL ? getMaxPrecision(typeName) : super.getDefaultPrecision(typeName);
+    return switch (typeName) {
+      // x::timestamp, CAST(x AS time), CURRENT_TIMESTAMP: PostgreSQL keeps the fraction of a second where no
+      // precision is given; Calcite's precision 0 cut '10:00:00.5'::time to 10:00:00
+      case DECIMAL, TIME, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> getMaxPrecision(typeName);
+      default -> super.getDefaultPrecision(typeName);
+    };
   }
 
   @Override

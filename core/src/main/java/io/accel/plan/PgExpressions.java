@@ -89,8 +89,7 @@ public final class PgExpressions {
           AccelTypeSystem.INSTANCE.deriveDecimalDivideType(binding.getTypeFactory(), binding.getOperandType(0),
               binding.getOperandType(1)),
           binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable()),
-      List.of(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC, SqlTypeFamily.INTEGER),
-      List.of(SqlTypeName.DECIMAL, SqlTypeName.DECIMAL, SqlTypeName.INTEGER));
+      List.of(SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC), List.of(SqlTypeName.DECIMAL, SqlTypeName.DECIMAL));
 
   static final SqlUserDefinedFunction ROUND_TO_INTEGER = function("accel_round_to_integer", "roundToInteger",
       returning(SqlTypeName.BIGINT),
@@ -108,6 +107,17 @@ public final class PgExpressions {
   static final SqlUserDefinedFunction TIMESTAMPTZ_TEXT = function("accel_timestamptz_text", "timestampTzText",
       returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.ANY, SqlTypeName.VARCHAR));
+
+  static final SqlUserDefinedFunction TIME_TEXT = function("accel_time_text", "timeText",
+      returning(SqlTypeName.VARCHAR),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.BOOLEAN), List.of(SqlTypeName.ANY, SqlTypeName.BOOLEAN));
+
+  static final SqlUserDefinedFunction TIMESTAMP_TO_TZ = function("accel_timestamp_to_tz", "timestampToTz",
+      returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.ANY, SqlTypeName.VARCHAR));
+
+  static final SqlUserDefinedFunction TO_DOUBLE = function("accel_to_double", "toDouble",
+      returning(SqlTypeName.DOUBLE), List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
 
   static final SqlUserDefinedFunction TO_BOOLEAN = function("accel_to_boolean", "toBoolean",
       returning(SqlTypeName.BOOLEAN),
@@ -160,7 +170,32 @@ public final class PgExpressions {
    */
   public static RelNode rewriteDivisions(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    return rewrite(rel, new Rewriter(rel.getCluster().getRexBuilder(), true));
+    RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
+    return bottomUp(rewrite(rel, new Rewriter(rexBuilder, true)),
+        node -> node instanceof org.apache.calcite.rel.core.Calc calc ? uncastQuotients(calc, rexBuilder) : node);
+  }
+
+  /**
+   * A Calc's casts of a NUMERIC quotient to its own type's scale dropped (as {@link Rewriter#visitCall} drops them
+   * in expression trees): an AVG's SUM / COUNT is cast so, and the quotient keeps PostgreSQL's scale for its values.
+   */
+  private static RelNode uncastQuotients(org.apache.calcite.rel.core.Calc calc, RexBuilder rexBuilder) {
+    org.apache.calcite.rex.RexProgram program = calc.getProgram();
+    List<RexNode> exprs = new java.util.ArrayList<>(program.getExprList());
+    boolean changed = false;
+    for (int i = 0; i < exprs.size(); i++) {
+      if (exprs.get(i) instanceof RexCall cast && cast.getKind() == SqlKind.CAST
+          && cast.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+          && cast.getOperands().get(0) instanceof org.apache.calcite.rex.RexLocalRef ref
+          && exprs.get(ref.getIndex()) instanceof RexCall quotient && quotient.getOperator() == DIVIDE
+          && cast.getType().getScale() == quotient.getType().getScale()) {
+        exprs.set(i, rexBuilder.makeCall(cast.getType(), DIVIDE, quotient.getOperands()));
+        changed = true;
+      }
+    }
+    return !changed ? calc : calc.copy(calc.getTraitSet(), calc.getInput(), new org.apache.calcite.rex.RexProgram(
+        program.getInputRowType(), exprs, program.getProjectList(), program.getCondition(),
+        program.getOutputRowType()).normalize(rexBuilder, null));
   }
 
   private static RelNode rewrite(RelNode rel, RexShuttle shuttle) {
@@ -312,7 +347,14 @@ public final class PgExpressions {
       if (visited.getKind() == SqlKind.DIVIDE && type.getSqlTypeName() == SqlTypeName.DECIMAL
           && visited.getOperands().size() == 2) {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
-            visited.getOperands().get(1), integer(type.getScale())));
+            visited.getOperands().get(1)));
+      }
+      if (visited.getKind() == SqlKind.CAST && visited.getOperands().size() == 1
+          && visited.getOperands().get(0) instanceof RexCall quotient && quotient.getOperator() == DIVIDE
+          && type.getSqlTypeName() == SqlTypeName.DECIMAL && type.getScale() == quotient.getType().getScale()) {
+        // the planner's cast of a quotient to its own type's scale: the quotient keeps PostgreSQL's scale for its
+        // values (0.75000000000000000000), which the cast cut to 16 decimals
+        return rexBuilder.makeCall(type, DIVIDE, quotient.getOperands());
       }
       if ((visited.getKind() == SqlKind.PLUS || visited.getKind() == SqlKind.MINUS
           || visited.getKind() == SqlKind.TIMES) && visited.getOperands().size() == 2
@@ -476,7 +518,15 @@ public final class PgExpressions {
           || parsesBoolean(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesTimestampTz(from.getSqlTypeName(), to.getSqlTypeName())
           || parsesBytea(from.getSqlTypeName(), to.getSqlTypeName())
+          || parsesFloat(from.getSqlTypeName(), to.getSqlTypeName())
+          || from.getSqlTypeName() == SqlTypeName.TIMESTAMP
+              && to.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
           || keepsScale(from, to);
+    }
+
+    private static boolean parsesFloat(SqlTypeName from, SqlTypeName to) {
+      return (from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR)
+          && (to == SqlTypeName.DOUBLE || to == SqlTypeName.FLOAT || to == SqlTypeName.REAL);
     }
 
     /**
@@ -516,7 +566,8 @@ public final class PgExpressions {
     private static boolean printsAsText(SqlTypeName from, SqlTypeName to) {
       return (approximate(from) || from == SqlTypeName.BOOLEAN || from == SqlTypeName.DECIMAL
           || from == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(from)
-          || SqlTypeName.INTERVAL_TYPES.contains(from) || from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+          || SqlTypeName.INTERVAL_TYPES.contains(from) || from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+          || from == SqlTypeName.TIMESTAMP || from == SqlTypeName.TIME)
           && (to == SqlTypeName.VARCHAR || to == SqlTypeName.CHAR);
     }
 
@@ -546,6 +597,12 @@ public final class PgExpressions {
             List.of(operand, bigint(range[0]), bigint(range[1])));
         return to == SqlTypeName.BIGINT ? rounded : rexBuilder.makeCast(type, rounded, true, false);
       }
+      if (parsesFloat(from, to)) {
+        RelDataType dbl = types.createTypeWithNullability(types.createSqlType(SqlTypeName.DOUBLE),
+            type.isNullable());
+        RexNode parsed = rexBuilder.makeCall(dbl, TO_DOUBLE, List.of(operand));
+        return to == SqlTypeName.REAL ? rexBuilder.makeCast(type, parsed, true, false) : parsed;
+      }
       if (parsesBoolean(from, to)) {
         return rexBuilder.makeCall(type, TO_BOOLEAN, List.of(operand));
       }
@@ -555,6 +612,11 @@ public final class PgExpressions {
       if (parsesTimestampTz(from, to)) {
         // the session's zone when the statement is planned (a session's plans are dropped when it changes)
         return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
+            rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
+      }
+      if (from == SqlTypeName.TIMESTAMP && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        // a wall-clock time read in the session's zone, with its fraction of a second (Calcite's cast dropped it)
+        return rexBuilder.makeCall(type, TIMESTAMP_TO_TZ, List.of(operand,
             rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
       }
       if (parsesBytea(from, to)) {
@@ -574,7 +636,10 @@ public final class PgExpressions {
             : from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
                 ? rexBuilder.makeCall(varchar, TIMESTAMPTZ_TEXT, List.of(operand,
                     rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())))
-                : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
+                : from == SqlTypeName.TIMESTAMP || from == SqlTypeName.TIME
+                    ? rexBuilder.makeCall(varchar, TIME_TEXT, List.of(operand, rexBuilder.makeLiteral(
+                        from == SqlTypeName.TIMESTAMP)))
+                    : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
         return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
             : rexBuilder.makeCast(type, text, true, false);
       }
@@ -591,10 +656,10 @@ public final class PgExpressions {
   }
 
   /**
-   * {@code dividend / divisor} to {@code scale} decimals, half away from zero; NULL when either is NULL.
-   * Called by generated code.
+   * {@code dividend / divisor} to PostgreSQL's scale for the two values ({@link #divisionScale}), half away from
+   * zero; NULL when either is NULL. Called by generated code.
    */
-  public static @Nullable BigDecimal divide(@Nullable Object dividend, @Nullable Object divisor, int scale) {
+  public static @Nullable BigDecimal divide(@Nullable Object dividend, @Nullable Object divisor) {
     if (dividend == null || divisor == null) {
       return null;
     }
@@ -602,7 +667,40 @@ public final class PgExpressions {
     if (d.signum() == 0) {
       throw new ArithmeticException("Division by zero");
     }
-    return decimal(dividend).divide(d, scale, RoundingMode.HALF_UP);
+    BigDecimal n = decimal(dividend);
+    return n.divide(d, divisionScale(n, d), RoundingMode.HALF_UP);
+  }
+
+  /**
+   * PostgreSQL's scale for a NUMERIC quotient (select_div_scale): 16 significant digits from the quotient's
+   * estimated first base-10000 digit, at least the operands' scales, at most 1000 (7.0 / 2 = 3.5000000000000000,
+   * 3 / 4 = 0.75000000000000000000).
+   */
+  static int divisionScale(BigDecimal dividend, BigDecimal divisor) {
+    long[] a = baseTenThousand(dividend);
+    long[] b = baseTenThousand(divisor);
+    long qweight = a[0] - b[0] - (a[1] <= b[1] ? 1 : 0);
+    long scale = 16 - qweight * 4;
+    // the operands' own scales without trailing zeros: a planner's cast (an AVG's sum to 16 decimals) adds zeros
+    // PostgreSQL's value does not have
+    scale = Math.max(scale, Math.max(Math.max(ownScale(dividend), ownScale(divisor)), 0));
+    return (int) Math.min(scale, 1000);
+  }
+
+  private static int ownScale(BigDecimal v) {
+    return v.signum() == 0 ? 0 : v.stripTrailingZeros().scale();
+  }
+
+  /** The weight (a power of 10000) and value of a number's first base-10000 digit; {0, 0} for zero. */
+  private static long[] baseTenThousand(BigDecimal v) {
+    if (v.signum() == 0) {
+      return new long[] {0, 0};
+    }
+    BigDecimal abs = v.abs();
+    long exponent = abs.precision() - abs.scale() - 1L; // the power of ten of the first digit
+    long weight = Math.floorDiv(exponent, 4);
+    long first = abs.movePointLeft((int) (weight * 4)).longValue();
+    return new long[] {weight, first};
   }
 
   /** See {@link #NUMERIC_ARITHMETIC}; NULL when either operand is. Called by generated code. */
@@ -705,6 +803,15 @@ public final class PgExpressions {
       return floatText(d, Double.toString(d));
     }
     return value.toString();
+  }
+
+  /**
+   * A timestamp (milliseconds) or a time of day as PostgreSQL prints them: the fraction of a second only when there
+   * is one ({@code 10:00:00.5}), where Calcite's cast printed the type's precision. Called by generated code.
+   */
+  public static @Nullable String timeText(@Nullable Object value, boolean timestamp) {
+    return value == null ? null : timestamp ? io.accel.exec.PgText.timestamp(((Number) value).longValue())
+        : io.accel.exec.PgText.time(((Number) value).longValue());
   }
 
   /** A timestamptz (UTC milliseconds) as PostgreSQL's text cast prints it in {@code zone}. Called by generated code. */
@@ -836,6 +943,44 @@ public final class PgExpressions {
    *
    * @throws AccelException 22007 for text that is not a timestamp, 22008 for a field out of range
    */
+  /**
+   * Text as float8, as PostgreSQL reads it: also {@code infinity}, {@code -inf}, {@code NaN} in any case.
+   * Called by generated code.
+   */
+  public static @Nullable Double toDouble(@Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    String t = text.strip();
+    String word = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+    if (word.equalsIgnoreCase("infinity") || word.equalsIgnoreCase("inf")) {
+      return t.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    }
+    if (word.equalsIgnoreCase("nan")) {
+      return Double.NaN;
+    }
+    try {
+      if (!t.isEmpty() && (Character.isDigit(t.charAt(t.length() - 1)) || t.charAt(t.length() - 1) == '.')) {
+        return Double.parseDouble(t);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION,
+        "invalid input syntax for type double precision: \"" + text + "\"");
+  }
+
+  /** A timestamp (local milliseconds) as the instant it is in {@code zone}. Called by generated code. */
+  public static @Nullable Long timestampToTz(@Nullable Object local, String zone) {
+    if (local == null) {
+      return null;
+    }
+    long millis = ((Number) local).longValue();
+    java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
+        (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC);
+    return t.atZone(ZoneId.of(zone)).toInstant().toEpochMilli();
+  }
+
   public static @Nullable Long toTimestampTz(@Nullable String text, String sessionZone) {
     if (text == null) {
       return null;

@@ -45,7 +45,7 @@ public final class PgFunctions {
   }
 
   /** A result of {@code type}, nullable when any operand is. */
-  private static SqlReturnTypeInference returning(SqlTypeName type) {
+  static SqlReturnTypeInference returning(SqlTypeName type) {
     return binding -> {
       boolean nullable = false;
       for (int i = 0; i < binding.getOperandCount(); i++) {
@@ -341,6 +341,11 @@ public final class PgFunctions {
   }
 
   static {
+    OPERATORS.addAll(TextFunctions.operators());
+    OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP),
+        PgTimeFunctions.class, "age", false, true));
+    OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.TIMESTAMP),
+        PgTimeFunctions.class, "ageFromToday", true, false));
     OPERATORS.add(PG_TYPEOF);
     OPERATORS.add(LikeQuantified.FUNCTION);
     OPERATORS.add(PgExtract.FUNCTION);

@@ -50,12 +50,78 @@ final class PgSqlValidator extends CalciteSqlValidator {
     super(operators, catalogReader, typeFactory, config);
   }
 
+  /**
+   * {@code UPDATE t AS a SET ... FROM list WHERE cond}, which {@link io.accel.sql.UpdateFrom} wrote as a marked
+   * {@code WHERE EXISTS (SELECT marker FROM list WHERE cond)}: the rows to update are those of the join of the target
+   * with the list, {@code SELECT a.*, <SET expressions> FROM t AS a, list WHERE cond}.
+   */
+  @Override
+  protected SqlSelect createSourceSelectForUpdate(org.apache.calcite.sql.SqlUpdate call) {
+    SqlSelect select = super.createSourceSelectForUpdate(call);
+    if (!(call.getCondition() instanceof SqlCall exists) || exists.getKind() != SqlKind.EXISTS
+        || !(exists.operand(0) instanceof SqlSelect inner) || inner.getSelectList().size() != 1
+        || !(inner.getSelectList().get(0) instanceof SqlCharStringLiteral marker)
+        || !io.accel.sql.UpdateFrom.MARKER.equals(marker.getValueAs(String.class)) || inner.getFrom() == null) {
+      return select;
+    }
+    String targetName = call.getAlias() != null ? call.getAlias().getSimple()
+        : ((SqlIdentifier) call.getTargetTable()).names.get(((SqlIdentifier) call.getTargetTable()).names.size() - 1);
+    org.apache.calcite.sql.SqlNodeList items = new org.apache.calcite.sql.SqlNodeList(SqlParserPos.ZERO);
+    items.add(SqlIdentifier.star(List.of(targetName, ""), SqlParserPos.ZERO,
+        List.of(SqlParserPos.ZERO, SqlParserPos.ZERO)));
+    for (int i = 1; i < select.getSelectList().size(); i++) {
+      items.add(select.getSelectList().get(i));
+    }
+    select.setSelectList(items);
+    select.setFrom(new org.apache.calcite.sql.SqlJoin(SqlParserPos.ZERO, select.getFrom(),
+        org.apache.calcite.sql.SqlLiteral.createBoolean(false, SqlParserPos.ZERO),
+        org.apache.calcite.sql.JoinType.COMMA.symbol(SqlParserPos.ZERO), inner.getFrom(),
+        org.apache.calcite.sql.JoinConditionType.NONE.symbol(SqlParserPos.ZERO), null));
+    select.setWhere(inner.getWhere());
+    call.setOperand(3, inner.getWhere());
+    return select;
+  }
+
+  /**
+   * An UPDATE's parameters in their order, read from the query that computes its rows (its SET list, FROM list and
+   * condition): Calcite read them from the UPDATE's own operands, which hold no FROM list.
+   */
+  @Override
+  public RelDataType getParameterRowType(SqlNode sqlQuery) {
+    if (!(sqlQuery instanceof org.apache.calcite.sql.SqlUpdate update) || update.getSourceSelect() == null) {
+      return super.getParameterRowType(sqlQuery);
+    }
+    java.util.TreeMap<Integer, RelDataType> types = new java.util.TreeMap<>();
+    org.apache.calcite.sql.util.SqlBasicVisitor<Void> params = new org.apache.calcite.sql.util.SqlBasicVisitor<>() {
+      @Override
+      public Void visit(SqlDynamicParam param) {
+        types.putIfAbsent(param.getIndex(), getValidatedNodeType(param));
+        return null;
+      }
+    };
+    update.getSourceSelect().accept(params);
+    update.accept(params);
+    return getTypeFactory().createStructType(List.copyOf(types.values()),
+        types.keySet().stream().map(i -> "?" + i).toList());
+  }
+
   /** The leftmost SELECT of the statement validated last, and the positions of its {@code *} items. */
   private @Nullable SqlSelect outermost;
   private List<SqlParserPos> stars = List.of();
 
   @Override
   public SqlNode validate(SqlNode topNode) {
+    // a ^ b is exponentiation in PostgreSQL (Calcite's parser reads it as bitwise XOR)
+    topNode.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(org.apache.calcite.sql.SqlCall call) {
+        if (call instanceof org.apache.calcite.sql.SqlBasicCall b
+            && b.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.BITXOR_OPERATOR) {
+          b.setOperator(org.apache.calcite.sql.fun.SqlStdOperatorTable.POWER);
+        }
+        return super.visit(call);
+      }
+    });
     // before validation: Calcite expands the stars in place (the SELECT itself is kept)
     outermost = leftmostSelect(topNode);
     stars = outermost == null ? List.of() : outermost.getSelectList().stream()

@@ -190,4 +190,104 @@ public final class PgTimeFunctions {
           : -((999 - (year - 1)) / 1000) * 1000 + 1, 1, 1).atStartOfDay();
     };
   }
+
+  /**
+   * {@code age(a, b)}: the symbolic difference as PostgreSQL's timestamp_age computes it (field by field, a negative
+   * day borrowing the days of b's month, or of a's when a is earlier), printed as its interval text. Called by
+   * generated code.
+   */
+  public static String age(long a, long b) {
+    LocalDateTime t1 = local(a);
+    LocalDateTime t2 = local(b);
+    long millis = Math.floorMod(a, 1000L) - Math.floorMod(b, 1000L);
+    long sec = t1.getSecond() - t2.getSecond();
+    long min = t1.getMinute() - t2.getMinute();
+    long hour = t1.getHour() - t2.getHour();
+    long day = t1.getDayOfMonth() - t2.getDayOfMonth();
+    long mon = t1.getMonthValue() - t2.getMonthValue();
+    long year = t1.getYear() - t2.getYear();
+    boolean flip = a < b;
+    if (flip) {
+      millis = -millis;
+      sec = -sec;
+      min = -min;
+      hour = -hour;
+      day = -day;
+      mon = -mon;
+      year = -year;
+    }
+    for (; millis < 0; millis += 1000) {
+      sec--;
+    }
+    for (; sec < 0; sec += 60) {
+      min--;
+    }
+    for (; min < 0; min += 60) {
+      hour--;
+    }
+    for (; hour < 0; hour += 24) {
+      day--;
+    }
+    while (day < 0) {
+      LocalDateTime from = flip ? t1 : t2;
+      day += from.toLocalDate().lengthOfMonth();
+      mon--;
+    }
+    for (; mon < 0; mon += 12) {
+      year--;
+    }
+    if (flip) {
+      millis = -millis;
+      sec = -sec;
+      min = -min;
+      hour = -hour;
+      day = -day;
+      mon = -mon;
+      year = -year;
+    }
+    return intervalText(year, mon, day, hour, min, sec, millis);
+  }
+
+  /** {@code age(t)}: age from midnight of the session's current date. Called by generated code. */
+  public static String ageFromToday(DataContext context, Long t) {
+    if (t == null) {
+      return null;
+    }
+    long now = (Long) context.get(DataContext.Variable.LOCAL_TIMESTAMP.camelName);
+    return age(Math.floorDiv(now, 86_400_000L) * 86_400_000L, t);
+  }
+
+  private static LocalDateTime local(long millis) {
+    return LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L), (int) Math.floorMod(millis, 1000L) * 1_000_000,
+        ZoneOffset.UTC);
+  }
+
+  /** An interval's fields as PostgreSQL prints them (IntervalStyle postgres). */
+  static String intervalText(long year, long mon, long day, long hour, long min, long sec, long millis) {
+    StringBuilder out = new StringBuilder();
+    boolean[] zeroBefore = {true, false}; // nothing printed yet; the last part printed was negative
+    part(out, year, "year", zeroBefore);
+    part(out, mon, "mon", zeroBefore);
+    part(out, day, "day", zeroBefore);
+    if (zeroBefore[0] || hour != 0 || min != 0 || sec != 0 || millis != 0) {
+      boolean minus = hour < 0 || min < 0 || sec < 0 || millis < 0;
+      out.append(zeroBefore[0] ? "" : " ").append(minus ? "-" : zeroBefore[1] ? "+" : "")
+          .append(String.format(Locale.ROOT, "%02d:%02d:%02d", Math.abs(hour), Math.abs(min), Math.abs(sec)));
+      if (millis != 0) {
+        String fraction = String.format(Locale.ROOT, "%03d", Math.abs(millis));
+        out.append('.').append(fraction.replaceAll("0+$", ""));
+      }
+    }
+    return out.toString();
+  }
+
+  private static void part(StringBuilder out, long value, String unit, boolean[] state) {
+    if (value == 0) {
+      return;
+    }
+    out.append(state[0] ? "" : " ").append(state[1] && value > 0 ? "+" : "").append(value).append(' ').append(unit)
+        .append(value != 1 ? "s" : "");
+    state[1] = value < 0;
+    state[0] = false;
+  }
 }

@@ -77,7 +77,20 @@ public final class TableModification {
         List<Object[]> news = new ArrayList<>(rows.size());
         int[] targets = updateColumns.stream().mapToInt(c -> current.columnOrdinal(c).orElseThrow(() ->
             new AccelException(SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" does not exist"))).toArray();
+        // UPDATE ... FROM joins a target row with every matching row of its list: as in PostgreSQL, the row is
+        // updated once, from the first (a table without a primary key cannot tell such rows from equal ones)
+        java.util.Set<List<Object>> seen = rows.size() > 1 && !current.primaryKey().isEmpty()
+            ? new java.util.HashSet<>() : null;
         for (Object[] r : rows) {
+          if (seen != null) {
+            Object[] key = new Object[current.primaryKey().size()];
+            for (int k = 0; k < key.length; k++) {
+              key[k] = r[current.primaryKey().get(k)];
+            }
+            if (!seen.add(Arrays.asList(key))) {
+              continue;
+            }
+          }
           Object[] old = Arrays.copyOf(r, width);
           Object[] updated = old.clone();
           for (int i = 0; i < targets.length; i++) {

@@ -33,8 +33,111 @@ public final class CastPrecedence {
   /** Type keywords that may prefix a string literal. */
   private static final Set<String> LITERAL_TYPES = Set.of("date", "time", "timestamp", "interval");
 
-  /** The statement with every {@code ::} cast in parentheses; the statement itself when it has none. */
+  /**
+   * The statement with every {@code ::} cast, then every {@code ^} (PostgreSQL's exponentiation, which binds
+   * tighter than {@code * /} and {@code + -} and groups from the left; Calcite's parser read {@code 2 * 3 ^ 2} as
+   * {@code (2 * 3) ^ 2}) in parentheses; the statement itself when it has neither.
+   */
   public static String parenthesize(String sql) {
+    String casts = parenthesizeCasts(sql);
+    return casts.indexOf('^') < 0 ? casts : parenthesizeExponents(casts);
+  }
+
+  private static String parenthesizeExponents(String sql) {
+    List<Token> tokens;
+    try {
+      tokens = SqlLexer.tokenizeExtended(sql);
+    } catch (AccelException e) {
+      return sql;
+    }
+    TreeMap<Integer, StringBuilder[]> inserts = new TreeMap<>();
+    Map<Integer, Integer> groupsEndingAt = new HashMap<>();
+    for (int k = 0; k < tokens.size(); k++) {
+      if (!tokens.get(k).isSymbol("^")) {
+        continue;
+      }
+      int start = operandStart(tokens, k - 1, groupsEndingAt);
+      int end = operandEnd(tokens, k + 1);
+      if (start < 0 || end < 0) {
+        return sql; // let Calcite report it
+      }
+      if (start > 0 && (tokens.get(start - 1).isSymbol("-") || tokens.get(start - 1).isSymbol("+"))
+          && (start == 1 || prefixPosition(tokens.get(start - 2)))) {
+        start--; // a unary minus binds tighter than ^: -2 ^ 2 is 4
+      }
+      groupsEndingAt.put(end, start);
+      insert(inserts, tokens.get(start).start(), 1, "(");
+      insert(inserts, tokens.get(end).end(), 0, ")");
+    }
+    return apply(sql, inserts);
+  }
+
+  /** Whether a sign after this token is a unary one. */
+  private static boolean prefixPosition(Token before) {
+    return before.kind() == Kind.SYMBOL && !before.isSymbol(")") && !before.isSymbol("]")
+        || before.kind() == Kind.WORD && NOT_FUNCTIONS.contains(before.text());
+  }
+
+  /** The index of the last token of the operand that starts at token {@code first}, or -1. */
+  private static int operandEnd(List<Token> tokens, int first) {
+    if (first >= tokens.size()) {
+      return -1;
+    }
+    Token t = tokens.get(first);
+    if (t.isSymbol("-") || t.isSymbol("+")) {
+      return operandEnd(tokens, first + 1);
+    }
+    if (t.isSymbol("(")) {
+      return matchForwards(tokens, first, "(", ")");
+    }
+    if (t.is("case")) {
+      return matchForwards(tokens, first, "case", "end");
+    }
+    if (t.kind() == Kind.STRING || t.kind() == Kind.NUMBER || t.kind() == Kind.PARAM) {
+      return first;
+    }
+    if (t.kind() == Kind.WORD && LITERAL_TYPES.contains(t.text()) && first + 1 < tokens.size()
+        && tokens.get(first + 1).kind() == Kind.STRING) {
+      return first + 1;
+    }
+    if (t.kind() == Kind.QUOTED || t.kind() == Kind.WORD && !NOT_FUNCTIONS.contains(t.text())) {
+      int end = first;
+      while (end + 2 < tokens.size() && tokens.get(end + 1).isSymbol(".") && tokens.get(end + 2).isName()) {
+        end += 2;
+      }
+      if (end + 1 < tokens.size() && tokens.get(end + 1).isSymbol("(")) {
+        end = matchForwards(tokens, end + 1, "(", ")");
+      }
+      return end;
+    }
+    return -1;
+  }
+
+  /** The index of the token closing the group that token {@code open} opens, or -1. */
+  private static int matchForwards(List<Token> tokens, int open, String opening, String closing) {
+    int depth = 0;
+    for (int i = open; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      if (matches(t, opening)) {
+        depth++;
+      } else if (matches(t, closing) && --depth == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String apply(String sql, TreeMap<Integer, StringBuilder[]> inserts) {
+    StringBuilder out = new StringBuilder(sql.length() + 2 * inserts.size());
+    int at = 0;
+    for (Map.Entry<Integer, StringBuilder[]> insert : inserts.entrySet()) {
+      out.append(sql, at, insert.getKey()).append(insert.getValue()[0]).append(insert.getValue()[1]);
+      at = insert.getKey();
+    }
+    return out.append(sql, at, sql.length()).toString();
+  }
+
+  private static String parenthesizeCasts(String sql) {
     if (!sql.contains("::")) {
       return sql;
     }
@@ -61,13 +164,7 @@ public final class CastPrecedence {
       insert(inserts, tokens.get(operandStart).start(), 1, "(");
       insert(inserts, tokens.get(typeEnd).end(), 0, ")");
     }
-    StringBuilder out = new StringBuilder(sql.length() + 2 * castsEndingAt.size());
-    int at = 0;
-    for (Map.Entry<Integer, StringBuilder[]> insert : inserts.entrySet()) {
-      out.append(sql, at, insert.getKey()).append(insert.getValue()[0]).append(insert.getValue()[1]);
-      at = insert.getKey();
-    }
-    return out.append(sql, at, sql.length()).toString();
+    return apply(sql, inserts);
   }
 
   private static void insert(TreeMap<Integer, StringBuilder[]> inserts, int offset, int slot, String text) {

@@ -76,6 +76,14 @@ public sealed interface Command {
   }
 
   /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}. */
+  /** {@code CREATE TABLE name [(columns)] AS query [WITH [NO] DATA]}: a table of the query's columns, and its rows. */
+  record CreateTableAs(String name, boolean ifNotExists, List<String> columns, String query, boolean withData)
+      implements Command {
+    public CreateTableAs {
+      columns = List.copyOf(columns);
+    }
+  }
+
   record CreateView(String name, boolean orReplace, List<String> columns, String query) implements Command {
     public CreateView {
       columns = List.copyOf(columns);

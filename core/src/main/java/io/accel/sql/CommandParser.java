@@ -1156,6 +1156,51 @@ public final class CommandParser {
     throw error("syntax error at or near \"" + peek().text() + "\"");
   }
 
+  /**
+   * {@code CREATE TABLE name [(column, ...)] AS query [WITH [NO] DATA]}, when the tokens after the name are that;
+   * else null (nothing consumed).
+   */
+  private Command createTableAs(String table, boolean ifNotExists) {
+    int at = pos;
+    List<String> columns = List.of();
+    if (peek().isSymbol("(")) {
+      // a list of bare names followed by AS, not column definitions
+      int i = pos + 1;
+      while (i + 1 < tokens.size() && (tokens.get(i).kind() == Kind.WORD || tokens.get(i).kind() == Kind.QUOTED)
+          && (tokens.get(i + 1).isSymbol(",") || tokens.get(i + 1).isSymbol(")"))) {
+        i += 2;
+        if (tokens.get(i - 1).isSymbol(")")) {
+          break;
+        }
+      }
+      if (i >= tokens.size() || !tokens.get(i - 1).isSymbol(")") || !tokens.get(i).is("as")) {
+        return null;
+      }
+      columns = nameList();
+    }
+    if (!peek().is("as")) {
+      pos = at;
+      return null;
+    }
+    next();
+    Token start = peek();
+    if (start.kind() == Kind.END) {
+      throw error(start, "syntax error at end of input");
+    }
+    String query = sql.substring(start.start()).trim();
+    while (query.endsWith(";")) {
+      query = query.substring(0, query.length() - 1).trim();
+    }
+    boolean withData = true;
+    java.util.regex.Matcher data = java.util.regex.Pattern.compile("(?is)(.*?)\\s+with\\s+(no\\s+)?data$")
+        .matcher(query);
+    if (data.matches()) {
+      query = data.group(1).trim();
+      withData = data.group(2) == null;
+    }
+    return new Command.CreateTableAs(table, ifNotExists, columns, query, withData);
+  }
+
   /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
   private Command createExtension() {
     boolean ifNotExists = ifNotExists();
@@ -1209,6 +1254,10 @@ public final class CommandParser {
   private Command createTable() {
     boolean ifNotExists = ifNotExists();
     String table = name();
+    Command createAs = createTableAs(table, ifNotExists);
+    if (createAs != null) {
+      return createAs;
+    }
     expectSymbol("(");
     List<ColumnSpec> columns = new ArrayList<>();
     List<String> primaryKey = new ArrayList<>();

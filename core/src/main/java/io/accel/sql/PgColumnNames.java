@@ -128,8 +128,8 @@ public final class PgColumnNames {
     while (true) {
       Token e = at(end);
       if (e.kind() == Kind.END || e.isSymbol(")") || e.isSymbol(";") || e.kind() == Kind.WORD
-          && LIST_END.contains(e.text())) {
-        break;
+          && LIST_END.contains(e.text()) && !(e.is("from") && end > 0 && at(end - 1).is("distinct"))) {
+        break; // (the FROM of IS [NOT] DISTINCT FROM is no clause)
       }
       end = e.isSymbol("(") || e.isSymbol("[") ? close(end) + 1 : e.is("case") ? caseEnd(end) + 1 : end + 1;
     }

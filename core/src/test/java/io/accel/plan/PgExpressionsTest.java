@@ -15,14 +15,24 @@ import org.junit.jupiter.api.Test;
 /** The runtime functions behind the rewritten expressions; planning through them is covered by the slt files. */
 class PgExpressionsTest {
   @Test
-  void divisionIsExactToTheScaleAndRoundsHalfAwayFromZero() {
-    assertThat(PgExpressions.divide(new BigDecimal("12.50"), 3L, 16)).isEqualTo(new BigDecimal("4.1666666666666667"));
-    assertThat(PgExpressions.divide(new BigDecimal("-12.50"), 3, 16)).isEqualTo(new BigDecimal("-4.1666666666666667"));
-    assertThat(PgExpressions.divide(new BigDecimal("0.5"), new BigDecimal("4"), 2)).isEqualTo(new BigDecimal("0.13"));
-    assertThat(PgExpressions.divide(new BigDecimal("-0.5"), 4, 2)).isEqualTo(new BigDecimal("-0.13"));
-    assertThat(PgExpressions.divide(null, 3, 16)).isNull();
-    assertThat(PgExpressions.divide(BigDecimal.ONE, null, 16)).isNull();
-    assertThatThrownBy(() -> PgExpressions.divide(BigDecimal.ONE, BigDecimal.ZERO, 2))
+  void divisionHasPostgresScaleForTheValuesAndRoundsHalfAwayFromZero() {
+    // expected values from PostgreSQL 15 (select 12.50/3, ...)
+    assertThat(PgExpressions.divide(new BigDecimal("12.50"), 3L)).isEqualTo(new BigDecimal("4.1666666666666667"));
+    assertThat(PgExpressions.divide(new BigDecimal("-12.50"), 3)).isEqualTo(new BigDecimal("-4.1666666666666667"));
+    assertThat(PgExpressions.divide(new BigDecimal("0.5"), new BigDecimal("4")))
+        .isEqualTo(new BigDecimal("0.12500000000000000000"));
+    assertThat(PgExpressions.divide(new BigDecimal("-0.5"), 4)).isEqualTo(new BigDecimal("-0.12500000000000000000"));
+    assertThat(PgExpressions.divide(BigDecimal.ZERO, 3)).isEqualTo(new BigDecimal("0.00000000000000000000"));
+    assertThat(PgExpressions.divide(new BigDecimal("1234567"), 3)).isEqualTo(new BigDecimal("411522.333333333333"));
+    assertThat(PgExpressions.divide(BigDecimal.ONE, 30000)).isEqualTo(new BigDecimal("0.000033333333333333333333"));
+    assertThat(PgExpressions.divide(new BigDecimal("100000"), 7)).isEqualTo(new BigDecimal("14285.714285714286"));
+    assertThat(PgExpressions.divide(new BigDecimal("1.000000000000000000001"), 3))
+        .isEqualTo(new BigDecimal("0.333333333333333333334"));
+    assertThat(PgExpressions.divide(new BigDecimal("99999"), 10000)).isEqualTo(new BigDecimal("9.9999000000000000"));
+    assertThat(PgExpressions.divide(new BigDecimal("10000"), 9999)).isEqualTo(new BigDecimal("1.0001000100010001"));
+    assertThat(PgExpressions.divide(null, 3)).isNull();
+    assertThat(PgExpressions.divide(BigDecimal.ONE, null)).isNull();
+    assertThatThrownBy(() -> PgExpressions.divide(BigDecimal.ONE, BigDecimal.ZERO))
         .isInstanceOf(ArithmeticException.class).hasMessage("Division by zero");
   }
 

@@ -2139,6 +2139,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
           : type == Meta.StatementType.DELETE ? "DELETE" : first;
       return verb.equals("INSERT") ? "INSERT 0 " + count : verb + " " + count;
     }
+    if (prepared.createsTableFromQuery()) {
+      return "SELECT " + count; // as PostgreSQL tags CREATE TABLE ... AS
+    }
     String[] w = words.split(" ");
     return switch (first) {
       case "BEGIN" -> "BEGIN";
