@@ -878,6 +878,11 @@ public final class Session implements AutoCloseable {
         ? io.accel.sql.Returning.of(sql) : Optional.empty();
     if (returning.isPresent()) {
       io.accel.sql.Returning r = returning.get();
+      if (r.list().strip().equals("*") && io.accel.sql.UpdateFrom.joins(r.dml())) {
+        // PostgreSQL returns the list's columns too; the rows returned here are the target's
+        throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "RETURNING * of an UPDATE ... FROM or DELETE ..."
+            + " USING is not supported by Accel: name the columns (target.*, target.column)");
+      }
       Prepared dml = prepareText(r.dml(), -1);
       if (dml.kind() != Prepared.Kind.DML || dml.command() != null) {
         throw new AccelException(SqlState.SYNTAX_ERROR, "syntax error at or near \"RETURNING\"");

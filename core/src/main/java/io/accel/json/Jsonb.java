@@ -98,6 +98,40 @@ public final class Jsonb {
     }
   }
 
+  /** jsonb_pretty: jsonb's text with one member or element per line, indented by four spaces per level. */
+  public static String pretty(JsonNode node) {
+    StringBuilder b = new StringBuilder();
+    pretty(node, b, 0);
+    return b.toString();
+  }
+
+  private static void pretty(JsonNode node, StringBuilder b, int level) {
+    if (node.isObject()) {
+      List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
+      node.fields().forEachRemaining(fields::add);
+      fields.sort((x, y) -> compareKeys(x.getKey(), y.getKey()));
+      b.append("{\n"); // (an empty one too: PostgreSQL prints {} as {, a line break and })
+      for (int i = 0; i < fields.size(); i++) {
+        b.append("    ".repeat(level + 1));
+        quote(fields.get(i).getKey(), b);
+        b.append(": ");
+        pretty(fields.get(i).getValue(), b, level + 1);
+        b.append(i + 1 < fields.size() ? ",\n" : "\n");
+      }
+      b.append("    ".repeat(level)).append('}');
+    } else if (node.isArray()) {
+      b.append("[\n");
+      for (int i = 0; i < node.size(); i++) {
+        b.append("    ".repeat(level + 1));
+        pretty(node.get(i), b, level + 1);
+        b.append(i + 1 < node.size() ? ",\n" : "\n");
+      }
+      b.append("    ".repeat(level)).append(']');
+    } else {
+      print(node, b);
+    }
+  }
+
   /** A number as PostgreSQL's numeric prints it: {@code 1e2} is 100, {@code 1.50} keeps its scale. */
   static String number(JsonNode node) {
     BigDecimal d = node.decimalValue();

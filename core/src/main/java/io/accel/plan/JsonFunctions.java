@@ -122,6 +122,8 @@ public final class JsonFunctions {
       fn("jsonb_set", json(true, false), 3, 4, impl("set", false, NullPolicy.STRICT, c -> List.of(), true)),
       fn("jsonb_typeof", sql(SqlTypeName.VARCHAR), 1, 1, impl("typeOf", false, NullPolicy.STRICT,
           c -> List.of(), false)),
+      fn("jsonb_pretty", sql(SqlTypeName.VARCHAR), 1, 1, impl("pretty", false, NullPolicy.STRICT,
+          c -> List.of(), false)),
       fn("json_typeof", sql(SqlTypeName.VARCHAR), 1, 1, impl("typeOf", false, NullPolicy.STRICT,
           c -> List.of(), false)),
       fn("jsonb_exists", sql(SqlTypeName.BOOLEAN), 2, 2, impl("exists", false, NullPolicy.STRICT,
@@ -266,6 +268,10 @@ public final class JsonFunctions {
       throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "path element at position " + (position + 1)
           + " is not an integer: \"" + key + "\"");
     }
+  }
+
+  public static String pretty(String json) {
+    return Jsonb.pretty(Jsonb.parse(json));
   }
 
   public static String typeOf(String json) {

@@ -23,6 +23,11 @@ public final class UpdateFrom {
   /** The select-list literal marking the condition that carries an UPDATE's FROM list. */
   public static final String MARKER = "accel:update-from";
 
+  /** Whether {@code sql} is such an UPDATE or DELETE (one with a FROM or USING list). */
+  public static boolean joins(String sql) {
+    return !rewrite(sql).equals(sql);
+  }
+
   /** {@code sql} rewritten as above; unchanged when it is neither. */
   public static String rewrite(String sql) {
     int first = 0;

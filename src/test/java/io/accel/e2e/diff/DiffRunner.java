@@ -250,7 +250,13 @@ final class DiffRunner implements AutoCloseable {
           return new Outcome(Results.read(rs, maxRows), -1, null);
         }
       }
-      return new Outcome(null, st.executeUpdate(sql), null);
+      if (st.execute(sql)) { // DML with RETURNING: its rows
+        try (var rs = st.getResultSet()) {
+          List<Object[]> rows = Results.read(rs, maxRows);
+          return new Outcome(rows, rows.size(), null);
+        }
+      }
+      return new Outcome(null, st.getUpdateCount(), null);
     } catch (SQLException e) {
       return new Outcome(null, -1, e);
     } catch (RuntimeException | Error e) {

@@ -166,6 +166,12 @@ public final class Features {
   public boolean insertSelect = true;
   /** Subqueries in UPDATE / DELETE WHERE clauses. */
   public boolean dmlSubqueries = true;
+  /** UPDATE / DELETE ... RETURNING (the returned rows are compared, unordered). */
+  public boolean returning = true;
+  /** INSERT ... ON CONFLICT (key) DO NOTHING | DO UPDATE SET c = EXCLUDED.c. */
+  public boolean onConflict = true;
+  /** UPDATE t SET ... FROM other WHERE ... (PostgreSQL's joined update). */
+  public boolean updateFrom = true;
   /** Statements that violate a PRIMARY KEY / UNIQUE / NOT NULL constraint (must fail and change nothing). */
   public boolean constraintViolations = true;
   /** Several statements in one transaction, then COMMIT or ROLLBACK. */

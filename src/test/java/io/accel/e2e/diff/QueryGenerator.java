@@ -1567,10 +1567,63 @@ final class QueryGenerator {
       sets.add(cols.get(i).name + " = " + assignment(c, cols.get(i), mayError));
     }
     StringBuilder sb = new StringBuilder("UPDATE ").append(t.name).append(" SET ").append(String.join(", ", sets));
+    if (f.updateFrom && chance(0.15) && !mayError[0]) {
+      Dml joined = updateFrom(t, cols.get(0));
+      if (joined != null) {
+        return joined;
+      }
+    }
     if (chance(0.9)) {
       sb.append(" WHERE ").append(pred(c, 1).sql());
     }
-    return new Dml(sb.toString(), t, mayError[0]);
+    return new Dml(returning(sb, t), t, mayError[0]);
+  }
+
+  /** {@code sb} with a RETURNING list of some of {@code t}'s columns, sometimes. */
+  private String returning(StringBuilder sb, Table t) {
+    if (f.returning && chance(0.25)) {
+      List<Column> cols = new ArrayList<>(t.columns);
+      Collections.shuffle(cols, r);
+      List<String> names = new ArrayList<>();
+      for (Column col : cols.subList(0, 1 + r.nextInt(Math.min(2, cols.size())))) {
+        names.add(t.name + "." + col.name); // qualified: an UPDATE ... FROM has the list's columns too
+      }
+      sb.append(" RETURNING ").append(chance(0.2) ? t.name + ".*" : String.join(", ", names));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * {@code UPDATE t SET col = <another table's column of col's type> FROM other o WHERE t.x = o.y}, joining on two
+   * columns of one type; null when the tables have no such pair. The value set comes from a row matched by the join
+   * (several may match: then the target's key must make the choice unique, so only a key column of o is compared).
+   */
+  private Dml updateFrom(Table t, Column target) {
+    List<Table> others = new ArrayList<>(schema.tables);
+    others.remove(t);
+    Collections.shuffle(others, r);
+    for (Table o : others) {
+      List<Column> key = o.primaryKey;
+      if (key.size() != 1) {
+        continue;
+      }
+      Column ok = key.get(0);
+      for (Column tc : t.columns) {
+        if (tc.type != ok.type) {
+          continue;
+        }
+        for (Column value : o.columns) {
+          if (value.type != target.type || target.notNull && !value.notNull || value.bound() > target.bound()) {
+            continue;
+          }
+          StringBuilder sb = new StringBuilder("UPDATE ").append(t.name).append(" SET ").append(target.name)
+              .append(" = o.").append(value.name).append(" FROM ").append(o.name).append(" o WHERE ")
+              .append(t.name).append('.').append(tc.name).append(" = o.").append(ok.name);
+          return new Dml(returning(sb, t), t, false);
+        }
+      }
+    }
+    return null;
   }
 
   private Dml delete() {
@@ -1584,7 +1637,8 @@ final class QueryGenerator {
       p = new Expr("(" + p.sql() + " AND " + e.sql() + " = " + literalLike(e).sql() + ")", SqlType.BOOLEAN, 0,
           true, 10, 0);
     }
-    return new Dml("DELETE FROM " + t.name + (chance(0.01) ? "" : " WHERE " + p.sql()), t, false);
+    return new Dml(returning(new StringBuilder("DELETE FROM " + t.name + (chance(0.01) ? "" : " WHERE " + p.sql())),
+        t), t, false);
   }
 
   private Dml insertValues() {
@@ -1624,8 +1678,23 @@ final class QueryGenerator {
     if (!f.multiRowInsert) {
       rows = rows.subList(0, 1);
     }
-    return new Dml("INSERT INTO " + t.name + " (" + t.columnList() + ") VALUES " + String.join(", ", rows), t,
-        mayError);
+    StringBuilder sb = new StringBuilder("INSERT INTO " + t.name + " (" + t.columnList() + ") VALUES "
+        + String.join(", ", rows));
+    if (dupKey && f.onConflict && !t.primaryKey.isEmpty() && chance(0.6)) {
+      // the duplicate resolved as an upsert: nothing, or the new row's values for the non-key columns
+      List<String> key = t.primaryKey.stream().map(col -> col.name).toList();
+      List<String> sets = new ArrayList<>();
+      for (Column col : t.columns) {
+        if (!col.primaryKey && !col.unique) {
+          sets.add(col.name + " = EXCLUDED." + col.name);
+        }
+      }
+      sb.append(" ON CONFLICT (").append(String.join(", ", key)).append(") ");
+      sb.append(sets.isEmpty() || chance(0.4) ? "DO NOTHING" : "DO UPDATE SET " + String.join(", ", sets));
+      // another unique key may still collide, and one statement may give one key twice (21000)
+      return new Dml(returning(sb, t), t, true);
+    }
+    return new Dml(returning(sb, t), t, mayError);
   }
 
   private Dml insertSelect() {
