@@ -119,6 +119,12 @@ final class PgSqlValidator extends CalciteSqlValidator {
             && b.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.BITXOR_OPERATOR) {
           b.setOperator(org.apache.calcite.sql.fun.SqlStdOperatorTable.POWER);
         }
+        // substring(s FROM 'pattern') is a regular expression's match in PostgreSQL (Calcite: a position)
+        if (call instanceof org.apache.calcite.sql.SqlBasicCall b
+            && b.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.SUBSTRING && b.operandCount() == 2
+            && b.operand(1) instanceof SqlCharStringLiteral) {
+          b.setOperator(TextFunctions.SUBSTRING_REGEX);
+        }
         return super.visit(call);
       }
     });

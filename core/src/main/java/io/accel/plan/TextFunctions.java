@@ -46,7 +46,120 @@ public final class TextFunctions {
     out.add(PgFunctions.scalar("make_timestamp", PgFunctions.returning(SqlTypeName.TIMESTAMP), List.of(
         SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.INTEGER, SqlTypeName.INTEGER,
         SqlTypeName.DOUBLE), TextFunctions.class, "makeTimestamp", false, true));
+    out.add(PgFunctions.scalar("gcd", PgFunctions.returning(SqlTypeName.BIGINT), List.of(SqlTypeName.BIGINT,
+        SqlTypeName.BIGINT), TextFunctions.class, "gcd", false, true));
+    out.add(PgFunctions.scalar("lcm", PgFunctions.returning(SqlTypeName.BIGINT), List.of(SqlTypeName.BIGINT,
+        SqlTypeName.BIGINT), TextFunctions.class, "lcm", false, true));
+    out.add(PgFunctions.scalar("to_hex", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.INTEGER),
+        TextFunctions.class, "toHexInt", false, true));
+    out.add(PgFunctions.scalar("to_hex", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.BIGINT),
+        TextFunctions.class, "toHex", false, true));
+    out.add(PgFunctions.scalar("bit_length", PgFunctions.returning(SqlTypeName.INTEGER),
+        List.of(SqlTypeName.VARCHAR), TextFunctions.class, "bitLength", false, true));
+    out.add(PgFunctions.scalar("pg_sleep", PgFunctions.returning(SqlTypeName.VARCHAR),
+        List.of(SqlTypeName.DOUBLE), TextFunctions.class, "sleep", false, false));
+    for (String name : List.of("num_nulls", "num_nonnulls")) {
+      out.add(PgFunctions.function(name, binding -> binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), 1,
+          100, new PgFunctions.Implementation(PgFunctions.method(TextFunctions.class,
+              name.equals("num_nulls") ? "numNulls" : "numNonNulls"), false, NullPolicy.NONE, c -> List.of(), true)));
+    }
+    out.add(PgFunctions.function("array_position", binding -> binding.getTypeFactory().createTypeWithNullability(
+        binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
+        PgFunctions.method(TextFunctions.class, "arrayPosition"), false, NullPolicy.NONE)));
+    out.add(SUBSTRING_REGEX);
     return out;
+  }
+
+  /** {@code substring(s FROM 'pattern')}: see {@link #substringRegex}; PgSqlValidator calls it for that form. */
+  static final org.apache.calcite.sql.validate.SqlUserDefinedFunction SUBSTRING_REGEX = PgFunctions.scalar(
+      "accel_substring_regex", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.VARCHAR,
+          SqlTypeName.VARCHAR), TextFunctions.class, "substringRegex", false, true);
+
+  /**
+   * The part of {@code s} the POSIX regular expression matches first, or its first parenthesized group's when it has
+   * one; NULL when nothing matches.
+   */
+  public static @Nullable String substringRegex(String s, String pattern) {
+    java.util.regex.Matcher m;
+    try {
+      m = java.util.regex.Pattern.compile(pattern).matcher(s);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new AccelException(SqlState.INVALID_REGULAR_EXPRESSION, "invalid regular expression: "
+          + e.getDescription());
+    }
+    if (!m.find()) {
+      return null;
+    }
+    return m.groupCount() > 0 ? m.group(1) : m.group();
+  }
+
+  public static long gcd(long a, long b) {
+    return Math.abs(java.math.BigInteger.valueOf(a).gcd(java.math.BigInteger.valueOf(b)).longValueExact());
+  }
+
+  public static long lcm(long a, long b) {
+    if (a == 0 || b == 0) {
+      return 0;
+    }
+    try {
+      return Math.abs(Math.multiplyExact(a / gcd(a, b), b));
+    } catch (ArithmeticException e) {
+      throw new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+    }
+  }
+
+  /** to_hex: a bigint as lower-case hexadecimal, two's complement for a negative one. */
+  public static String toHex(long v) {
+    return Long.toHexString(v);
+  }
+
+  public static String toHexInt(int v) {
+    return Integer.toHexString(v);
+  }
+
+  public static int bitLength(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length * 8;
+  }
+
+  /** pg_sleep(seconds): the statement's thread sleeps (an interrupt ends it early). Returns void's empty text. */
+  public static String sleep(Double seconds) {
+    if (seconds != null && seconds > 0) {
+      try {
+        Thread.sleep(Math.round(seconds * 1000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AccelException(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+      }
+    }
+    return "";
+  }
+
+  public static int numNulls(Object[] values) {
+    int n = 0;
+    for (Object v : values) {
+      n += v == null ? 1 : 0;
+    }
+    return n;
+  }
+
+  public static int numNonNulls(Object[] values) {
+    return values.length - numNulls(values);
+  }
+
+  /** array_position(array, value): the 1-based position of the first element equal to the value, else NULL. */
+  public static @Nullable Integer arrayPosition(Object array, Object value) {
+    if (array == null) {
+      return null;
+    }
+    List<?> list = (List<?>) array;
+    for (int i = 0; i < list.size(); i++) {
+      Object e = list.get(i);
+      if (e == null ? value == null : value != null && (e.equals(value) || e instanceof Number x
+          && value instanceof Number y && new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0)) {
+        return i + 1;
+      }
+    }
+    return null;
   }
 
   private static org.apache.calcite.sql.type.SqlReturnTypeInference nullableText(boolean fromOperands) {
