@@ -188,6 +188,10 @@ final class AlterTableExecutor {
       throw columnExists(before, spec.name());
     }
     boolean notNull = spec.notNull() || add.primaryKey();
+    if (spec.defaultSql().isPresent() && spec.defaultSql().get().startsWith(Column.GENERATED)) {
+      throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED,
+          "ADD COLUMN ... GENERATED ALWAYS AS is not supported by Accel: create the table with it");
+    }
     boolean perRow = spec.defaultSql().isPresent() && CopyIn.VOLATILE.matcher(spec.defaultSql().get()).find();
     // evaluated before the schema lock is taken: it runs as a query of this session
     Object missing = spec.defaultSql().isPresent() && !perRow ? evaluate(spec.defaultSql().get(), spec.type()) : null;

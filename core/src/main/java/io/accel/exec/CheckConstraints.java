@@ -54,6 +54,51 @@ public final class CheckConstraints implements AutoCloseable {
     }
   }
 
+  private final Map<Long, Compiled> generated = new ConcurrentHashMap<>();
+
+  /**
+   * {@code row} (as stored, before its NOT NULL checks) with each generated column set to its expression's value over
+   * the row's other columns, converted to the column's type. The row itself when the table has none.
+   */
+  public Object[] computeGenerated(TableDef table, Object[] row, TxnContext ctx) {
+    if (table.columns().stream().noneMatch(Column::generated)) {
+      return row;
+    }
+    Compiled c = generated.get(table.id());
+    if (c == null || c.table() != table) {
+      c = new Compiled(table, compileGenerated(table));
+      generated.put(table.id(), c);
+    }
+    List<Integer> targets = new ArrayList<>();
+    for (int i = 0; i < table.columns().size(); i++) {
+      if (table.columns().get(i).generated()) {
+        targets.add(i);
+      }
+    }
+    Object[] inputs = row.clone();
+    for (int i : targets) {
+      inputs[i] = null; // a generated column never reads another's (or its own old) value
+    }
+    Object[] values = evaluate(c.signature(), inputs, ctx, targets.size());
+    Object[] out = row.clone();
+    for (int k = 0; k < targets.size(); k++) {
+      out[targets.get(k)] = values[k];
+    }
+    return out;
+  }
+
+  /** Plans a table's generation expressions, each cast to its column's type; unknown names fail with their SQLSTATE. */
+  CalcitePrepare.CalciteSignature<Object> compileGenerated(TableDef table) {
+    List<String> expressions = new ArrayList<>();
+    for (Column col : table.columns()) {
+      if (col.generated()) {
+        expressions.add("CAST((" + col.generationExpression().get() + ") AS "
+            + AlterTableExecutor.castName(col.type()) + ")");
+      }
+    }
+    return compileExpressions(table, expressions);
+  }
+
   /** The index of the first of the table's constraints that is false for the row, or -1. */
   int firstFalse(TableDef table, Object[] row, TxnContext ctx) {
     Compiled c = compiled.get(table.id());

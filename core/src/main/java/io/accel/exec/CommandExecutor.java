@@ -238,6 +238,9 @@ public final class CommandExecutor {
       // planned now: an expression that does not validate fails the CREATE TABLE with its SQLSTATE
       database.checkConstraints().compile(shape, checks);
     }
+    if (columns.stream().anyMatch(Column::generated)) {
+      database.checkConstraints().compileGenerated(shape); // likewise for generation expressions
+    }
     long id = catalog.allocateId();
     database.store().createFamily(Catalog.tableFamily(id));
     List<IndexDef> indexes = new ArrayList<>();

@@ -557,7 +557,7 @@ public final class CopyIn {
     boolean any = false;
     for (int i = 0; i < out.length; i++) {
       io.accel.catalog.Column column = table.columns().get(i);
-      String sql = column.defaultSql().orElse(null);
+      String sql = column.insertDefault().orElse(null);
       if (targets.contains(i) || sql == null || !VOLATILE.matcher(sql).find()) {
         continue;
       }
@@ -587,13 +587,19 @@ public final class CopyIn {
       List<Integer> out = new ArrayList<>();
       if (columns.isEmpty()) {
         for (int i = 0; i < table.columns().size(); i++) {
-          out.add(i);
+          if (!table.columns().get(i).generated()) { // as PostgreSQL: COPY leaves generated columns out
+            out.add(i);
+          }
         }
         return out;
       }
       for (String c : columns) {
         int o = table.columnOrdinal(c).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_COLUMN,
             "column \"" + c + "\" of relation \"" + table.name() + "\" does not exist"));
+        if (table.columns().get(o).generated()) {
+          throw new AccelException(SqlState.INVALID_COLUMN_REFERENCE, "column \"" + c + "\" is a generated column")
+              .withDetail("Generated columns cannot be used in COPY.");
+        }
         if (out.contains(o)) {
           throw new AccelException(SqlState.DUPLICATE_COLUMN, "column \"" + c + "\" specified more than once");
         }
@@ -603,7 +609,7 @@ public final class CopyIn {
     }
 
     static boolean hasDefault(Column column) {
-      return column.defaultSql().isPresent();
+      return column.insertDefault().isPresent();
     }
   }
 }

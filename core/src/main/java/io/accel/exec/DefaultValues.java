@@ -30,7 +30,7 @@ final class DefaultValues implements AutoCloseable {
     StringBuilder sql = new StringBuilder("SELECT ");
     for (int i = 0; i < columns.length; i++) {
       Column c = table.columns().get(columns[i]);
-      sql.append(i == 0 ? "" : ", ").append("CAST((").append(c.defaultSql().orElse("NULL")).append(") AS ")
+      sql.append(i == 0 ? "" : ", ").append("CAST((").append(c.insertDefault().orElse("NULL")).append(") AS ")
           .append(AlterTableExecutor.castName(c.type())).append(")");
     }
     StatementPlanner planner = session.planner();

@@ -987,7 +987,9 @@ public final class Session implements AutoCloseable {
       return sql;
     }
     boolean always = database.sequences().sequences().stream().anyMatch(q -> q.owner()
-        .filter(o -> o.identity() == io.accel.catalog.SequenceDef.Identity.ALWAYS).isPresent());
+        .filter(o -> o.identity() == io.accel.catalog.SequenceDef.Identity.ALWAYS).isPresent())
+        || database.catalog().tables().stream().anyMatch(t -> t.columns().stream()
+            .anyMatch(io.accel.catalog.Column::generated));
     if (!always && !(insert && sql.toLowerCase(Locale.ROOT).contains("overriding"))) {
       return sql;
     }
@@ -996,6 +998,17 @@ public final class Session implements AutoCloseable {
       return sql;
     }
     io.accel.catalog.TableDef table = database.catalog().table(targets.table()).orElse(null);
+    for (int ordinal = 0; table != null && ordinal < table.columns().size(); ordinal++) {
+      io.accel.catalog.Column column = table.columns().get(ordinal);
+      boolean given = targets.byPosition() ? targets.columns().contains(Integer.toString(ordinal + 1))
+          : targets.columns().contains(column.name());
+      if (column.generated() && given) {
+        throw new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
+            ? "cannot insert a non-DEFAULT value into column \"" + column.name() + "\""
+            : "column \"" + column.name() + "\" can only be updated to DEFAULT")
+            .withDetail("Column \"" + column.name() + "\" is a generated column.");
+      }
+    }
     if (table != null && !targets.overridingSystem()) {
       for (io.accel.catalog.SequenceDef q : database.sequences().ownedBy(table.id())) {
         io.accel.catalog.SequenceDef.Owner o = q.owner().get();
@@ -1581,11 +1594,11 @@ public final class Session implements AutoCloseable {
     defaults = new Object[table.columns().size()];
     for (int i = 0; i < defaults.length; i++) {
       io.accel.catalog.Column column = table.columns().get(i);
-      if (!targets.contains(i) && column.defaultSql().isPresent()
-          && !CopyIn.VOLATILE.matcher(column.defaultSql().get()).find()) {
+      if (!targets.contains(i) && column.insertDefault().isPresent()
+          && !CopyIn.VOLATILE.matcher(column.insertDefault().get()).find()) {
         // a constant default once per COPY; volatile ones (nextval, gen_random_uuid, ...) per row (CopyIn)
         Object key = new Object();
-        try (Result r = execute(key, "SELECT " + column.defaultSql().get())) {
+        try (Result r = execute(key, "SELECT " + column.insertDefault().get())) {
           Object v = r.cursor().next();
           defaults[i] = v instanceof Object[] a ? a[0] : v;
         } finally {

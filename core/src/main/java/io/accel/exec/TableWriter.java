@@ -374,9 +374,10 @@ public final class TableWriter {
           + table.name() + "\" of " + table.columns().size() + " columns");
     }
     Object[] row = new Object[raw.length];
+    Object[] given = database.checkConstraints().computeGenerated(table, raw, ctx);
     for (int i = 0; i < raw.length; i++) {
       Column column = table.columns().get(i);
-      Object v = raw[i];
+      Object v = given[i];
       if (v == null) {
         if (!column.nullable()) {
           throw new AccelException(SqlState.NOT_NULL_VIOLATION, "null value in column \"" + column.name()

@@ -24,7 +24,7 @@ final class ColumnDefaults extends NullInitializerExpressionFactory {
   @Override
   public ColumnStrategy generationStrategy(RelOptTable relTable, int iColumn) {
     Column c = table.columns().get(iColumn);
-    if (c.defaultSql().isPresent()) {
+    if (c.defaultSql().isPresent()) { // (a generated column's placeholder too, below)
       return ColumnStrategy.DEFAULT;
     }
     return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
@@ -34,11 +34,16 @@ final class ColumnDefaults extends NullInitializerExpressionFactory {
   public RexNode newColumnDefaultValue(RelOptTable relTable, int iColumn, InitializerContext context) {
     Column c = table.columns().get(iColumn);
     RelDataType type = relTable.getRowType().getFieldList().get(iColumn).getType();
-    if (c.defaultSql().isEmpty()) {
+    if (c.generated()) {
+      // a placeholder the table writer replaces with the computed value (a NOT NULL column's cannot be NULL here)
+      return type.isNullable() ? context.getRexBuilder().makeNullLiteral(type)
+          : context.getRexBuilder().makeZeroLiteral(type);
+    }
+    if (c.insertDefault().isEmpty()) {
       return context.getRexBuilder().makeNullLiteral(type);
     }
     // PostgreSQL's syntax as statements get it rewritten: nextval('s'::regclass) of SERIAL and identity columns
-    SqlNode parsed = context.parseExpression(PARSER, StatementPlanner.planningSyntax(c.defaultSql().get()));
+    SqlNode parsed = context.parseExpression(PARSER, StatementPlanner.planningSyntax(c.insertDefault().get()));
     SqlNode validated = context.validateExpression(relTable.getRowType(), parsed);
     RexNode value = context.convertExpression(validated);
     return context.getRexBuilder().makeCast(type, value, true, false);

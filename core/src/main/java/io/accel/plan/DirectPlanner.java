@@ -121,7 +121,7 @@ final class DirectPlanner {
         targets[i] = found;
       }
       for (int c = 0; c < width; c++) {
-        if (!seen.get(c) && def.columns().get(c).defaultSql().isPresent()) {
+        if (!seen.get(c) && def.columns().get(c).defaultSql().isPresent()) { // (a generated column too)
           return null;
         }
       }

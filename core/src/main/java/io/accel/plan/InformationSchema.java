@@ -271,11 +271,12 @@ public final class InformationSchema extends AbstractSchema {
     }
     String udt = PgTypes.BY_OID.get(PgTypes.oid(type)).name();
     // an identity column shows no default (its sequence is an attribute of the column), as in PostgreSQL
-    return new Object[] {db, "public", relation, c.name(), ordinal, c.defaultSql().isPresent() && identity.isEmpty()
-        ? PgCatalogSchema.deparsedDefault(c) : null,
+    // a generated column shows none either: is_generated says ALWAYS
+    return new Object[] {db, "public", relation, c.name(), ordinal,
+        c.defaultSql().isPresent() && identity.isEmpty() && !c.generated() ? PgCatalogSchema.deparsedDefault(c) : null,
         c.nullable() ? "YES" : "NO", PgTypes.sqlName(type), charLength, octetLength, precision, radix, scale,
         datetime, null, null, db, "pg_catalog", udt, identity.isEmpty() ? "NO" : "YES",
-        identity.equals("a") ? "ALWAYS" : identity.equals("d") ? "BY DEFAULT" : null, "NEVER",
+        identity.equals("a") ? "ALWAYS" : identity.equals("d") ? "BY DEFAULT" : null, c.generated() ? "ALWAYS" : "NEVER",
         updatable ? "YES" : "NO"};
   }
 

@@ -823,6 +823,7 @@ public final class PgCatalogSchema extends AbstractSchema {
         String identity = identity(t, c.name());
         Object[] row = attributeRow(tableOid(t), c, i + 1, c.defaultSql().isPresent() && identity.isEmpty());
         row[16] = identity;
+        row[17] = c.generated() ? "s" : "";
         rows.add(row);
       }
     }
@@ -878,6 +879,9 @@ public final class PgCatalogSchema extends AbstractSchema {
    * ({@code 'x'::text}, {@code '-1'::integer}), anything else as written.
    */
   static String deparsedDefault(Column c) {
+    if (c.generated()) {
+      return c.generationExpression().get().trim(); // psql prints "generated always as (<this>) stored"
+    }
     String sql = c.defaultSql().orElseThrow().trim();
     String type = switch (c.type().kind()) {
       case VARCHAR -> "character varying";

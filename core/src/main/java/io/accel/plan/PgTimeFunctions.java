@@ -199,53 +199,34 @@ public final class PgTimeFunctions {
   public static String age(long a, long b) {
     LocalDateTime t1 = local(a);
     LocalDateTime t2 = local(b);
-    long millis = Math.floorMod(a, 1000L) - Math.floorMod(b, 1000L);
-    long sec = t1.getSecond() - t2.getSecond();
-    long min = t1.getMinute() - t2.getMinute();
-    long hour = t1.getHour() - t2.getHour();
-    long day = t1.getDayOfMonth() - t2.getDayOfMonth();
-    long mon = t1.getMonthValue() - t2.getMonthValue();
-    long year = t1.getYear() - t2.getYear();
+    // year, month, day, hour, minute, second, millisecond: a's fields less b's
+    long[] f = {t1.getYear() - t2.getYear(), t1.getMonthValue() - t2.getMonthValue(),
+        t1.getDayOfMonth() - t2.getDayOfMonth(), t1.getHour() - t2.getHour(), t1.getMinute() - t2.getMinute(),
+        t1.getSecond() - t2.getSecond(), Math.floorMod(a, 1000L) - Math.floorMod(b, 1000L)};
     boolean flip = a < b;
-    if (flip) {
-      millis = -millis;
-      sec = -sec;
-      min = -min;
-      hour = -hour;
-      day = -day;
-      mon = -mon;
-      year = -year;
+    negateIf(flip, f);
+    long[] carry = {0, 12, 0, 24, 60, 60, 1000}; // what one unit of the field before is worth (days: the month's)
+    for (int i = f.length - 1; i > 0; i--) {
+      while (f[i] < 0) {
+        f[i] += i == 2 ? (flip ? t1 : t2).toLocalDate().lengthOfMonth() : carry[i];
+        f[i - 1]--;
+      }
     }
-    for (; millis < 0; millis += 1000) {
-      sec--;
-    }
-    for (; sec < 0; sec += 60) {
-      min--;
-    }
-    for (; min < 0; min += 60) {
-      hour--;
-    }
-    for (; hour < 0; hour += 24) {
-      day--;
-    }
-    while (day < 0) {
-      LocalDateTime from = flip ? t1 : t2;
-      day += from.toLocalDate().lengthOfMonth();
-      mon--;
-    }
-    for (; mon < 0; mon += 12) {
-      year--;
-    }
-    if (flip) {
-      millis = -millis;
-      sec = -sec;
-      min = -min;
-      hour = -hour;
-      day = -day;
-      mon = -mon;
-      year = -year;
-    }
+    negateIf(flip, f);
+    long year = f[0];
+    long mon = f[1];
+    long day = f[2];
+    long hour = f[3];
+    long min = f[4];
+    long sec = f[5];
+    long millis = f[6];
     return intervalText(year, mon, day, hour, min, sec, millis);
+  }
+
+  private static void negateIf(boolean negate, long[] fields) {
+    for (int i = 0; negate && i < fields.length; i++) {
+      fields[i] = -fields[i];
+    }
   }
 
   /** {@code age(t)}: age from midnight of the session's current date. Called by generated code. */

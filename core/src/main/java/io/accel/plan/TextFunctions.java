@@ -67,7 +67,218 @@ public final class TextFunctions {
         binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
         PgFunctions.method(TextFunctions.class, "arrayPosition"), false, NullPolicy.NONE)));
     out.add(SUBSTRING_REGEX);
+    // the number as unconstrained NUMERIC (each value keeps its scale): a NUMERIC parameter of Calcite's default
+    // scale 0 rounded 1234.5 to 1235 before formatting
+    out.add(new org.apache.calcite.sql.validate.SqlUserDefinedFunction(
+        new org.apache.calcite.sql.SqlIdentifier("to_char", org.apache.calcite.sql.parser.SqlParserPos.ZERO),
+        org.apache.calcite.sql.SqlKind.OTHER_FUNCTION, PgFunctions.returning(SqlTypeName.VARCHAR),
+        org.apache.calcite.sql.type.InferTypes.FIRST_KNOWN,
+        org.apache.calcite.sql.type.OperandTypes.operandMetadata(
+            List.of(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC,
+                org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER),
+            f -> List.of(AccelTypeSystem.unconstrainedNumeric(f), f.createSqlType(SqlTypeName.VARCHAR)),
+            i -> "arg" + i, i -> false),
+        new PgFunctions.Implementation(PgFunctions.method(TextFunctions.class, "toCharNumber"), false,
+            NullPolicy.STRICT)));
+    out.add(PgFunctions.scalar("to_number", PgFunctions.returning(SqlTypeName.DECIMAL), List.of(SqlTypeName.VARCHAR,
+        SqlTypeName.VARCHAR), TextFunctions.class, "toNumber", false, true));
     return out;
+  }
+
+  /** One item of a numeric format: a digit (9 or 0), the point, a group separator, a sign, or literal text. */
+  private record NumberItem(char kind, String text) {
+  }
+
+  private static List<NumberItem> numberFormat(String format, boolean[] fillMode) {
+    List<NumberItem> items = new ArrayList<>();
+    String f = format;
+    for (int i = 0; i < f.length(); i++) {
+      char c = f.charAt(i);
+      String rest = f.substring(i).toUpperCase(java.util.Locale.ROOT);
+      if (rest.startsWith("FM")) {
+        fillMode[0] = true;
+        i++;
+      } else if (c == '9' || c == '0') {
+        items.add(new NumberItem(c, null));
+      } else if (c == '.' || c == 'D' || c == 'd') {
+        items.add(new NumberItem('.', null));
+      } else if (c == ',' || c == 'G' || c == 'g') {
+        items.add(new NumberItem(',', null));
+      } else if (rest.startsWith("MI") || rest.startsWith("PR") || rest.startsWith("PL") || rest.startsWith("SG")) {
+        items.add(new NumberItem(rest.charAt(0) == 'M' ? 'M' : rest.charAt(0) == 'P' ? (rest.charAt(1) == 'R' ? 'R'
+            : 'P') : 'G', null));
+        i++;
+      } else if (c == 'S' || c == 's') {
+        items.add(new NumberItem('S', null));
+      } else if (c == '"') {
+        int end = f.indexOf('"', i + 1);
+        end = end < 0 ? f.length() : end;
+        items.add(new NumberItem('L', f.substring(i + 1, end)));
+        i = end;
+      } else {
+        items.add(new NumberItem('L', String.valueOf(c)));
+      }
+    }
+    return items;
+  }
+
+  /**
+   * to_char(numeric, format) as PostgreSQL formats numbers: 9 and 0 digit positions, . or D, , or G, MI, S, PL, SG,
+   * PR, FM, quoted text; a sign position before the digits unless the format places the sign; # in every digit
+   * position when the integer part does not fit.
+   */
+  public static String toCharNumber(Object number, String format) {
+    BigDecimal value = number instanceof BigDecimal b ? b : new BigDecimal(number.toString());
+    boolean[] fill = {false};
+    List<NumberItem> items = numberFormat(format, fill);
+    int point = -1;
+    int intDigits = 0;
+    int fracDigits = 0;
+    boolean explicitSign = false;
+    for (int i = 0; i < items.size(); i++) {
+      char k = items.get(i).kind();
+      if (k == '.' && point < 0) {
+        point = i;
+      } else if (k == '9' || k == '0') {
+        if (point < 0) {
+          intDigits++;
+        } else {
+          fracDigits++;
+        }
+      } else if (k == 'M' || k == 'P' || k == 'G') {
+        explicitSign = true;
+      }
+    }
+    boolean negative = value.signum() < 0;
+    BigDecimal v = value.abs().setScale(fracDigits, RoundingMode.HALF_UP);
+    String whole = v.toBigInteger().toString();
+    String fraction = fracDigits == 0 ? "" : v.toPlainString().substring(v.toPlainString().indexOf('.') + 1);
+    negative &= v.signum() != 0;
+    boolean zeroWhole = whole.equals("0");
+    if (zeroWhole) {
+      whole = fracDigits == 0 ? "0" : "";
+    }
+    boolean overflow = whole.length() > intDigits;
+    // the leftmost 0 position: zeros are printed from there on
+    int firstZero = -1;
+    for (int i = 0, d = 0; i < items.size() && (point < 0 || i < point); i++) {
+      if (items.get(i).kind() == '0' && firstZero < 0) {
+        firstZero = d;
+      }
+      if (items.get(i).kind() == '9' || items.get(i).kind() == '0') {
+        d++;
+      }
+    }
+    // cells: text, and whether it is padding (FM removes it)
+    List<String> text = new ArrayList<>();
+    List<Boolean> padding = new ArrayList<>();
+    int firstNumberItem = -1;
+    int intSeen = 0;
+    int fracSeen = 0;
+    boolean started = false;
+    for (int i = 0; i < items.size(); i++) {
+      NumberItem item = items.get(i);
+      char k = item.kind();
+      if ((k == '9' || k == '0' || k == '.') && firstNumberItem < 0) {
+        firstNumberItem = text.size();
+      }
+      if ((k == '9' || k == '0') && (point < 0 || i < point)) {
+        int fromRight = intDigits - 1 - intSeen;
+        intSeen++;
+        if (overflow) {
+          text.add("#");
+          padding.add(false);
+        } else if (fromRight < whole.length()) {
+          text.add(String.valueOf(whole.charAt(whole.length() - 1 - fromRight)));
+          padding.add(false);
+          started = true;
+        } else if (firstZero >= 0 && intSeen - 1 >= firstZero) {
+          text.add("0");
+          padding.add(false);
+          started = true;
+        } else {
+          text.add(" ");
+          padding.add(true);
+        }
+      } else if (k == '9' || k == '0') {
+        char digit = overflow ? '#' : fraction.charAt(fracSeen);
+        fracSeen++;
+        text.add(String.valueOf(digit));
+        // FM drops trailing zeros of 9 positions after the point
+        boolean trailing9 = k == '9' && !overflow && fraction.substring(fracSeen - 1).chars().allMatch(ch -> ch == '0')
+            && items.subList(i, items.size()).stream().filter(x -> x.kind() == '0').findAny().isEmpty();
+        padding.add(trailing9);
+      } else if (k == '.') {
+        text.add(i == point ? "." : "");
+        padding.add(false);
+      } else if (k == ',') {
+        text.add(started || overflow ? "," : " ");
+        padding.add(!(started || overflow));
+      } else if (k == 'M') {
+        text.add(negative ? "-" : " ");
+        padding.add(!negative);
+      } else if (k == 'P') {
+        text.add(negative ? " " : "+");
+        padding.add(negative);
+      } else if (k == 'G') {
+        text.add(negative ? "-" : "+");
+        padding.add(false);
+      } else if (k == 'R') {
+        text.add(negative ? ">" : " ");
+        padding.add(!negative);
+      } else if (k == 'S') {
+        text.add(""); // anchored to the digits, below
+        padding.add(false);
+      } else {
+        text.add(item.text());
+        padding.add(false);
+      }
+    }
+    if (!explicitSign) {
+      // the sign (a blank when positive; S: + or -; PR: < or a blank) goes right before the first character the
+      // number prints, in a position of its own
+      boolean pr = items.stream().anyMatch(x -> x.kind() == 'R');
+      boolean s = items.stream().anyMatch(x -> x.kind() == 'S');
+      String sign = pr ? (negative ? "<" : " ") : s ? (negative ? "-" : "+") : negative ? "-" : " ";
+      int at = firstNumberItem < 0 ? text.size() : firstNumberItem;
+      while (at < text.size() && padding.get(at) && text.get(at).equals(" ")) {
+        at++;
+      }
+      text.add(at, sign);
+      padding.add(at, sign.equals(" "));
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < text.size(); i++) {
+      if (!(fill[0] && padding.get(i))) {
+        out.append(text.get(i));
+      }
+    }
+    return out.toString();
+  }
+
+  /** to_number(text, format): the digits, point and sign of the text, the rest (group separators, symbols) skipped. */
+  public static BigDecimal toNumber(String text, String format) {
+    StringBuilder digits = new StringBuilder();
+    boolean negative = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isDigit(c) || c == '.') {
+        digits.append(c);
+      } else if (c == '-' || c == '<') {
+        negative = true;
+      }
+    }
+    if (digits.isEmpty() || digits.toString().equals(".")) {
+      throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type numeric: \""
+          + text + "\"");
+    }
+    try {
+      BigDecimal v = new BigDecimal(digits.toString());
+      return negative ? v.negate() : v;
+    } catch (NumberFormatException e) {
+      throw new AccelException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type numeric: \""
+          + text + "\"");
+    }
   }
 
   /** {@code substring(s FROM 'pattern')}: see {@link #substringRegex}; PgSqlValidator calls it for that form. */

@@ -362,14 +362,7 @@ public final class CommandParser {
       analyze = optionalWord("analyze", "analyse");
       verbose = optionalWord("verbose");
     }
-    Token start = peek();
-    if (start.kind() == Kind.END) {
-      throw error(start, "syntax error at end of input");
-    }
-    String statement = sql.substring(start.start()).trim();
-    while (statement.endsWith(";")) {
-      statement = statement.substring(0, statement.length() - 1).trim();
-    }
+    String statement = restOfStatement();
     return new Command.Explain(statement, analyze, verbose);
   }
 
@@ -1183,14 +1176,7 @@ public final class CommandParser {
       return null;
     }
     next();
-    Token start = peek();
-    if (start.kind() == Kind.END) {
-      throw error(start, "syntax error at end of input");
-    }
-    String query = sql.substring(start.start()).trim();
-    while (query.endsWith(";")) {
-      query = query.substring(0, query.length() - 1).trim();
-    }
+    String query = restOfStatement();
     boolean withData = true;
     java.util.regex.Matcher data = java.util.regex.Pattern.compile("(?is)(.*?)\\s+with\\s+(no\\s+)?data$")
         .matcher(query);
@@ -1199,6 +1185,19 @@ public final class CommandParser {
       withData = data.group(2) == null;
     }
     return new Command.CreateTableAs(table, ifNotExists, columns, query, withData);
+  }
+
+  /** The text from the next token to the end, without trailing semicolons (a statement inside this one). */
+  private String restOfStatement() {
+    Token start = peek();
+    if (start.kind() == Kind.END) {
+      throw error(start, "syntax error at end of input");
+    }
+    String text = sql.substring(start.start()).trim();
+    while (text.endsWith(";")) {
+      text = text.substring(0, text.length() - 1).trim();
+    }
+    return text;
   }
 
   /** {@code CREATE EXTENSION [IF NOT EXISTS] name [WITH] [SCHEMA s] [VERSION v] [CASCADE]}. */
@@ -1237,14 +1236,7 @@ public final class CommandParser {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "view options (WITH ...) are not supported by Accel");
     }
     expectWord("as");
-    Token start = peek();
-    if (start.kind() == Kind.END) {
-      throw error(start, "syntax error at end of input");
-    }
-    String query = sql.substring(start.start()).trim();
-    while (query.endsWith(";")) {
-      query = query.substring(0, query.length() - 1).trim();
-    }
+    String query = restOfStatement();
     if (query.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\bwith\\s+(cascaded\\s+|local\\s+)?check\\s+option$")) {
       throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, "WITH CHECK OPTION is not supported by Accel");
     }
@@ -1593,9 +1585,26 @@ public final class CommandParser {
         uniques.add(List.of(name));
       } else if (t.is("default")) {
         next();
+        if (defaultSql.isPresent() && defaultSql.get().startsWith(io.accel.catalog.Column.GENERATED)) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "both default and generation expression specified for"
+              + " column \"" + name + "\" of table \"" + table + "\"");
+        }
         defaultSql = Optional.of(defaultExpression());
       } else if (t.is("references")) {
         foreignKeys.add(references(List.of(name)));
+      } else if (t.is("generated") && tokens.get(pos + 1).is("always") && tokens.get(pos + 2).is("as")
+          && tokens.get(pos + 3).isSymbol("(")) {
+        // GENERATED ALWAYS AS (expression) STORED: computed from the row on every write
+        next();
+        next();
+        next();
+        String expression = checkExpression();
+        expectWord("stored");
+        if (defaultSql.isPresent()) {
+          throw new AccelException(SqlState.SYNTAX_ERROR, "both default and generation expression specified for"
+              + " column \"" + name + "\" of table \"" + table + "\"");
+        }
+        defaultSql = Optional.of(io.accel.catalog.Column.GENERATED + expression);
       } else if (t.is("generated") || t.is("collate")) {
         throw new AccelException(SqlState.FEATURE_NOT_SUPPORTED, t.text().toUpperCase()
             + " in a column definition is not supported by Accel");

@@ -790,7 +790,7 @@ final class AccelMeta extends MetaImpl {
         default -> null;
       };
       return new ColumnRow(AccelSchema.NAME, table, column.name(), kind.sqlTypeName().getJdbcOrdinal(), typeName,
-          size, digits, radix, column.nullable(), column.defaultSql().orElse(null), octets, ordinal, remarks);
+          size, digits, radix, column.nullable(), column.insertDefault().orElse(null), octets, ordinal, remarks);
     }
   }
 
