@@ -47,11 +47,14 @@ public final class TableWriter {
   private int depth;
   /** Statements writing at most this many rows lock the unique keys they create (see the class comment). */
   static final int LOCKED_NEW_KEYS = 100;
+  /** Whether the table has generated columns, which every row written computes. */
+  private final boolean generatedColumns;
 
   public TableWriter(Database database, TxnContext ctx, TableDef table) {
     this.database = database;
     this.ctx = ctx;
     this.table = table;
+    this.generatedColumns = table.columns().stream().anyMatch(Column::generated);
     this.rows = database.tableFamily(table);
     ReferentialChecks refs = new ReferentialChecks(database, ctx, table);
     this.references = refs.active() ? refs : null;
@@ -374,7 +377,7 @@ public final class TableWriter {
           + table.name() + "\" of " + table.columns().size() + " columns");
     }
     Object[] row = new Object[raw.length];
-    Object[] given = database.checkConstraints().computeGenerated(table, raw, ctx);
+    Object[] given = generatedColumns ? database.checkConstraints().computeGenerated(table, raw, ctx) : raw;
     for (int i = 0; i < raw.length; i++) {
       Column column = table.columns().get(i);
       Object v = given[i];
