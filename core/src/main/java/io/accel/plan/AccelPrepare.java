@@ -112,8 +112,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
         io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
             io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
                 io.accel.sql.FractionalExtract.rewrite(io.accel.sql.RankingFrames.rewrite(
-                    io.accel.sql.SelectWithoutFrom.rewrite(io.accel.sql.UpdateFrom.rewrite(
-                        io.accel.sql.KeywordNames.rewrite(sql)))))))))))));
+                    io.accel.sql.OrderedSetAggregates.rewrite(io.accel.sql.SelectWithoutFrom.rewrite(
+                        io.accel.sql.UpdateFrom.rewrite(io.accel.sql.KeywordNames.rewrite(sql))))))))))))));
   }
 
   /**

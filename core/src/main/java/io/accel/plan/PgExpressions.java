@@ -310,6 +310,21 @@ public final class PgExpressions {
     @Override
     public RexNode visitOver(RexOver over) {
       RexNode visited = super.visitOver(over);
+      if (!divisionsOnly && visited instanceof RexOver o && o.getAggOperator() == SqlStdOperatorTable.AVG
+          && o.getType().getSqlTypeName() == SqlTypeName.DECIMAL && !o.isDistinct()) {
+        // a NUMERIC avg over a window as SUM / COUNT over it, so the quotient has PostgreSQL's scale (Calcite's
+        // window avg kept the type's 16 decimals where PostgreSQL's 135000.25 has 12)
+        RexWindow w = o.getWindow();
+        RexNode arg = o.getOperands().get(0);
+        RelDataType sumType = types.createTypeWithNullability(
+            types.getTypeSystem().deriveSumType(types, arg.getType()), true);
+        RexNode sum = rexBuilder.makeOver(sumType, SqlStdOperatorTable.SUM, List.of(arg), w.partitionKeys,
+            w.orderKeys, w.getLowerBound(), w.getUpperBound(), w.isRows(), true, true, false, false);
+        RexNode count = rexBuilder.makeOver(types.createSqlType(SqlTypeName.BIGINT), SqlStdOperatorTable.COUNT,
+            List.of(arg), w.partitionKeys, w.orderKeys, w.getLowerBound(), w.getUpperBound(), w.isRows(), true,
+            false, false, false);
+        return rexBuilder.makeCall(o.getType(), DIVIDE, List.of(sum, count));
+      }
       if (divisionsOnly || !(visited instanceof RexOver o) || o.getAggOperator() != SqlStdOperatorTable.PERCENT_RANK
           && o.getAggOperator() != SqlStdOperatorTable.CUME_DIST) {
         return visited;
