@@ -44,10 +44,8 @@ public final class CastPrecedence {
   }
 
   private static String parenthesizeExponents(String sql) {
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
       return sql;
     }
     TreeMap<Integer, StringBuilder[]> inserts = new TreeMap<>();
@@ -141,11 +139,9 @@ public final class CastPrecedence {
     if (!sql.contains("::")) {
       return sql;
     }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
-      return sql; // Calcite reports the malformed text
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
+      return sql;
     }
     // offset -> text to insert there; closing parentheses go before opening ones at the same offset
     TreeMap<Integer, StringBuilder[]> inserts = new TreeMap<>();

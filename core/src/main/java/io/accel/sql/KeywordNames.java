@@ -45,10 +45,8 @@ public final class KeywordNames {
     if (!mayHave(sql)) {
       return sql;
     }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
       return sql;
     }
     StringBuilder out = null;

@@ -79,10 +79,8 @@ public final class PgLiterals {
     if (!lower.contains("interval") && !lower.contains("zone") && !lower.contains("time")) {
       return sql;
     }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
       return sql;
     }
     StringBuilder out = new StringBuilder(sql.length() + 16);

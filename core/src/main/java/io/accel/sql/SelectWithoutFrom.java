@@ -22,10 +22,8 @@ public final class SelectWithoutFrom {
     if (!lower.contains("select") || !lower.contains("where") && !lower.contains("group") && !lower.contains("having")) {
       return sql;
     }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
       return sql;
     }
     List<Integer> inserts = new ArrayList<>();

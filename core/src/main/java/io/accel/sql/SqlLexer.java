@@ -65,6 +65,15 @@ final class SqlLexer {
   }
 
   /** Tokens of a statement for Calcite, with the extensions described in the class comment. */
+  /** The tokens of {@code sql}, or null when it does not lex (a rewrite then leaves the text for Calcite to report). */
+  static List<Token> tokensOrNull(String sql) {
+    try {
+      return tokenizeExtended(sql);
+    } catch (AccelException e) {
+      return null;
+    }
+  }
+
   static List<Token> tokenizeExtended(String sql) {
     return tokenize(sql, true);
   }

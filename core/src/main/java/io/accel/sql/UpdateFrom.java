@@ -37,10 +37,8 @@ public final class UpdateFrom {
     if (!sql.regionMatches(true, first, "update", 0, 6) && !sql.regionMatches(true, first, "delete", 0, 6)) {
       return sql;
     }
-    List<Token> tokens;
-    try {
-      tokens = SqlLexer.tokenizeExtended(sql);
-    } catch (AccelException e) {
+    List<Token> tokens = SqlLexer.tokensOrNull(sql);
+    if (tokens == null) {
       return sql;
     }
     boolean update = tokens.get(0).is("update");
