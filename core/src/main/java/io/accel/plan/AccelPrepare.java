@@ -232,6 +232,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.subQuery(metadata),
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
+        NumericKeys::rewriteJoins,
         AccelPrepare::foldNullComparisons,
         JoinOrder::heuristic,
         // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
@@ -524,6 +525,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
       planner.addRule(EXPAND_DISTINCT_GROUPED);
       planner.addRule(EXPAND_DISTINCT_GLOBAL);
     }
+    // Calcite's rewrite of COALESCE(SUM(x), 0) into SUM0(x) builds its aggregate through RelBuilder, which
+    // re-derives SUM0's type as nullable for a nullable x (PostgreSQL's sum types, AccelTypeSystem): the NOT NULL
+    // projection above it then failed to register (internal error on COALESCE(sum(c), 0) ... GROUP BY).
+    planner.removeRule(CoreRules.PROJECT_AGGREGATE_MERGE);
     // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
     // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
     // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.

@@ -20,7 +20,6 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
@@ -35,7 +34,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * A planning phase: unconstrained NUMERIC values that differ only in trailing zeros (1.5 and 1.50, which such a
  * column keeps as written) are one value where rows are grouped or joined by them, as PostgreSQL's numeric equality
- * makes them. Calcite groups and hash-joins by {@code BigDecimal.equals}, which tells them apart. A GROUP BY or
+ * makes them; so are quotients, whose scale PostgreSQL's division picks per value. Calcite groups and hash-joins by
+ * {@code BigDecimal.equals}, which tells them apart. A GROUP BY or
  * DISTINCT key of that type is grouped by {@code accel_numeric_key} (the value without trailing zeros) and shows the
  * group's first value ({@code MIN}, which keeps the first of equal values: 2.00 stays 2.00); a COUNT(DISTINCT) counts
  * the keys; an equality of two such values in a join condition compares the keys (pushed below the join by
@@ -62,17 +62,38 @@ public final class NumericKeys {
       if (node instanceof LogicalAggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
         return aggregate(aggregate);
       }
-      if (node instanceof Join join) {
-        RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
-        return condition == join.getCondition() ? node : join.copy(join.getTraitSet(), condition, join.getLeft(),
-            join.getRight(), join.getJoinType(), join.isSemiJoinDone());
-      }
-      return node;
+      return node instanceof Join join ? keyedJoin(join) : node;
     });
   }
 
+  /** The joins that removing sub-queries made ({@code x IN (SELECT avg(...) ...)}) compare keys as well. */
+  static RelNode rewriteJoins(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    return PgExpressions.bottomUp(rel, node -> node instanceof Join join ? keyedJoin(join) : node);
+  }
+
+  private static RelNode keyedJoin(Join join) {
+    RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
+    return condition == join.getCondition() ? join : join.copy(join.getTraitSet(), condition, join.getLeft(),
+        join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+  }
+
+  private static boolean keyed(RexNode e) {
+    return e instanceof RexCall call && call.getOperator() == KEY;
+  }
+
   private static boolean unconstrained(RelNode input, int field) {
-    return AccelTypeSystem.isUnconstrainedNumeric(input.getRowType().getFieldList().get(field).getType());
+    return variableScale(input.getRowType().getFieldList().get(field).getType());
+  }
+
+  /**
+   * Whether values of this type may differ in trailing zeros: unconstrained NUMERIC, and the quotients (at least 16
+   * decimals) whose scale PostgreSQL's division picks per value (avg(x) = 5.00000000000000000000 against 5 cast to
+   * 16 decimals).
+   */
+  private static boolean variableScale(org.apache.calcite.rel.type.RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.DECIMAL
+        && (AccelTypeSystem.isUnconstrainedNumeric(type) || type.getScale() >= 16);
   }
 
   /** {@code aggregate} grouping and counting distinct unconstrained NUMERIC values by their keys, or itself. */
@@ -152,7 +173,7 @@ public final class NumericKeys {
     return LogicalProject.create(grouped, List.of(), outputs, aggregate.getRowType().getFieldNames(), Set.of());
   }
 
-  /** {@code a = b} of two unconstrained NUMERIC values as {@code key(a) = key(b)}. */
+  /** {@code a = b} of NUMERIC values, one of them of variable scale, as {@code key(a) = key(b)}. */
   private static final class KeyedEquality extends RexShuttle {
     private final RexBuilder rexBuilder;
 
@@ -164,10 +185,11 @@ public final class NumericKeys {
     public RexNode visitCall(RexCall call) {
       RexCall visited = (RexCall) super.visitCall(call);
       if (visited.getKind() == SqlKind.EQUALS && visited.getOperands().size() == 2
-          && visited.getOperands().get(0) instanceof RexInputRef
-          && visited.getOperands().get(1) instanceof RexInputRef
-          && AccelTypeSystem.isUnconstrainedNumeric(visited.getOperands().get(0).getType())
-          && AccelTypeSystem.isUnconstrainedNumeric(visited.getOperands().get(1).getType())) {
+          && visited.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
+          && visited.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.DECIMAL
+          && (variableScale(visited.getOperands().get(0).getType())
+              || variableScale(visited.getOperands().get(1).getType()))
+          && !keyed(visited.getOperands().get(0)) && !keyed(visited.getOperands().get(1))) {
         return rexBuilder.makeCall(visited.getOperator(),
             rexBuilder.makeCall(visited.getOperands().get(0).getType(), KEY, List.of(visited.getOperands().get(0))),
             rexBuilder.makeCall(visited.getOperands().get(1).getType(), KEY, List.of(visited.getOperands().get(1))));
