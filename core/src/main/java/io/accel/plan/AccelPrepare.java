@@ -329,7 +329,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelNode decorrelated;
     try {
       decorrelated = Programs.decorrelate().run(planner, rel, requiredOutputTraits, materializations, lattices);
-    } catch (AssertionError | IndexOutOfBoundsException e) {
+    } catch (AssertionError | IndexOutOfBoundsException | IllegalArgumentException e) {
+      // the decorrelator's own failures (a set operation whose correlated branch it rewrote with an extra column:
+      // "Cannot compute compatible row type"): the correlated plan runs as nested loops
       return rel;
     }
     // Calcite's decorrelator can also lose a relation: with an uncorrelated IN and a correlated EXISTS in one
@@ -498,6 +500,17 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   };
 
+  /** Calcite's merge of nested EXCEPTs, only where both have the same ALL flag (see createPlanner). */
+  private static final RelOptRule MINUS_MERGE = new org.apache.calcite.rel.rules.UnionMergeRule(
+      CoreRules.MINUS_MERGE.config.withDescription("AccelMinusMergeRule")
+          .as(org.apache.calcite.rel.rules.UnionMergeRule.Config.class)) {
+    @Override
+    public boolean matches(RelOptRuleCall call) {
+      return super.matches(call) && call.rel(1) instanceof org.apache.calcite.rel.core.Minus bottom
+          && bottom.all == ((org.apache.calcite.rel.core.Minus) call.rel(0)).all;
+    }
+  };
+
   @Override
   protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.@Nullable Context externalContext,
       @Nullable RelOptCostFactory costFactory) {
@@ -529,6 +542,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
     // re-derives SUM0's type as nullable for a nullable x (PostgreSQL's sum types, AccelTypeSystem): the NOT NULL
     // projection above it then failed to register (internal error on COALESCE(sum(c), 0) ... GROUP BY).
     planner.removeRule(CoreRules.PROJECT_AGGREGATE_MERGE);
+    // Calcite merges (a EXCEPT ALL b) EXCEPT c into one EXCEPT of a, b and c, but a EXCEPT ALL b keeps the values a
+    // holds more often than b, which a's distinct values EXCEPT b drops: only EXCEPTs of one kind are merged.
+    if (planner.removeRule(CoreRules.MINUS_MERGE)) {
+      planner.addRule(MINUS_MERGE);
+    }
     // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
     // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
     // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.
