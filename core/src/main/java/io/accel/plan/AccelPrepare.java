@@ -542,6 +542,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
     // re-derives SUM0's type as nullable for a nullable x (PostgreSQL's sum types, AccelTypeSystem): the NOT NULL
     // projection above it then failed to register (internal error on COALESCE(sum(c), 0) ... GROUP BY).
     planner.removeRule(CoreRules.PROJECT_AGGREGATE_MERGE);
+    // A condition on the outer rows of a correlated sub-query is evaluated before the sub-query runs for them
+    // (Calcite left it above the correlation: NOT IN (correlated ...) AND i BETWEEN 0 AND 1 ran the sub-query for
+    // every row, as PostgreSQL evaluates the cheap condition first).
+    planner.addRule(CoreRules.FILTER_CORRELATE);
     // Calcite merges (a EXCEPT ALL b) EXCEPT c into one EXCEPT of a, b and c, but a EXCEPT ALL b keeps the values a
     // holds more often than b, which a's distinct values EXCEPT b drops: only EXCEPTs of one kind are merged.
     if (planner.removeRule(CoreRules.MINUS_MERGE)) {

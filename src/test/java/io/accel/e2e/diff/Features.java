@@ -207,11 +207,8 @@ public final class Features {
   /** The feature set of the differential test: everything minus the known Accel gaps. */
   public static Features forAccel() {
     Features f = all();
-    f.distinctOverConstants = false; // accel gap: SELECT DISTINCT 1 FROM t WHERE EXISTS (correlated, no match) returns a row
     f.subqueryInInOperand = false; // accel gap: (SELECT min(1) FROM u WHERE u.k = t.i) [NOT] IN (SELECT k FROM u) -> "$cor0 must not be used by left input to correlation"
     f.correlatedSubqueriesInSelectList = false; // accel gap: planner crashes (type mismatch, IndexOutOfBounds, NoElementException) for correlated subqueries in SELECT lists, see report
-    f.nestedSubqueries = false; // accel gap: WHERE EXISTS (SELECT 1 FROM t b WHERE EXISTS (SELECT 1 FROM u WHERE u.v = b.tx)) returns every row (PostgreSQL none)
-    f.correlatedNotIn = false; // accel gap: i NOT IN (SELECT k FROM u WHERE t.v IS NOT NULL) -> CompileException (mergeJoin)
     return f;
   }
 }
