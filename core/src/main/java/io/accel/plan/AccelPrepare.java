@@ -44,6 +44,8 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.plan.RelOptPlanner;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -167,6 +169,15 @@ public class AccelPrepare extends CalcitePrepareImpl {
       }
 
       @Override
+      protected org.apache.calcite.rel.RelRoot trimUnusedFields(org.apache.calcite.rel.RelRoot root) {
+        try {
+          return super.trimUnusedFields(root);
+        } catch (AssertionError | RuntimeException e) {
+          return root; // see AccelPrepare.trim
+        }
+      }
+
+      @Override
       protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
           UnaryOperator<SqlValidator.Config> configTransform) {
         // this statement's reader, not the one Calcite passes (see above); Calcite chains it after the
@@ -225,7 +236,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         NumericKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         (planner, rel, traits, materializations, lattices) -> {
-          mixedSubQueries[0] = mixesSubQueries(rel);
+          mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel);
           return rel;
         },
         AccelPrepare::inOverConstants,
@@ -238,7 +249,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
         Programs.hep(List.of(CoreRules.JOIN_PUSH_EXPRESSIONS), true, metadata),
         Programs.measure(metadata),
-        Programs.trim(),
+        AccelPrepare::trim,
         Programs.hep(List.of(SCALAR_SUBQUERY_TO_CORRELATE), true, metadata),
         volcano,
         Programs.calc(metadata),
@@ -318,6 +329,61 @@ public class AccelPrepare extends CalcitePrepareImpl {
   }
 
   /**
+   * Calcite's field trimming (after conversion from SQL and again before planning), or the plan as it was where the
+   * trimmer fails (an EXISTS in a select list over a
+   * grouped derived table ordered by both: an IndexOutOfBoundsException permuting the sort's fields). Trimming only
+   * narrows rows.
+   */
+  private static RelNode trim(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    try {
+      return Programs.trim().run(planner, rel, requiredOutputTraits, materializations, lattices);
+    } catch (AssertionError | RuntimeException e) {
+      return rel;
+    }
+  }
+
+  /**
+   * Whether a correlated {@code [NOT] IN} / {@code ANY} / {@code ALL} sub-query is used as a value (in a select
+   * list, under OR, in a CASE) rather than as a condition of its own. Calcite decorrelates such a sub-query into a
+   * count per correlation value joined back with {@code =}, so an outer row whose correlation value is NULL finds
+   * no count: {@code NULL NOT IN (an empty set)} came out NULL instead of TRUE. Such statements stay correlated.
+   */
+  static boolean hasNestedCorrelatedIn(RelNode rel) {
+    boolean[] found = {false};
+    new RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        Set<RexNode> conditions = new HashSet<>();
+        if (node instanceof Filter filter) {
+          for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+            conditions.add(conjunct);
+            if (conjunct.getKind() == SqlKind.NOT) {
+              conditions.add(((RexCall) conjunct).getOperands().get(0));
+            }
+          }
+        }
+        node.accept(new RexShuttle() {
+          @Override
+          public RexNode visitSubQuery(RexSubQuery subQuery) {
+            if ((subQuery.getKind() == SqlKind.IN || subQuery.getKind() == SqlKind.SOME
+                || subQuery.getKind() == SqlKind.ALL || subQuery.getKind() == SqlKind.NOT_IN)
+                && !conditions.contains(subQuery) && !RelOptUtil.getVariablesUsed(subQuery.rel).isEmpty()) {
+              found[0] = true;
+            }
+            if (hasNestedCorrelatedIn(subQuery.rel)) {
+              found[0] = true;
+            }
+            return subQuery;
+          }
+        });
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+    return found[0];
+  }
+
+  /**
    * Calcite's decorrelation, or the plan as it was when decorrelation fails: on one of its own consistency
    * checks ("Decorrelation produced a relation with a different type", seen with DISTINCT over constants
    * and an IN sub-query), or inside it (an IndexOutOfBoundsException in {@code RelDecorrelator} for DISTINCT
@@ -329,9 +395,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
     RelNode decorrelated;
     try {
       decorrelated = Programs.decorrelate().run(planner, rel, requiredOutputTraits, materializations, lattices);
-    } catch (AssertionError | IndexOutOfBoundsException | IllegalArgumentException e) {
+    } catch (AssertionError | RuntimeException e) {
       // the decorrelator's own failures (a set operation whose correlated branch it rewrote with an extra column:
-      // "Cannot compute compatible row type"): the correlated plan runs as nested loops
+      // "Cannot compute compatible row type"; a correlation variable it lost track of: NullPointerException): the
+      // correlated plan runs as nested loops
       return rel;
     }
     // Calcite's decorrelator can also lose a relation: with an uncorrelated IN and a correlated EXISTS in one
