@@ -62,8 +62,54 @@ public final class NumericKeys {
       if (node instanceof LogicalAggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
         return aggregate(aggregate);
       }
+      if (node instanceof org.apache.calcite.rel.core.SetOp setOp && !setOp.all && variableScaleColumns(setOp)) {
+        // a UNION as the grouping of its UNION ALL, whose keys aggregate() compares (each row shows its value)
+        if (setOp instanceof org.apache.calcite.rel.logical.LogicalUnion) {
+          RelNode all = org.apache.calcite.rel.logical.LogicalUnion.create(setOp.getInputs(), true);
+          return aggregate(LogicalAggregate.create(all, List.of(),
+              ImmutableBitSet.range(all.getRowType().getFieldCount()), null, List.of()));
+        }
+      }
+      if ((node instanceof org.apache.calcite.rel.core.Intersect || node instanceof org.apache.calcite.rel.core.Minus)
+          && variableScaleColumns((org.apache.calcite.rel.core.SetOp) node)) {
+        return keyedInputs((org.apache.calcite.rel.core.SetOp) node);
+      }
       return node instanceof Join join ? keyedJoin(join) : node;
     });
+  }
+
+  private static boolean variableScaleColumns(org.apache.calcite.rel.core.SetOp setOp) {
+    for (RelNode input : setOp.getInputs()) {
+      for (RelDataTypeField field : input.getRowType().getFieldList()) {
+        if (variableScale(field.getType())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * An INTERSECT or EXCEPT [ALL] comparing the keys of NUMERIC columns of variable scale: such a column shows its
+   * value without trailing zeros (PostgreSQL shows the first input's value as written).
+   */
+  private static RelNode keyedInputs(org.apache.calcite.rel.core.SetOp setOp) {
+    List<RelDataTypeField> outputs = setOp.getRowType().getFieldList();
+    List<RelNode> inputs = new ArrayList<>();
+    for (RelNode input : setOp.getInputs()) {
+      RexBuilder rexBuilder = input.getCluster().getRexBuilder();
+      List<RexNode> projects = new ArrayList<>();
+      for (int i = 0; i < outputs.size(); i++) {
+        RexNode ref = rexBuilder.makeInputRef(input, i);
+        int column = i;
+        boolean keyed = outputs.get(i).getType().getSqlTypeName() == SqlTypeName.DECIMAL
+            && setOp.getInputs().stream().anyMatch(in -> variableScale(in.getRowType().getFieldList()
+                .get(column).getType()));
+        projects.add(keyed ? rexBuilder.makeCall(ref.getType(), KEY, List.of(ref)) : ref);
+      }
+      inputs.add(LogicalProject.create(input, List.of(), projects, input.getRowType().getFieldNames(), Set.of()));
+    }
+    return setOp.copy(setOp.getTraitSet(), inputs, setOp.all);
   }
 
   /** The joins that removing sub-queries made ({@code x IN (SELECT avg(...) ...)}) compare keys as well. */
