@@ -165,7 +165,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
       protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
           SqlToRelConverter.Config config) {
         SqlToRelConverter calcite = super.getSqlToRelConverter(validator, reader, config);
-        return new PgSqlToRelConverter(this, validator, reader, cluster, convertlets, calcite.config);
+        return new PgSqlToRelConverter(this, validator, reader, cluster, convertlets,
+            calcite.config.addRelBuilderConfigTransform(b -> b.withBloat(-1)));
       }
 
       @Override

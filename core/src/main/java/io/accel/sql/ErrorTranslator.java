@@ -23,6 +23,8 @@ public final class ErrorTranslator {
   private static final Pattern POSITION = Pattern.compile("(?:From line|At line|at line) (\\d+), column (\\d+)");
   private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"([^\"]*)\" at line (\\d+), column (\\d+)");
 
+  private static final Pattern INDEX_OUT_OF_RANGE = Pattern.compile("(?i)\\bindex\\b.*out of range");
+
   private ErrorTranslator() {
   }
 
@@ -65,7 +67,9 @@ public final class ErrorTranslator {
         return new AccelException(SqlState.DATETIME_FIELD_OVERFLOW, "date/time field value out of range: "
             + clean(m).replaceFirst("^Value of \\w+ field is out of range in ", ""), t);
       }
-      if (m.contains("Value out of range") || m.contains("out of range") || m.contains("overflow")) {
+      // (an index out of range is the planner's or executor's own failure, not a value's: internal error)
+      if ((m.contains("Value out of range") || m.contains("out of range") || m.contains("overflow"))
+          && !(t instanceof IndexOutOfBoundsException) && !INDEX_OUT_OF_RANGE.matcher(m).find()) {
         return new AccelException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, clean(m), t);
       }
       if (m.startsWith("Cannot call table function here:")) {

@@ -208,7 +208,7 @@ public final class Features {
   public static Features forAccel() {
     Features f = all();
     f.subqueryInInOperand = false; // accel gap: (SELECT min(1) FROM u WHERE u.k = t.i) [NOT] IN (SELECT k FROM u) -> "$cor0 must not be used by left input to correlation"
-    f.correlatedSubqueriesInSelectList = false; // accel gap: SELECT lower(d.c0) AS c0, EXISTS (SELECT ... = d.c0) FROM (SELECT ... c0 ...) d ORDER BY c0 -> IndexOutOfBounds (an ORDER BY alias shadowing a derived table's column the sub-query reads); a nested $cor2 "should be defined"
+    f.correlatedSubqueriesInSelectList = false; // accel gap: a select-list sub-query whose own sub-query reads the outermost query's row (SELECT (SELECT max(d) FROM u WHERE u.k = a.k AND (b.x < (SELECT min(...) FROM v WHERE v.n = u.f) OR ...)) FROM a JOIN b ...) -> "Correlation variable $cor2 should be defined" (seeds 1-9: the only one left)
     return f;
   }
 }
