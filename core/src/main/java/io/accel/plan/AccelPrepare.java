@@ -236,8 +236,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
         FloatKeys::rewrite,
         NumericKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
+        SubQueryOperands::rewrite,
         (planner, rel, traits, materializations, lattices) -> {
-          mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel);
+          mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel) || readsOuterNullsafely(rel);
           return rel;
         },
         AccelPrepare::inOverConstants,
@@ -382,6 +383,91 @@ public class AccelPrepare extends CalcitePrepareImpl {
       }
     }.go(rel);
     return found[0];
+  }
+
+  /**
+   * Whether a correlated sub-query reads the outer row other than in a comparison that is a condition of its own
+   * ({@code u.k = t.k}, {@code u.d > t.since}): under an OR, in a CASE, IS NULL, COALESCE or a select list. Calcite
+   * decorrelates through the distinct outer values and joins the results back with {@code =}, so an outer row whose
+   * value is NULL lost its sub-query's rows; that is right only where a NULL makes the reading condition fail
+   * ({@code WHERE u.f = t.f AND (TRUE OR u.v <= t.v)}: a NULL t.v counted as no rows). Such statements stay correlated.
+   */
+  static boolean readsOuterNullsafely(RelNode rel) {
+    boolean[] found = {false};
+    new RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        node.accept(new RexShuttle() {
+          @Override
+          public RexNode visitSubQuery(RexSubQuery subQuery) {
+            if (!RelOptUtil.getVariablesUsed(subQuery.rel).isEmpty() && readsOuterLoosely(subQuery.rel)) {
+              found[0] = true;
+            }
+            return super.visitSubQuery(subQuery);
+          }
+        });
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+    return found[0];
+  }
+
+  /** Whether {@code rel} (at any depth, sub-queries included) reads a correlation variable outside a strict condition. */
+  private static boolean readsOuterLoosely(RelNode rel) {
+    boolean[] found = {false};
+    RexShuttle reads = new RexShuttle() {
+      @Override
+      public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+        if (access.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable) {
+          found[0] = true;
+        }
+        return super.visitFieldAccess(access);
+      }
+
+      @Override
+      public RexNode visitSubQuery(RexSubQuery subQuery) {
+        if (readsOuterLoosely(subQuery.rel)) {
+          found[0] = true;
+        }
+        return super.visitSubQuery(subQuery);
+      }
+    };
+    new RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        if (node instanceof Filter filter) {
+          for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+            if (!strictComparison(conjunct)) {
+              conjunct.accept(reads);
+            }
+          }
+        } else {
+          node.accept(reads);
+        }
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+    return found[0];
+  }
+
+  /** A comparison (=, <>, <, <=, >, >=) of expressions that are NULL when a column they read is NULL. */
+  private static boolean strictComparison(RexNode e) {
+    return e instanceof RexCall call && SqlKind.COMPARISON.contains(call.getKind())
+        && call.getKind() != SqlKind.IS_DISTINCT_FROM && call.getKind() != SqlKind.IS_NOT_DISTINCT_FROM
+        && call.getOperands().stream().allMatch(AccelPrepare::strict);
+  }
+
+  private static final java.util.EnumSet<SqlKind> NOT_STRICT = java.util.EnumSet.of(SqlKind.CASE, SqlKind.COALESCE,
+      SqlKind.NULLIF, SqlKind.IS_NULL, SqlKind.IS_NOT_NULL, SqlKind.IS_TRUE, SqlKind.IS_NOT_TRUE, SqlKind.IS_FALSE,
+      SqlKind.IS_NOT_FALSE, SqlKind.IS_DISTINCT_FROM, SqlKind.IS_NOT_DISTINCT_FROM, SqlKind.OR, SqlKind.AND,
+      SqlKind.NOT, SqlKind.OTHER_FUNCTION, SqlKind.SCALAR_QUERY, SqlKind.EXISTS, SqlKind.IN, SqlKind.SOME, SqlKind.ALL);
+
+  private static boolean strict(RexNode e) {
+    if (e instanceof RexCall call) {
+      return !NOT_STRICT.contains(call.getKind()) && !(call instanceof RexSubQuery)
+          && call.getOperands().stream().allMatch(AccelPrepare::strict);
+    }
+    return true; // a column, a value, a parameter, a correlated column
   }
 
   /**

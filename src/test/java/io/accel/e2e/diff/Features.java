@@ -207,7 +207,7 @@ public final class Features {
   /** The feature set of the differential test: everything minus the known Accel gaps. */
   public static Features forAccel() {
     Features f = all();
-    f.subqueryInInOperand = false; // accel gap: (SELECT min(1) FROM u WHERE u.k = t.i) [NOT] IN (SELECT k FROM u) -> "$cor0 must not be used by left input to correlation"
+    f.subqueryInInOperand = false; // accel gap: WHERE EXISTS (SELECT ... WHERE u.k = t.k AND (... OR (SELECT sum(...) FROM v) IN (SELECT ... correlated))) over a five-table FULL JOIN runs its nested correlated plan per outer row (over 20 s; PostgreSQL runs the uncorrelated part once); results are right (seeds 1-9)
     f.correlatedSubqueriesInSelectList = false; // accel gap: a select-list sub-query whose own sub-query reads the outermost query's row (SELECT (SELECT max(d) FROM u WHERE u.k = a.k AND (b.x < (SELECT min(...) FROM v WHERE v.n = u.f) OR ...)) FROM a JOIN b ...) -> "Correlation variable $cor2 should be defined" (seeds 1-9: the only one left)
     return f;
   }
