@@ -20,6 +20,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * PostgreSQL's string and small numeric functions that Calcite's PostgreSQL library lacks: {@code reverse},
+ * {@code btrim},
  * {@code quote_literal}, {@code quote_nullable}, {@code format} (%s, %I, %L, %%, positions {@code %2$s} and widths),
  * {@code array_length(array, dimension)}, {@code div}, {@code make_timestamp}. Called by generated code.
  */
@@ -31,6 +32,10 @@ public final class TextFunctions {
     List<SqlOperator> out = new ArrayList<>();
     out.add(PgFunctions.scalar("reverse", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.VARCHAR),
         TextFunctions.class, "reverse", false, true));
+    out.add(PgFunctions.scalar("btrim", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.VARCHAR),
+        TextFunctions.class, "btrim", false, true));
+    out.add(PgFunctions.scalar("btrim", PgFunctions.returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.VARCHAR,
+        SqlTypeName.VARCHAR), TextFunctions.class, "btrimChars", false, true));
     out.add(PgFunctions.function("quote_literal", nullableText(true), 1, 1, textOf("quoteLiteral",
         NullPolicy.STRICT)));
     out.add(PgFunctions.function("quote_nullable", nullableText(false), 1, 1, textOf("quoteNullable",
@@ -423,6 +428,24 @@ public final class TextFunctions {
           : e.toString());
     }
     return out.append('}').toString();
+  }
+
+  /** {@code btrim(s)}: {@code s} without leading and trailing spaces (only spaces, as PostgreSQL). */
+  public static String btrim(String s) {
+    return btrimChars(s, " ");
+  }
+
+  /** {@code btrim(s, chars)}: {@code s} without the leading and trailing characters found in {@code chars}. */
+  public static String btrimChars(String s, String chars) {
+    int start = 0;
+    int end = s.length();
+    while (start < end && chars.indexOf(s.charAt(start)) >= 0) {
+      start++;
+    }
+    while (end > start && chars.indexOf(s.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return s.substring(start, end);
   }
 
   public static String reverse(String s) {

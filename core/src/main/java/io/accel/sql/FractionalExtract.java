@@ -16,12 +16,42 @@ public final class FractionalExtract {
 
   private static final Set<String> UNITS = Set.of("epoch", "second");
 
-  /** {@code sql} with each such EXTRACT rewritten; unchanged when it has none. */
+  /** The fields {@code date_part('field', x)} reads as EXTRACT does (Calcite's own DATE_PART numbered DOW 1 to 7). */
+  private static final Set<String> DATE_PARTS = Set.of("century", "day", "decade", "dow", "doy", "epoch", "hour",
+      "isodow", "isoyear", "millennium", "minute", "month", "quarter", "second", "week", "year");
+
+  /**
+   * {@code sql} with each such EXTRACT rewritten, and each {@code date_part('field', x)} of a field above into the
+   * double precision of {@code EXTRACT(field FROM x)}, as PostgreSQL defines it; unchanged when it has none.
+   */
   public static String rewrite(String sql) {
-    if (!sql.toLowerCase(Locale.ROOT).contains("extract")) {
-      return sql;
+    String lower = sql.toLowerCase(Locale.ROOT);
+    String text = lower.contains("date_part") ? SqlLexer.rewriteEach(sql, 8, FractionalExtract::rewriteDatePart)
+        : sql;
+    if (!text.toLowerCase(Locale.ROOT).contains("extract")) {
+      return text;
     }
-    return SqlLexer.rewriteEach(sql, 8, FractionalExtract::rewriteFirst);
+    return SqlLexer.rewriteEach(text, 8, FractionalExtract::rewriteFirst);
+  }
+
+  private static String rewriteDatePart(String sql, List<Token> tokens) {
+    for (int k = 0; k + 4 < tokens.size(); k++) {
+      if (!tokens.get(k).is("date_part") || !tokens.get(k + 1).isSymbol("(")
+          || tokens.get(k + 2).kind() != SqlLexer.Kind.STRING
+          || !DATE_PARTS.contains(tokens.get(k + 2).text().toLowerCase(Locale.ROOT))
+          || !tokens.get(k + 3).isSymbol(",") || k > 0 && tokens.get(k - 1).isSymbol(".")) {
+        continue;
+      }
+      int close = PgCatalogSyntax.closing(tokens, k + 1);
+      if (close < 0) {
+        return null;
+      }
+      return sql.substring(0, tokens.get(k).start()) + "CAST(EXTRACT("
+          + tokens.get(k + 2).text().toLowerCase(Locale.ROOT) + " FROM "
+          + sql.substring(tokens.get(k + 4).start(), tokens.get(close).start()) + ") AS DOUBLE PRECISION)"
+          + sql.substring(tokens.get(close).end());
+    }
+    return null;
   }
 
   private static String rewriteFirst(String sql, List<Token> tokens) {

@@ -20,7 +20,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -531,8 +530,6 @@ class PreparedStatementTypesTest extends JdbcTestSupport {
   }
 
   @Test
-  @Disabled("accel gap (core): comparing a UUID column with a text literal, or CAST(uuid AS VARCHAR), fails"
-      + " to compile the generated code (XX000: no uuidToString(Object))")
   void uuidColumnComparedWithATextLiteralAndCastToText() throws SQLException {
     update(c, "INSERT INTO all_types (id, c_uuid) VALUES (1, '123e4567-e89b-12d3-a456-426614174000')");
     assertThat(rows(c, "SELECT id FROM all_types WHERE c_uuid = '123e4567-e89b-12d3-a456-426614174000'"))

@@ -56,9 +56,6 @@ class AccessPathDifferentialTest {
       // vs U+1F600): index keys order them as PostgreSQL does (UTF-8 bytes), Calcite's comparisons and sorts
       // (full scans, residual predicates, EnumerableSort) by UTF-16 code unit, so results depend on the path.
       "wideStrings",
-      // accel gap (not access path): a CHAR(n) column compared with a literal with trailing spaces
-      // ('xy ') does not ignore the spaces as PostgreSQL's bpchar does; full scans agree with index scans.
-      "charTrailingSpaceLiteral",
       // accel gap (not access path): a BigDecimal 2.5 or a Long outside INTEGER bound to `int_col = ?` is
       // converted to INTEGER (rounded to 3, or 22003) where PostgreSQL compares it as numeric/bigint.
       "pgParamConversion");

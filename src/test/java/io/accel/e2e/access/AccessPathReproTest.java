@@ -77,11 +77,8 @@ class AccessPathReproTest {
 
   /**
    * PostgreSQL compares {@code bpchar} values ignoring trailing spaces: {@code g = 'xy '} finds the row holding
-   * 'xy'. Accel presents CHAR(n) as VARCHAR to Calcite, which keeps the literal's trailing space: no row, with
-   * or without the index ({@code OFF} entry "charTrailingSpaceLiteral").
+   * 'xy', with or without the index (CharComparisons trims the literal).
    */
-  @Disabled("accel gap (not access path): CHAR(3) column = 'xy ' finds nothing; PostgreSQL finds 'xy' (bpchar"
-      + " comparison ignores trailing spaces); same with indexScans=false")
   @Test
   void charColumnComparedWithALiteralWithTrailingSpaces() throws SQLException {
     Connection[] cs = connections("repro_char");
