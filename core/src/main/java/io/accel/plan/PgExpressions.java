@@ -116,6 +116,11 @@ public final class PgExpressions {
       returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
       List.of(SqlTypeFamily.ANY, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.ANY, SqlTypeName.VARCHAR));
 
+  static final SqlUserDefinedFunction TIMESTAMPTZ_PLUS_MONTHS = function("accel_timestamptz_plus_months",
+      "timestamptzPlusMonths", returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+      List.of(SqlTypeFamily.ANY, SqlTypeFamily.ANY, SqlTypeFamily.CHARACTER),
+      List.of(SqlTypeName.ANY, SqlTypeName.ANY, SqlTypeName.VARCHAR));
+
   static final SqlUserDefinedFunction TO_DOUBLE = function("accel_to_double", "toDouble",
       returning(SqlTypeName.DOUBLE), List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
 
@@ -359,6 +364,10 @@ public final class PgExpressions {
     public RexNode visitCall(RexCall call) {
       RexCall visited = (RexCall) super.visitCall(call);
       RelDataType type = visited.getType();
+      RexNode months = timestamptzPlusMonths(visited);
+      if (months != null) {
+        return months;
+      }
       if (visited.getKind() == SqlKind.DIVIDE && type.getSqlTypeName() == SqlTypeName.DECIMAL
           && visited.getOperands().size() == 2) {
         return rexBuilder.makeCall(type, DIVIDE, List.of(visited.getOperands().get(0),
@@ -659,6 +668,33 @@ public final class PgExpressions {
             : rexBuilder.makeCast(type, text, true, false);
       }
       return null;
+    }
+
+    /**
+     * A timestamptz plus or minus months (a year-month interval) in the session's calendar, as PostgreSQL adds
+     * them ({@code now() + interval '1 month'}); Calcite added the months as milliseconds. Null for other calls.
+     */
+    private @Nullable RexNode timestamptzPlusMonths(RexCall call) {
+      if ((call.getKind() != SqlKind.PLUS && call.getKind() != SqlKind.MINUS) || call.getOperands().size() != 2
+          || call.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        return null;
+      }
+      RexNode a = call.getOperands().get(0);
+      RexNode b = call.getOperands().get(1);
+      boolean tzFirst = a.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+      RexNode tz = tzFirst ? a : b;
+      RexNode interval = tzFirst ? b : a;
+      if (tz.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+          || !SqlTypeName.YEAR_INTERVAL_TYPES.contains(interval.getType().getSqlTypeName())
+          || call.getKind() == SqlKind.MINUS && !tzFirst) {
+        return null;
+      }
+      RexNode signed = call.getKind() == SqlKind.MINUS
+          ? rexBuilder.makeCall(SqlStdOperatorTable.UNARY_MINUS, interval) : interval;
+      RelDataType type = types.createTypeWithNullability(call.getType(),
+          tz.getType().isNullable() || interval.getType().isNullable());
+      return rexBuilder.makeCall(type, TIMESTAMPTZ_PLUS_MONTHS, List.of(tz, signed,
+          rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
     }
 
     private RexNode integer(int value) {
@@ -986,6 +1022,15 @@ public final class PgExpressions {
   }
 
   /** A timestamp (local milliseconds) as the instant it is in {@code zone}. Called by generated code. */
+  /** {@code tz} plus {@code months} in {@code zone}'s calendar (the day clamped to the month's last). */
+  public static @Nullable Long timestamptzPlusMonths(@Nullable Object tz, @Nullable Object months, String zone) {
+    if (tz == null || months == null) {
+      return null;
+    }
+    return java.time.Instant.ofEpochMilli(((Number) tz).longValue()).atZone(ZoneId.of(zone))
+        .plusMonths(((Number) months).longValue()).toInstant().toEpochMilli();
+  }
+
   public static @Nullable Long timestampToTz(@Nullable Object local, String zone) {
     if (local == null) {
       return null;

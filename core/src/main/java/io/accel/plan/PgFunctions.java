@@ -347,6 +347,13 @@ public final class PgFunctions {
         PgTimeFunctions.class, "age", false, true));
     OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.TIMESTAMP),
         PgTimeFunctions.class, "ageFromToday", true, false));
+    // dates as midnights (Calcite's own AGE, which dates resolved to, borrowed the later month's days)
+    OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.DATE, SqlTypeName.DATE),
+        PgTimeFunctions.class, "ageOfDates", false, true));
+    OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.DATE, SqlTypeName.TIMESTAMP),
+        PgTimeFunctions.class, "ageOfDateAndTimestamp", false, true));
+    OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.TIMESTAMP, SqlTypeName.DATE),
+        PgTimeFunctions.class, "ageOfTimestampAndDate", false, true));
     OPERATORS.add(PG_TYPEOF);
     OPERATORS.add(LikeQuantified.FUNCTION);
     OPERATORS.add(PgExtract.FUNCTION);

@@ -223,6 +223,19 @@ public final class PgTimeFunctions {
     return intervalText(year, mon, day, hour, min, sec, millis);
   }
 
+  /** {@code age(a, b)} of dates (days since 1970) as of their midnights, and timestamps. Called by generated code. */
+  public static String ageOfDates(int a, int b) {
+    return age(a * 86_400_000L, b * 86_400_000L);
+  }
+
+  public static String ageOfDateAndTimestamp(int a, long b) {
+    return age(a * 86_400_000L, b);
+  }
+
+  public static String ageOfTimestampAndDate(long a, int b) {
+    return age(a, b * 86_400_000L);
+  }
+
   private static void negateIf(boolean negate, long[] fields) {
     for (int i = 0; negate && i < fields.length; i++) {
       fields[i] = -fields[i];
