@@ -132,6 +132,9 @@ public final class PgExpressions {
       returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
       List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR));
 
+  static final SqlUserDefinedFunction TO_TIMESTAMP = function("accel_to_timestamp", "toTimestamp",
+      returning(SqlTypeName.TIMESTAMP), List.of(SqlTypeFamily.CHARACTER), List.of(SqlTypeName.VARCHAR));
+
   static final SqlUserDefinedFunction TO_NUMERIC = function("accel_to_numeric", "toNumeric",
       AccelTypeSystem.unconstrainedNumeric(0), List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
 
@@ -638,6 +641,14 @@ public final class PgExpressions {
         return rexBuilder.makeCall(type, TO_TIMESTAMPTZ, List.of(operand,
             rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
       }
+      if ((from == SqlTypeName.CHAR || from == SqlTypeName.VARCHAR) && to == SqlTypeName.TIMESTAMP) {
+        // PostgreSQL's timestamp input ('2024-01-01 10:00' without seconds, a T between date and time, a zone
+        // ignored), where Calcite's cast wanted seconds
+        RelDataType timestamp = types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP),
+            type.isNullable());
+        RexNode parsed = rexBuilder.makeCall(timestamp, TO_TIMESTAMP, List.of(operand));
+        return type.equals(timestamp) ? parsed : rexBuilder.makeCast(type, parsed, true, false);
+      }
       if (from == SqlTypeName.TIMESTAMP && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         // a wall-clock time read in the session's zone, with its fraction of a second (Calcite's cast dropped it)
         return rexBuilder.makeCall(type, TIMESTAMP_TO_TZ, List.of(operand,
@@ -1039,6 +1050,31 @@ public final class PgExpressions {
     java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L),
         (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC);
     return t.atZone(ZoneId.of(zone)).toInstant().toEpochMilli();
+  }
+
+  /** Text as a TIMESTAMP (milliseconds of the wall-clock time), as PostgreSQL reads it; a zone is ignored. */
+  public static @Nullable Long toTimestamp(@Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    if (text.strip().equalsIgnoreCase("epoch")) {
+      return 0L;
+    }
+    Matcher m = TIMESTAMPTZ.matcher(text);
+    if (!m.matches()) {
+      throw new AccelException(SqlState.INVALID_DATETIME_FORMAT,
+          "invalid input syntax for type timestamp: \"" + text + "\"");
+    }
+    try {
+      String[] date = m.group(1).split("-");
+      LocalDate day = LocalDate.of(Integer.parseInt(date[0]), Integer.parseInt(date[1]), Integer.parseInt(date[2]));
+      LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
+          : LocalTime.parse(m.group(2).indexOf(':') == 1 ? "0" + m.group(2) : m.group(2));
+      return LocalDateTime.of(day, time).toInstant(ZoneOffset.UTC).toEpochMilli();
+    } catch (DateTimeException | NumberFormatException e) {
+      throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW,
+          "date/time field value out of range: \"" + text + "\"", e);
+    }
   }
 
   public static @Nullable Long toTimestampTz(@Nullable String text, String sessionZone) {
