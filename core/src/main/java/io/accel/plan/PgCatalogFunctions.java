@@ -236,12 +236,20 @@ public final class PgCatalogFunctions {
     if (col > 0) {
       return col <= info.keys().size() ? keyText(t, info.keys().get(col - 1), true) : null;
     }
+    // the table qualified, except in the pretty form when schema public is on the search path, as PostgreSQL
+    // prints it (psql's \d asks for the pretty form)
+    boolean prettyForm = Boolean.TRUE.equals(pretty);
+    return createIndexText(info, !prettyForm || !schema.searchPath(false).contains("public"), prettyForm);
+  }
+
+  /** The CREATE INDEX statement of an index, its table qualified by its schema or not (pg_get_indexdef, pg_indexes). */
+  static String createIndexText(PgCatalogSchema.IndexInfo info, boolean qualified, boolean pretty) {
+    TableDef t = info.table();
     StringBuilder sb = new StringBuilder("CREATE ");
     if (info.unique()) {
       sb.append("UNIQUE ");
     }
-    // qualified only when schema public is not on the search path, as PostgreSQL prints it
-    String qualifier = schema.searchPath(false).contains("public") ? "" : "public.";
+    String qualifier = qualified ? "public." : "";
     sb.append("INDEX ").append(quoteIdent(info.name())).append(" ON ").append(qualifier).append(quoteIdent(t.name()))
         .append(" USING btree (").append(keyList(t, info.keys())).append(')');
     IndexDef def = info.def();
@@ -253,7 +261,8 @@ public final class PgCatalogFunctions {
       sb.append(')');
     }
     if (def != null && def.predicate() != null) {
-      sb.append(" WHERE (").append(def.predicate()).append(')');
+      // the pretty form without the parentheses around the whole predicate
+      sb.append(pretty ? " WHERE " + def.predicate() : " WHERE (" + def.predicate() + ")");
     }
     return sb.toString();
   }

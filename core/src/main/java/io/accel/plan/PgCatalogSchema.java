@@ -722,6 +722,9 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " hasrules bool, hastriggers bool, rowsecurity bool", () -> model().tables().stream().map(t -> new Object[] {
             "public", t.name(), userName(), null, !t.hasHiddenRowId() || !t.indexes().isEmpty(), false, false,
             false}).toList());
+    table("pg_indexes", "schemaname text, tablename text, indexname text, tablespace text, indexdef text",
+        () -> model().allIndexes().stream().map(i -> new Object[] {"public", i.table().name(), i.name(), null,
+            PgCatalogFunctions.createIndexText(i, true, false)}).toList());
     // empty: Accel has no extensions (deptype 'e', what Flyway and pg_dump ask for), and tools find a sequence's owner
     // and a view's tables through pg_get_serial_sequence and the views' own relations
     table("pg_depend", "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4,"
