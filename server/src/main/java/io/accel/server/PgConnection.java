@@ -2277,7 +2277,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     if (e.state() == SqlState.INTERNAL_ERROR) {
       LOG.warn("internal error", e);
     }
-    sendError(e.state().code(), e.getMessage(), e.detail(), e.hint(), e.position(), e.context());
+    // the engine's message carries its detail in parentheses for embedded callers, who see only the message; a
+    // PostgreSQL client shows the DETAIL field itself
+    String message = e.getMessage();
+    String inline = e.detail() == null ? null : " (" + e.detail() + ")";
+    if (inline != null && message.endsWith(inline)) {
+      message = message.substring(0, message.length() - inline.length());
+    }
+    sendError(e.state().code(), message, e.detail(), e.hint(), e.position(), e.context());
   }
 
   private void sendError(String code, String message, String detail, String hint, int position) {
