@@ -128,8 +128,9 @@ public final class PgColumnNames {
     while (true) {
       Token e = at(end);
       if (e.kind() == Kind.END || e.isSymbol(")") || e.isSymbol(";") || e.kind() == Kind.WORD
-          && LIST_END.contains(e.text()) && !(e.is("from") && end > 0 && at(end - 1).is("distinct"))) {
-        break; // (the FROM of IS [NOT] DISTINCT FROM is no clause)
+          && LIST_END.contains(e.text()) && !(e.is("from") && end > 0 && at(end - 1).is("distinct"))
+          && !(e.is("group") && end > 0 && at(end - 1).is("within"))) {
+        break; // (the FROM of IS [NOT] DISTINCT FROM, the GROUP of WITHIN GROUP are no clauses)
       }
       end = e.isSymbol("(") || e.isSymbol("[") ? close(end) + 1 : e.is("case") ? caseEnd(end) + 1 : end + 1;
     }

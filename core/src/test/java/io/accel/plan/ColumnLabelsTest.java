@@ -38,6 +38,9 @@ class ColumnLabelsTest extends io.accel.exec.EngineTestBase {
         .containsExactly("coalesce", "nullif", "greatest", "least");
     assertThat(labels("select current_timestamp, current_user, current_date, localtimestamp, session_user"))
         .containsExactly("current_timestamp", "current_user", "current_date", "localtimestamp", "session_user");
+    assertThat(labels("select mode() within group (order by x), percentile_cont(0.5) within group (order by x),"
+        + " percentile_disc(0.5) within group (order by x desc) from t"))
+        .containsExactly("mode", "percentile_cont", "percentile_disc");
     assertThat(labels("select count(*) filter (where x > 1), sum(x) over (), count(*) + 1 from t group by x"))
         .containsExactly("count", "sum", "?column?");
     assertThat(labels("select trim(name), trim(leading 'a' from name), substring(name from 1 for 1),"
