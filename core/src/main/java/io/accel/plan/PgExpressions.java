@@ -1052,6 +1052,15 @@ public final class PgExpressions {
     return t.atZone(ZoneId.of(zone)).toInstant().toEpochMilli();
   }
 
+  /** The date and time of a {@link #TIMESTAMPTZ} match (midnight without a time). */
+  private static LocalDateTime wallClock(Matcher m) {
+    String[] date = m.group(1).split("-");
+    LocalDate day = LocalDate.of(Integer.parseInt(date[0]), Integer.parseInt(date[1]), Integer.parseInt(date[2]));
+    LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
+        : LocalTime.parse(m.group(2).indexOf(':') == 1 ? "0" + m.group(2) : m.group(2));
+    return LocalDateTime.of(day, time);
+  }
+
   /** Text as a TIMESTAMP (milliseconds of the wall-clock time), as PostgreSQL reads it; a zone is ignored. */
   public static @Nullable Long toTimestamp(@Nullable String text) {
     if (text == null) {
@@ -1066,11 +1075,7 @@ public final class PgExpressions {
           "invalid input syntax for type timestamp: \"" + text + "\"");
     }
     try {
-      String[] date = m.group(1).split("-");
-      LocalDate day = LocalDate.of(Integer.parseInt(date[0]), Integer.parseInt(date[1]), Integer.parseInt(date[2]));
-      LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
-          : LocalTime.parse(m.group(2).indexOf(':') == 1 ? "0" + m.group(2) : m.group(2));
-      return LocalDateTime.of(day, time).toInstant(ZoneOffset.UTC).toEpochMilli();
+      return wallClock(m).toInstant(ZoneOffset.UTC).toEpochMilli();
     } catch (DateTimeException | NumberFormatException e) {
       throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW,
           "date/time field value out of range: \"" + text + "\"", e);
@@ -1087,10 +1092,7 @@ public final class PgExpressions {
           "invalid input syntax for type timestamp with time zone: \"" + text + "\"");
     }
     try {
-      String[] date = m.group(1).split("-");
-      LocalDate day = LocalDate.of(Integer.parseInt(date[0]), Integer.parseInt(date[1]), Integer.parseInt(date[2]));
-      LocalTime time = m.group(2) == null ? LocalTime.MIDNIGHT
-          : LocalTime.parse(m.group(2).indexOf(':') == 1 ? "0" + m.group(2) : m.group(2));
+      LocalDateTime local = wallClock(m);
       String zone = m.group(3);
       ZoneId zoneId;
       if (zone == null) {
@@ -1108,7 +1110,7 @@ public final class PgExpressions {
       } else {
         zoneId = ZoneId.of(zone);
       }
-      return LocalDateTime.of(day, time).atZone(zoneId).toInstant().toEpochMilli();
+      return local.atZone(zoneId).toInstant().toEpochMilli();
     } catch (DateTimeException | NumberFormatException e) {
       throw new AccelException(SqlState.DATETIME_FIELD_OVERFLOW,
           "date/time field value out of range: \"" + text + "\"", e);
