@@ -95,17 +95,19 @@ public final class NumericKeys {
    */
   private static RelNode keyedInputs(org.apache.calcite.rel.core.SetOp setOp) {
     List<RelDataTypeField> outputs = setOp.getRowType().getFieldList();
+    boolean[] keyed = new boolean[outputs.size()]; // the columns compared by key, the same in every input
+    for (int i = 0; i < keyed.length; i++) {
+      int column = i;
+      keyed[i] = outputs.get(i).getType().getSqlTypeName() == SqlTypeName.DECIMAL && setOp.getInputs().stream()
+          .anyMatch(in -> variableScale(in.getRowType().getFieldList().get(column).getType()));
+    }
     List<RelNode> inputs = new ArrayList<>();
     for (RelNode input : setOp.getInputs()) {
       RexBuilder rexBuilder = input.getCluster().getRexBuilder();
       List<RexNode> projects = new ArrayList<>();
-      for (int i = 0; i < outputs.size(); i++) {
+      for (int i = 0; i < keyed.length; i++) {
         RexNode ref = rexBuilder.makeInputRef(input, i);
-        int column = i;
-        boolean keyed = outputs.get(i).getType().getSqlTypeName() == SqlTypeName.DECIMAL
-            && setOp.getInputs().stream().anyMatch(in -> variableScale(in.getRowType().getFieldList()
-                .get(column).getType()));
-        projects.add(keyed ? rexBuilder.makeCall(ref.getType(), KEY, List.of(ref)) : ref);
+        projects.add(keyed[i] ? rexBuilder.makeCall(ref.getType(), KEY, List.of(ref)) : ref);
       }
       inputs.add(LogicalProject.create(input, List.of(), projects, input.getRowType().getFieldNames(), Set.of()));
     }
@@ -128,7 +130,7 @@ public final class NumericKeys {
     return e instanceof RexCall call && call.getOperator() == KEY;
   }
 
-  private static boolean unconstrained(RelNode input, int field) {
+  private static boolean variableScale(RelNode input, int field) {
     return variableScale(input.getRowType().getFieldList().get(field).getType());
   }
 
@@ -148,14 +150,14 @@ public final class NumericKeys {
     List<Integer> groupKeys = aggregate.getGroupSet().asList();
     Map<Integer, Integer> keyed = new HashMap<>(); // input field -> the appended field holding its key
     for (int g : groupKeys) {
-      if (unconstrained(input, g)) {
+      if (variableScale(input, g)) {
         keyed.put(g, -1);
       }
     }
     for (AggregateCall call : aggregate.getAggCallList()) {
       if (call.isDistinct()) {
         for (int arg : call.getArgList()) {
-          if (unconstrained(input, arg)) {
+          if (variableScale(input, arg)) {
             keyed.put(arg, -1);
           }
         }

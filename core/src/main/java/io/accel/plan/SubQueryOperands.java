@@ -167,13 +167,6 @@ final class SubQueryOperands {
         });
         return visited.clone(rel);
       }
-
-      @Override
-      public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
-        RexNode target = access.getReferenceExpr().accept(this);
-        return target == access.getReferenceExpr() ? access
-            : rexBuilder.makeFieldAccess(target, access.getField().getIndex());
-      }
     };
     return e.accept(rename);
   }
