@@ -1000,34 +1000,29 @@ public final class Session implements AutoCloseable {
     io.accel.catalog.TableDef table = database.catalog().table(targets.table()).orElse(null);
     for (int ordinal = 0; table != null && ordinal < table.columns().size(); ordinal++) {
       io.accel.catalog.Column column = table.columns().get(ordinal);
-      boolean given = targets.byPosition() ? targets.columns().contains(Integer.toString(ordinal + 1))
-          : targets.columns().contains(column.name());
-      if (column.generated() && given) {
-        throw new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
-            ? "cannot insert a non-DEFAULT value into column \"" + column.name() + "\""
-            : "column \"" + column.name() + "\" can only be updated to DEFAULT")
-            .withDetail("Column \"" + column.name() + "\" is a generated column.");
+      if (column.generated() && targets.gives(ordinal, column.name())) {
+        throw notDefault(targets, column.name()).withDetail("Column \"" + column.name() + "\" is a generated column.");
       }
     }
     if (table != null && !targets.overridingSystem()) {
       for (io.accel.catalog.SequenceDef q : database.sequences().ownedBy(table.id())) {
         io.accel.catalog.SequenceDef.Owner o = q.owner().get();
-        if (o.identity() != io.accel.catalog.SequenceDef.Identity.ALWAYS) {
-          continue;
-        }
-        int ordinal = table.columnOrdinal(o.column()).orElse(-1);
-        boolean given = targets.byPosition() ? targets.columns().contains(Integer.toString(ordinal + 1))
-            : targets.columns().contains(o.column());
-        if (given) {
-          throw new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
-              ? "cannot insert a non-DEFAULT value into column \"" + o.column() + "\""
-              : "column \"" + o.column() + "\" can only be updated to DEFAULT")
+        if (o.identity() == io.accel.catalog.SequenceDef.Identity.ALWAYS
+            && targets.gives(table.columnOrdinal(o.column()).orElse(-1), o.column())) {
+          throw notDefault(targets, o.column())
               .withDetail("Column \"" + o.column() + "\" is an identity column defined as GENERATED ALWAYS.")
               .withHint(targets.operation().equals("insert") ? "Use OVERRIDING SYSTEM VALUE to override." : null);
         }
       }
     }
     return targets.text();
+  }
+
+  /** 428C9 for a value other than DEFAULT written into {@code column} by {@code targets}' INSERT or UPDATE. */
+  private static AccelException notDefault(io.accel.sql.WriteTargets targets, String column) {
+    return new AccelException(SqlState.GENERATED_ALWAYS, targets.operation().equals("insert")
+        ? "cannot insert a non-DEFAULT value into column \"" + column + "\""
+        : "column \"" + column + "\" can only be updated to DEFAULT");
   }
 
   /** Prepares and runs one statement without parameters, as {@code statementKey}. */

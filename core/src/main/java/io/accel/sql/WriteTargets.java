@@ -21,6 +21,11 @@ import java.util.Optional;
 public record WriteTargets(String operation, String table, List<String> columns, boolean byPosition,
     boolean overridingSystem, String text) {
 
+  /** Whether the statement gives a value other than DEFAULT to the column at {@code ordinal} (from 0) named so. */
+  public boolean gives(int ordinal, String name) {
+    return byPosition ? columns.contains(Integer.toString(ordinal + 1)) : columns.contains(name);
+  }
+
   /** The targets of an INSERT or UPDATE; empty for other statements or shapes this reading does not know. */
   public static Optional<WriteTargets> of(String sql) {
     List<Token> tokens = SqlLexer.tokenizeExtended(sql);
