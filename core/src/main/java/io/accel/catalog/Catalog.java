@@ -187,6 +187,22 @@ public final class Catalog {
     return changedAt.getOrDefault(tableId, 0L);
   }
 
+  private final Map<Long, Long> bulkLoads = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The store's sequence when table files were last ingested into the table (0: never since the store opened). The
+   * ingested keys carry no write a transaction's commit-time conflict check would see, so a transaction that wrote
+   * the table from an older snapshot must not commit.
+   */
+  public long bulkLoadedAt(long tableId) {
+    return bulkLoads.getOrDefault(tableId, 0L);
+  }
+
+  /** Records an ingestion into a table (see {@link #bulkLoadedAt}) at the store's sequence {@code sequence}. */
+  public void bulkLoaded(long tableId, long sequence) {
+    bulkLoads.merge(tableId, sequence, Math::max);
+  }
+
   /** Reserves a new id for a table or index, durably, so ids are never reused. */
   public long allocateId() throws RocksDBException {
     long id = nextId.getAndIncrement();

@@ -46,6 +46,10 @@ public final class CopyIn {
   private final AtomicBoolean cancel = new AtomicBoolean();
   private final Cancellation cancellation;
   private final List<Object[]> batch = new ArrayList<>(BATCH);
+  /** Whether a COPY of more than one batch may load the table as table files ({@link BulkLoad#usable}). */
+  private final boolean bulkUsable;
+  /** The table files this COPY writes, once its first full batch found the table empty; null otherwise. */
+  private BulkLoad bulk;
 
   private byte[] pending = new byte[1 << 16];
   private int length;
@@ -72,6 +76,7 @@ public final class CopyIn {
     this.defaults = defaults;
     this.nullBytes = format.nullString().getBytes(StandardCharsets.UTF_8);
     this.writer = new TableWriter(database, ctx, table);
+    this.bulkUsable = BulkLoad.usable(database, table, session.inTransactionBlock());
     this.cancellation = new Cancellation(cancel, session.settings().statementTimeoutMillis());
     ctx.cancellation(cancellation);
   }
@@ -191,6 +196,14 @@ public final class CopyIn {
     run(() -> {
       lines(true);
       flush();
+      if (bulk != null) {
+        try {
+          bulk.seal();
+        } catch (AccelException e) {
+          throw e.context() == null ? e.withContext("COPY " + table.name()) : e;
+        }
+        ctx.countChanges(table.id(), bulk.count(), bulk.count());
+      }
       finished = true;
     });
     try {
@@ -365,8 +378,23 @@ public final class CopyIn {
       return;
     }
     cancellation.check();
+    if (bulk == null && bulkUsable && batch.size() >= BATCH && rows == batch.size()) {
+      bulk = BulkLoad.start(database, table); // this COPY's first batch, and a large one
+      if (bulk != null) {
+        ctx.bulkLoad(table, bulk);
+      }
+    }
     try {
-      writer.insert(batch);
+      if (bulk != null) {
+        for (Object[] row : batch) {
+          if (!table.checks().isEmpty()) {
+            database.checkConstraints().verify(table, row, ctx);
+          }
+          bulk.add(row);
+        }
+      } else {
+        writer.insert(batch);
+      }
     } catch (AccelException e) {
       if (e.context() == null) {
         e.withContext("COPY " + table.name());

@@ -205,6 +205,13 @@ public final class Database implements AutoCloseable {
         .register(meters).increment();
   }
 
+  /** A COPY loaded {@code rows} rows as table files ({@code accel.copy.bulk.rows}; see BulkLoad). */
+  void bulkLoaded(long rows) {
+    io.micrometer.core.instrument.Counter.builder("accel.copy.bulk.rows").tags(meterTags())
+        .description("rows COPY loaded into empty tables as ingested table files instead of row by row")
+        .register(meters).increment(rows);
+  }
+
   /** The tags every meter of this store carries: {@code store=<description>}, e.g. {@code mem:demo}. */
   public Tags meterTags() {
     return Tags.of("store", store.description());

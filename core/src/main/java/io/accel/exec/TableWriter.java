@@ -402,6 +402,11 @@ public final class TableWriter {
   }
 
   private AccelException duplicate(String constraint, List<Integer> columns, Object[] row) {
+    return duplicate(table, constraint, columns, row);
+  }
+
+  /** 23505 for a key of {@code columns} that {@code row} repeats (the constraint's name, its columns and values). */
+  static AccelException duplicate(TableDef table, String constraint, List<Integer> columns, Object[] row) {
     String names = columns.stream().map(c -> table.columns().get(c).name()).collect(Collectors.joining(", "));
     String values = columns.stream().map(c -> Values.toText(table.columns().get(c).type(), row[c]))
         .collect(Collectors.joining(", "));

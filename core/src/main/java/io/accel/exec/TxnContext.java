@@ -1074,6 +1074,18 @@ public final class TxnContext implements AutoCloseable {
     return reads;
   }
 
+  /** Table files of a bulk COPY that this transaction's commit ingests (see {@link BulkLoad}), or null. */
+  private BulkLoad bulk;
+
+  /** Makes {@code load}, of {@code table}, part of this transaction: its commit ingests the files, its end discards them. */
+  synchronized void bulkLoad(TableDef table, BulkLoad load) {
+    checkWritable();
+    bulk = load;
+    wrote = true;
+    wroteTables.add(table.id());
+    writtenKeys = null; // the result cache drops the table's results
+  }
+
   /** Commits; a write conflict with a transaction that committed first is a serialization failure. */
   void commit() {
     end(COMMITTED, this::commitNow);
@@ -1102,7 +1114,14 @@ public final class TxnContext implements AutoCloseable {
       return;
     }
     Lock lock = schemaLock;
-    if (lock != null && !wroteTables.isEmpty()) {
+    if (bulk != null && schemaLocks != null) {
+      // no commit runs beside an ingestion (see BulkLoad); the COPY's own calls hold no shared side by now
+      if (schemaLocks.getReadHoldCount() > 0) {
+        throw new AccelException(SqlState.INTERNAL_ERROR, "a bulk COPY was committed while its statement ran");
+      }
+      lock = schemaLocks.writeLock();
+      lock.lock();
+    } else if (lock != null && !wroteTables.isEmpty()) {
       // no DDL between the check and the commit: a change it made to a written table fails the commit instead
       lock.lock();
     } else {
@@ -1111,6 +1130,10 @@ public final class TxnContext implements AutoCloseable {
     try {
       for (long tableId : wroteTables) {
         checkSchema(tableId, null);
+        if (catalog != null && catalog.bulkLoadedAt(tableId) > snapshotSequence) {
+          throw new AccelException(SqlState.SERIALIZATION_FAILURE, "could not serialize access: a table this"
+              + " transaction wrote was loaded by COPY after this transaction began; retry the transaction");
+        }
       }
       commitChecked();
     } finally {
@@ -1134,6 +1157,9 @@ public final class TxnContext implements AutoCloseable {
     }
     try {
       ReferenceClaims.Commit commit = () -> {
+        if (bulk != null) {
+          bulk.ingest(txn);
+        }
         if (!wrote && !trackedReads) {
           // nothing to write or check: RocksDB would still write an empty batch to the log and sync it (a read-only
           // block's COMMIT cost 0.4 ms)
@@ -1151,6 +1177,11 @@ public final class TxnContext implements AutoCloseable {
       }
       committed = true;
       changes.clear();
+      if (bulk != null && catalog != null) {
+        for (long tableId : wroteTables) {
+          catalog.bulkLoaded(tableId, db.getLatestSequenceNumber());
+        }
+      }
     } catch (RocksDBException e) {
       throw storageFailure(e);
     } finally {
@@ -1182,6 +1213,7 @@ public final class TxnContext implements AutoCloseable {
       return;
     }
     closeIterators();
+    discardBulk();
     changes.clear();
     writtenRows.clear();
     writtenTables.clear();
@@ -1228,6 +1260,7 @@ public final class TxnContext implements AutoCloseable {
     }
     closed = true;
     closeIterators();
+    discardBulk();
     readOptions.close();
     if (txn == null) {
       db.releaseSnapshot(snapshot);
@@ -1241,6 +1274,15 @@ public final class TxnContext implements AutoCloseable {
       claims.closed(claimToken);
     }
     releaseRowLocks();
+  }
+
+  /** Removes a bulk load's files that no commit ingested; after a commit, closes what is left of it. */
+  private void discardBulk() {
+    BulkLoad b = bulk;
+    bulk = null;
+    if (b != null) {
+      b.close();
+    }
   }
 
   static AccelException storageFailure(RocksDBException e) {

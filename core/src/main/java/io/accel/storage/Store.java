@@ -112,6 +112,9 @@ public final class Store implements AutoCloseable {
     this.writeOptions = new WriteOptions().setSync(options.syncCommits() && !inMemory);
     this.transactionOptions = new OptimisticTransactionOptions().setSetSnapshot(true);
 
+    if (!inMemory) {
+      removeLeftoverFiles(path);
+    }
     List<String> existing = new ArrayList<>();
     if (!inMemory && Files.exists(path.resolve("CURRENT"))) {
       try (Options listOptions = new Options()) {
@@ -173,6 +176,17 @@ public final class Store implements AutoCloseable {
         db.delete(meta, unsynced, key);
         db.flush(flush, List.copyOf(openHandles));
       }
+    }
+  }
+
+  /** Table files written for an ingestion that a killed process left behind (never part of the store). */
+  private static void removeLeftoverFiles(Path dir) {
+    try (var files = Files.newDirectoryStream(dir, INGEST_PREFIX + "*.sst")) {
+      for (Path f : files) {
+        Files.deleteIfExists(f);
+      }
+    } catch (java.io.IOException ignored) {
+      // an unreadable directory fails RocksDB's open just after, with its own message
     }
   }
 
@@ -247,11 +261,35 @@ public final class Store implements AutoCloseable {
    * writes meanwhile (a new index while the schema lock is held): an ingested key would hide a concurrent write.
    */
   public void ingestSorted(ColumnFamilyHandle family, java.util.Iterator<byte[][]> sorted) throws RocksDBException {
-    if (!sorted.hasNext()) {
-      return;
+    SortedFile file = writeSorted(sorted);
+    if (file != null) {
+      ingest(family, List.of(file));
     }
-    String file = path.resolve("ingest-" + System.nanoTime() + "-" + ingestFiles.incrementAndGet() + ".sst")
+  }
+
+  /**
+   * A table file {@link #writeSorted} wrote, not part of the store until {@link #ingest}ed: its path, first and last
+   * key and number of entries. Whoever holds one ingests or {@link #discard}s it.
+   */
+  public record SortedFile(String path, byte[] first, byte[] last, long entries) {
+  }
+
+  /** Whether files written by {@link #writeSorted} can be discarded (a directory store: not in memory). */
+  public boolean bulkFiles() {
+    return env == null;
+  }
+
+  /** Writes entries sorted by key (unsigned byte order, no key twice) into a new table file; null for none. */
+  public SortedFile writeSorted(java.util.Iterator<byte[][]> sorted) throws RocksDBException {
+    if (!sorted.hasNext()) {
+      return null;
+    }
+    String file = path.resolve(INGEST_PREFIX + System.nanoTime() + "-" + ingestFiles.incrementAndGet() + ".sst")
         .toString();
+    byte[] first = null;
+    byte[] last = null;
+    long entries = 0;
+    boolean done = false;
     try (org.rocksdb.EnvOptions envOptions = new org.rocksdb.EnvOptions();
         Options fileOptions = new Options(dbOptions, familyOptions);
         org.rocksdb.SstFileWriter writer = new org.rocksdb.SstFileWriter(envOptions, fileOptions)) {
@@ -259,23 +297,157 @@ public final class Store implements AutoCloseable {
       while (sorted.hasNext()) {
         byte[][] entry = sorted.next();
         writer.put(entry[0], entry[1]);
+        if (first == null) {
+          first = entry[0];
+        }
+        last = entry[0];
+        entries++;
       }
       writer.finish();
+      done = true;
+    } finally {
+      if (!done) {
+        deleteFile(file);
+      }
+    }
+    return new SortedFile(file, first, last, entries);
+  }
+
+  /**
+   * Ingests table files into a family in one step (their key ranges must not overlap), synced before it returns;
+   * the files are moved into the store, and removed when the ingestion fails.
+   */
+  public void ingest(ColumnFamilyHandle family, List<SortedFile> files) throws RocksDBException {
+    if (files.isEmpty()) {
+      return;
     }
     try (org.rocksdb.IngestExternalFileOptions ingest = new org.rocksdb.IngestExternalFileOptions()
         .setMoveFiles(true)) {
-      db.ingestExternalFile(family, List.of(file), ingest);
+      db.ingestExternalFile(family, files.stream().map(SortedFile::path).toList(), ingest);
     } finally {
-      if (env == null) {
-        try {
-          // moved into the store when the ingestion succeeded; removed when it did not
-          Files.deleteIfExists(Path.of(file));
-        } catch (java.io.IOException ignored) {
-          // a leftover file is harmless: it is not part of the store
-        }
+      discard(files); // moved into the store when the ingestion succeeded
+    }
+  }
+
+  /** Removes table files that were not ingested (a no-op for those that were, and in a memory store). */
+  public void discard(List<SortedFile> files) {
+    for (SortedFile f : files) {
+      deleteFile(f.path());
+    }
+  }
+
+  private void deleteFile(String file) {
+    if (env == null) {
+      try {
+        Files.deleteIfExists(Path.of(file));
+      } catch (java.io.IOException ignored) {
+        // a leftover file is harmless: it is not part of the store, and the next open removes it
       }
     }
   }
+
+  /**
+   * Merges table files of overlapping key ranges into one sorted file, handing {@code duplicate} each key (and value)
+   * found in more than one (it may throw to stop the merge); the inputs are left for the caller to discard.
+   */
+  public SortedFile merge(List<SortedFile> files, java.util.function.BiConsumer<byte[], byte[]> duplicate)
+      throws RocksDBException {
+    List<org.rocksdb.SstFileReader> readers = new ArrayList<>();
+    List<org.rocksdb.SstFileReaderIterator> iterators = new ArrayList<>();
+    try (Options fileOptions = new Options(dbOptions, familyOptions);
+        org.rocksdb.ReadOptions read = new org.rocksdb.ReadOptions().setFillCache(false)) {
+      java.util.PriorityQueue<Cursor> heads = new java.util.PriorityQueue<>();
+      for (SortedFile f : files) {
+        org.rocksdb.SstFileReader reader = new org.rocksdb.SstFileReader(fileOptions);
+        readers.add(reader);
+        reader.open(f.path());
+        org.rocksdb.SstFileReaderIterator it = reader.newIterator(read);
+        iterators.add(it);
+        it.seekToFirst();
+        Cursor c = new Cursor(it, iterators.size());
+        if (c.advance()) {
+          heads.add(c);
+        }
+      }
+      byte[][] previous = {null};
+      java.util.Iterator<byte[][]> merged = new java.util.Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return !heads.isEmpty();
+        }
+
+        @Override
+        public byte[][] next() {
+          Cursor c = heads.poll();
+          byte[][] entry = {c.key, c.value};
+          if (previous[0] != null && java.util.Arrays.equals(previous[0], c.key)) {
+            duplicate.accept(c.key, c.value);
+          }
+          previous[0] = c.key;
+          try {
+            if (c.advance()) {
+              heads.add(c);
+            }
+          } catch (RocksDBException e) {
+            throw new IllegalStateException(e);
+          }
+          return entry;
+        }
+      };
+      try {
+        return writeSorted(merged);
+      } catch (IllegalStateException e) {
+        if (e.getCause() instanceof RocksDBException r) {
+          throw r;
+        }
+        throw e;
+      }
+    } finally {
+      for (org.rocksdb.SstFileReaderIterator it : iterators) {
+        it.close();
+      }
+      for (org.rocksdb.SstFileReader r : readers) {
+        r.close();
+      }
+    }
+  }
+
+  /** One input of {@link #merge}: its current entry; ties go to the earlier file. */
+  private static final class Cursor implements Comparable<Cursor> {
+    private final org.rocksdb.SstFileReaderIterator it;
+    private final int order;
+    private byte[] key;
+    private byte[] value;
+    private boolean started;
+
+    Cursor(org.rocksdb.SstFileReaderIterator it, int order) {
+      this.it = it;
+      this.order = order;
+    }
+
+    boolean advance() throws RocksDBException {
+      if (started) {
+        it.next();
+      }
+      started = true;
+      if (!it.isValid()) {
+        it.status();
+        return false;
+      }
+      key = it.key();
+      value = it.value();
+      return true;
+    }
+
+    @Override
+    public int compareTo(Cursor o) {
+      int c = java.util.Arrays.compareUnsigned(key, o.key);
+      return c != 0 ? c : Integer.compare(order, o.order);
+    }
+  }
+
+  /** The name table files written for ingestion start with; leftovers of a killed process go at the next open. */
+  static final String INGEST_PREFIX = "ingest-";
 
   /** Begins an optimistic transaction reading a snapshot taken now. The caller owns and closes it. */
   public Transaction begin() {
