@@ -51,7 +51,7 @@ public final class StatisticsCollector {
   private final boolean[] ranged;
   private final double[] mins;
   private final double[] maxs;
-  private final List<Map<ByteBuffer, Long>> valueCounts;
+  private final List<Map<ByteBuffer, long[]>> valueCounts;
   private final Sketch[] sketches;
   private final FrequentValues[] frequent;
   /** Rows go to the most-common-values summaries with probability 1 / sampleEvery (see {@link #FREQUENT_SAMPLE}). */
@@ -147,17 +147,28 @@ public final class StatisticsCollector {
       }
       writer.reset();
       KeyCodec.write(writer, types.get(c), v, false);
-      byte[] key = writer.toByteArray();
-      sketches[c].add(hash(key));
+      byte[] buffer = writer.buffer();
+      int length = writer.length();
       if (sampled) {
-        frequent[c].add(key);
+        frequent[c].add(Arrays.copyOf(buffer, length));
       }
-      Map<ByteBuffer, Long> counts = valueCounts.get(c);
+      Map<ByteBuffer, long[]> counts = valueCounts.get(c);
       if (counts != null) {
-        counts.merge(ByteBuffer.wrap(key), 1L, Long::sum);
-        if (counts.size() > MCV_LIMIT) {
-          valueCounts.set(c, null);
+        // the value is copied only when it is new; the sketch hears of each distinct value when the map is dropped
+        long[] count = counts.get(ByteBuffer.wrap(buffer, 0, length));
+        if (count != null) {
+          count[0]++;
+        } else {
+          counts.put(ByteBuffer.wrap(Arrays.copyOf(buffer, length)), new long[] {1});
+          if (counts.size() > MCV_LIMIT) {
+            valueCounts.set(c, null);
+            for (ByteBuffer k : counts.keySet()) {
+              sketches[c].add(hash(k.array(), k.array().length));
+            }
+          }
         }
+      } else {
+        sketches[c].add(hash(buffer, length));
       }
     }
   }
@@ -196,7 +207,7 @@ public final class StatisticsCollector {
     double[] pk = primaryKey == null ? new double[0] : primaryKey.counts();
     List<ColumnStats> columns = new ArrayList<>(types.size());
     for (int c = 0; c < types.size(); c++) {
-      Map<ByteBuffer, Long> counts = valueCounts.get(c);
+      Map<ByteBuffer, Long> counts = valueCounts.get(c) == null ? null : counts(valueCounts.get(c));
       double distinct;
       boolean exact = true;
       if (counts != null) {
@@ -215,6 +226,12 @@ public final class StatisticsCollector {
     }
     return new TableStatistics(table.id(), table.schemaVersion(), types, table.primaryKey().size(), analyzedAt, rows,
         rows, pk, indexDistinct, TableStatistics.shapes(table), columns);
+  }
+
+  private static Map<ByteBuffer, Long> counts(Map<ByteBuffer, long[]> counters) {
+    Map<ByteBuffer, Long> out = new HashMap<>();
+    counters.forEach((k, v) -> out.put(k, v[0]));
+    return out;
   }
 
   /** The exact distinct non-null count of a column leading an index or the primary key, or -1. */
@@ -330,13 +347,29 @@ public final class StatisticsCollector {
   private static final class Sketch {
     private final TreeSet<Long> smallest = new TreeSet<>();
     private long threshold = Long.MAX_VALUE;
+    /**
+     * While fewer than {@link #SKETCH_SIZE} hashes are kept, they are also in this open-addressing set (0 marks a free
+     * slot, a hash of 0 is kept as 1), so a repeated value costs a probe instead of a boxed tree lookup.
+     */
+    private long[] seen = new long[SKETCH_SIZE * 4];
 
     void add(long hash) {
       long h = hash >>> 1;
-      if (smallest.size() < SKETCH_SIZE) {
+      if (seen != null) {
+        long stored = h == 0 ? 1 : h;
+        int mask = seen.length - 1;
+        int i = (int) (stored ^ (stored >>> 32)) & mask;
+        while (seen[i] != 0) {
+          if (seen[i] == stored) {
+            return;
+          }
+          i = (i + 1) & mask;
+        }
+        seen[i] = stored;
         smallest.add(h);
         if (smallest.size() == SKETCH_SIZE) {
           threshold = smallest.last();
+          seen = null;
         }
       } else if (h < threshold && smallest.add(h)) {
         smallest.pollLast();
@@ -359,9 +392,14 @@ public final class StatisticsCollector {
 
   /** FNV-1a over the bytes, finished with MurmurHash3's 64-bit mix. */
   static long hash(byte[] b) {
+    return hash(b, b.length);
+  }
+
+  /** {@link #hash(byte[])} of the first {@code length} bytes. */
+  static long hash(byte[] b, int length) {
     long h = 0xcbf29ce484222325L;
-    for (byte x : b) {
-      h = (h ^ (x & 0xFF)) * 0x100000001b3L;
+    for (int i = 0; i < length; i++) {
+      h = (h ^ (b[i] & 0xFF)) * 0x100000001b3L;
     }
     h ^= h >>> 33;
     h *= 0xff51afd7ed558ccdL;

@@ -29,8 +29,11 @@ import org.rocksdb.Transaction;
  * that wrote the table from an older snapshot fails its commit ({@link io.accel.catalog.Catalog#bulkLoadedAt}).
  */
 final class BulkLoad implements AutoCloseable {
-  /** Key and value bytes a family gathers before it is sorted and written as one file (tests make it smaller). */
-  static long runBytes = 64L << 20;
+  /**
+   * Bytes of entries a family gathers before they are sorted and written as one file: a sixteenth of the heap, at
+   * least 64 MB (tests make it smaller).
+   */
+  static long runBytes = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 16);
   /** The meta key each ingestion rewrites, so that the commit advances the store's sequence (see {@link #ingest}). */
   private static final byte[] MARKER = "bulk-load".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
@@ -165,7 +168,7 @@ final class BulkLoad implements AutoCloseable {
 
     void add(byte[] key, byte[] value) {
       pending.add(new byte[][] {key, value});
-      pendingBytes += key.length + value.length + 64;
+      pendingBytes += key.length + value.length + 96;
       if (pendingBytes >= runBytes) {
         write();
       }
@@ -175,7 +178,7 @@ final class BulkLoad implements AutoCloseable {
       if (pending.isEmpty()) {
         return;
       }
-      pending.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+      Store.sortByKey(pending);
       if (unique) {
         for (int i = 1; i < pending.size(); i++) {
           if (Arrays.equals(pending.get(i - 1)[0], pending.get(i)[0])) {

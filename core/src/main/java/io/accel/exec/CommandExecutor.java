@@ -30,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommandExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(CommandExecutor.class);
-  /** Entries sorted and ingested together by an index backfill (about 100 MB of keys at most). */
-  private static final int BACKFILL_RUN = 1_000_000;
 
   private final Session session;
   private final Database database;
@@ -403,22 +401,26 @@ public final class CommandExecutor {
       throws RocksDBException {
     if (own != null) {
       List<byte[][]> entries = new ArrayList<>();
-      walkEntries(own, table, index, (entry, value) -> entries.add(new byte[][] {entry, value}));
+      walkEntries(own, false, table, index, (entry, value) -> entries.add(new byte[][] {entry, value}));
       for (byte[][] e : entries) {
         own.putUntracked(family, e[0], e[1]);
       }
       return;
     }
-    // sorted runs of at most BACKFILL_RUN entries, each ingested as one table file (they overlap only when the
+    // sorted runs of at most backfillRunBytes(), each ingested as one table file (they overlap only when the
     // table has more rows than a run: RocksDB then places the later runs above the earlier ones)
     try (TxnContext ctx = database.begin()) {
       List<byte[][]> run = new ArrayList<>();
       int[] runs = {0};
-      walkEntries(ctx, table, index, (entry, value) -> {
+      long[] bytes = {0};
+      long budget = backfillRunBytes();
+      walkEntries(ctx, true, table, index, (entry, value) -> {
         run.add(new byte[][] {entry, value});
-        if (run.size() >= BACKFILL_RUN) {
+        bytes[0] += entry.length + value.length + ENTRY_OVERHEAD;
+        if (bytes[0] >= budget) {
           ingest(family, run);
           runs[0]++;
+          bytes[0] = 0;
         }
       });
       ingest(family, run);
@@ -429,8 +431,19 @@ public final class CommandExecutor {
     }
   }
 
+  /** Heap bytes an entry of a run takes besides its key and value (two arrays, the list slot, the sort's copies). */
+  private static final int ENTRY_OVERHEAD = 96;
+
+  /**
+   * How many bytes of entries an index build sorts at once: an eighth of the heap, at least 64 MB. A table whose
+   * entries fit is written as one sorted run; larger ones as several, merged by a compaction afterwards.
+   */
+  static long backfillRunBytes() {
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+  }
+
   private void ingest(ColumnFamilyHandle family, List<byte[][]> run) {
-    run.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    io.accel.storage.Store.sortByKey(run);
     try {
       database.store().ingestSorted(family, run.iterator());
     } catch (RocksDBException e) {
@@ -439,8 +452,11 @@ public final class CommandExecutor {
     run.clear();
   }
 
-  /** Hands {@code sink} the index entry (key, value) of every row {@code ctx} sees; a duplicate unique key is 23505. */
-  private void walkEntries(TxnContext ctx, TableDef table, IndexDef index,
+  /**
+   * Hands {@code sink} the index entry (key, value) of every row {@code ctx} sees ({@code committed}: a context that
+   * wrote nothing, read by one pass outside the block cache); a duplicate unique key is 23505.
+   */
+  private void walkEntries(TxnContext ctx, boolean committed, TableDef table, IndexDef index,
       java.util.function.BiConsumer<byte[], byte[]> sink) {
     TableReader reader = new TableReader(database, table);
     Set<ByteBuffer> seen = new HashSet<>();
@@ -452,7 +468,9 @@ public final class CommandExecutor {
       index.include().forEach(c -> wanted[c] = true);
     }
     IndexKeys keys = database.indexKeys();
-    RocksIterator it = ctx.iterator(database.tableFamily(table));
+    // (a block's own rows, for an index it makes, are only in its transaction's iterator)
+    RocksIterator it = committed ? ctx.scanIterator(database.tableFamily(table))
+        : ctx.iterator(database.tableFamily(table));
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
@@ -849,7 +867,7 @@ public final class CommandExecutor {
 
   /** Sorts (key, value) pairs by key; a key twice is 23505. */
   private void sortUnique(TableDef rewritten, List<byte[][]> run, String pkName) {
-    run.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    io.accel.storage.Store.sortByKey(run);
     for (int i = 1; i < run.size(); i++) {
       if (java.util.Arrays.equals(run.get(i - 1)[0], run.get(i)[0])) {
         throw duplicateKey(rewritten, run.get(i)[1], pkName);

@@ -92,6 +92,11 @@ public final class Statistics {
     long notBefore;
     /** Whether the counts differ from the stored record. */
     boolean dirty;
+    /**
+     * Whether {@link #analyzed} was computed by this process: only then do the counts cover every change since (a
+     * crash loses the counts of the changes after the last clean close).
+     */
+    boolean fresh;
     TableStatistics view;
 
     synchronized long analyzedRows() {
@@ -165,6 +170,27 @@ public final class Statistics {
 
   /** ANALYZE of one table: computes its statistics now from a fresh snapshot, waiting for a running analysis. */
   public void analyze(TableDef table) {
+    State s = states.computeIfAbsent(table.id(), id -> new State());
+    s.analysis.lock(); // after an analysis under way (an automatic one after a large load)
+    try {
+      boolean current;
+      commitLock.writeLock().lock(); // no commit half counted
+      try {
+        synchronized (s) {
+          current = s.fresh && s.analyzed != null && s.rowDelta == 0 && s.changes == 0
+              && s.analyzed.schemaVersion() == table.schemaVersion();
+        }
+      } finally {
+        commitLock.writeLock().unlock();
+      }
+      if (current) {
+        // nothing changed since this process analyzed the table: the same rows would give the same statistics
+        manualRuns.increment();
+        return;
+      }
+    } finally {
+      s.analysis.unlock();
+    }
     run(table.id(), manualRuns, true);
   }
 
@@ -279,7 +305,7 @@ public final class Statistics {
     StatisticsCollector collector = new StatisticsCollector(table, of(table).rowCount());
     TableReader reader = new TableReader(database, table);
     long n = 0;
-    RocksIterator it = ctx.iterator(database.tableFamily(table));
+    RocksIterator it = ctx.scanIterator(database.tableFamily(table));
     ctx.enter();
     try {
       for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -300,7 +326,7 @@ public final class Statistics {
 
   private void walk(TxnContext ctx, StatisticsCollector collector, IndexDef index) {
     ColumnFamilyHandle family = database.indexFamily(index.id());
-    RocksIterator it = ctx.iterator(family);
+    RocksIterator it = ctx.scanIterator(family);
     long n = 0;
     ctx.enter();
     try {
@@ -335,6 +361,7 @@ public final class Statistics {
     StatisticsCodec.Entry entry;
     synchronized (s) {
       s.analyzed = stats;
+      s.fresh = true;
       s.rowDelta -= rowDelta;
       s.changes -= changes;
       s.view = null;

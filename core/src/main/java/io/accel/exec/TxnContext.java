@@ -738,6 +738,30 @@ public final class TxnContext implements AutoCloseable {
     }
   }
 
+  /** Read options of {@link #scanIterator}, made on first use and closed with the context. */
+  private ReadOptions scanOptions;
+
+  /**
+   * An iterator that reads a whole family once at this context's snapshot (ANALYZE, an index build), without this
+   * transaction's own writes: blocks are read ahead and not kept in the block cache, so one pass over a large table
+   * neither pays for caching what it will not read again nor pushes out what queries read (release it as any).
+   */
+  public RocksIterator scanIterator(ColumnFamilyHandle family) {
+    enter();
+    try {
+      synchronized (this) {
+        if (scanOptions == null) {
+          scanOptions = new ReadOptions().setSnapshot(snapshot).setFillCache(false).setReadaheadSize(2 << 20);
+        }
+        RocksIterator it = db.newIterator(family, scanOptions);
+        iterators.add(it);
+        return it;
+      }
+    } finally {
+      exit();
+    }
+  }
+
   /**
    * Begins a use of this context's native objects (its iterators, snapshot, transaction): it cannot end
    * until the matching {@link #exit}. Fails with 55000 once it has ended. Uses nest.
@@ -1262,6 +1286,9 @@ public final class TxnContext implements AutoCloseable {
     closeIterators();
     discardBulk();
     readOptions.close();
+    if (scanOptions != null) {
+      scanOptions.close();
+    }
     if (txn == null) {
       db.releaseSnapshot(snapshot);
     } else {

@@ -223,6 +223,15 @@ public final class KeyCodec {
     return true;
   }
 
+  private static final long[] TEN_POWERS = new long[19];
+
+  static {
+    TEN_POWERS[0] = 1;
+    for (int i = 1; i < TEN_POWERS.length; i++) {
+      TEN_POWERS[i] = TEN_POWERS[i - 1] * 10;
+    }
+  }
+
   private static void writeNumeric(KeyWriter out, BigDecimal value, int mask) {
     int sign = value.signum();
     if (sign == 0) {
@@ -231,6 +240,27 @@ public final class KeyCodec {
     }
     put(out, sign < 0 ? NUMERIC_NEGATIVE : NUMERIC_POSITIVE, mask);
     int m = sign < 0 ? mask ^ 0xFF : mask;
+    if (value.precision() <= 18) {
+      // the same digits without BigDecimal.stripTrailingZeros and BigInteger.toString (most values: prices, counts)
+      long u = Math.abs(value.unscaledValue().longValue());
+      int scale = value.scale();
+      while (u % 10 == 0) {
+        u /= 10;
+        scale--;
+      }
+      int n = 1;
+      while (n < 19 && u >= TEN_POWERS[n]) {
+        n++;
+      }
+      writeOrderedLong(out, (long) n - scale, m);
+      for (int i = 0; i < n; i += 2) {
+        int hi = (int) (u / TEN_POWERS[n - 1 - i] % 10);
+        int lo = i + 1 < n ? (int) (u / TEN_POWERS[n - 2 - i] % 10) : 0;
+        put(out, hi * 10 + lo + 1, m);
+      }
+      put(out, NUMERIC_END, m);
+      return;
+    }
     BigDecimal stripped = value.stripTrailingZeros();
     String digits = stripped.unscaledValue().abs().toString();
     int n = digits.length();

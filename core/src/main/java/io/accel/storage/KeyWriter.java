@@ -44,6 +44,11 @@ public final class KeyWriter {
     return Arrays.copyOf(buf, length);
   }
 
+  /** The buffer itself (its first {@link #length()} bytes are those written), for reading without a copy. */
+  public byte[] buffer() {
+    return buf;
+  }
+
   public int length() {
     return length;
   }

@@ -279,6 +279,111 @@ public final class Store implements AutoCloseable {
     return env == null;
   }
 
+  /**
+   * Sorts entries {key, value} by key in unsigned byte order, as a table file needs them. The first sixteen bytes of
+   * each key are copied into two arrays of numbers and an array of positions is merge-sorted by them, so most
+   * comparisons touch neither the entries nor their keys (scattered over the heap, each a cache miss); the two
+   * halves of a large run are sorted at once.
+   */
+  public static void sortByKey(List<byte[][]> entries) {
+    int n = entries.size();
+    if (n < 2) {
+      return;
+    }
+    byte[][] keys = new byte[n][];
+    long[] high = new long[n];
+    long[] low = new long[n];
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      byte[] key = entries.get(i)[0];
+      keys[i] = key;
+      high[i] = word(key, 0);
+      low[i] = word(key, 8);
+      order[i] = i;
+    }
+    KeyOrder sorter = new KeyOrder(keys, high, low);
+    int[] work = order.clone();
+    int[] result = order;
+    if (n >= 200_000) {
+      int middle = n / 2;
+      java.util.concurrent.CompletableFuture<Void> left = java.util.concurrent.CompletableFuture.runAsync(
+          () -> sorter.sort(work, order, 0, middle));
+      sorter.sort(work, order, middle, n);
+      left.join();
+      sorter.merge(order, work, 0, middle, n);
+      result = work;
+    } else {
+      sorter.sort(work, order, 0, n);
+    }
+    List<byte[][]> sorted = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      sorted.add(entries.get(result[i]));
+    }
+    for (int i = 0; i < n; i++) {
+      entries.set(i, sorted.get(i));
+    }
+  }
+
+  /** Eight bytes of a key from {@code offset} as an unsigned number, zero-padded past its end. */
+  private static long word(byte[] key, int offset) {
+    long w = 0;
+    for (int i = offset; i < offset + 8; i++) {
+      w = (w << 8) | (i < key.length ? key[i] & 0xFF : 0);
+    }
+    return w;
+  }
+
+  /** A top-down merge sort of positions by their keys (see {@link #sortByKey}). */
+  private record KeyOrder(byte[][] keys, long[] high, long[] low) {
+    int compare(int a, int b) {
+      int c = Long.compareUnsigned(high[a], high[b]);
+      if (c == 0) {
+        c = Long.compareUnsigned(low[a], low[b]);
+        if (c == 0) {
+          c = java.util.Arrays.compareUnsigned(keys[a], keys[b]); // (zero padding makes "a" and "a\0" equal so far)
+        }
+      }
+      return c;
+    }
+
+    /** Sorts {@code into[from, to)}, whose elements {@code from} holds too (their roles swap at each level). */
+    void sort(int[] from, int[] into, int lo, int hi) {
+      if (hi - lo < 16) {
+        for (int i = lo + 1; i < hi; i++) {
+          int x = into[i];
+          int j = i - 1;
+          while (j >= lo && compare(into[j], x) > 0) {
+            into[j + 1] = into[j];
+            j--;
+          }
+          into[j + 1] = x;
+        }
+        return;
+      }
+      int middle = (lo + hi) >>> 1;
+      sort(into, from, lo, middle);
+      sort(into, from, middle, hi);
+      merge(from, into, lo, middle, hi);
+    }
+
+    /** Merges the sorted {@code from[lo, middle)} and {@code from[middle, hi)} into {@code into[lo, hi)}. */
+    void merge(int[] from, int[] into, int lo, int middle, int hi) {
+      if (compare(from[middle - 1], from[middle]) <= 0) {
+        System.arraycopy(from, lo, into, lo, hi - lo);
+        return;
+      }
+      int i = lo;
+      int j = middle;
+      for (int k = lo; k < hi; k++) {
+        if (j >= hi || i < middle && compare(from[i], from[j]) <= 0) {
+          into[k] = from[i++];
+        } else {
+          into[k] = from[j++];
+        }
+      }
+    }
+  }
+
   /** Writes entries sorted by key (unsigned byte order, no key twice) into a new table file; null for none. */
   public SortedFile writeSorted(java.util.Iterator<byte[][]> sorted) throws RocksDBException {
     if (!sorted.hasNext()) {
@@ -348,7 +453,8 @@ public final class Store implements AutoCloseable {
 
   /**
    * Merges table files of overlapping key ranges into one sorted file, handing {@code duplicate} each key (and value)
-   * found in more than one (it may throw to stop the merge); the inputs are left for the caller to discard.
+   * found in more than one (it may throw to stop the merge; otherwise the first file's entry is kept); the inputs
+   * are left for the caller to discard.
    */
   public SortedFile merge(List<SortedFile> files, java.util.function.BiConsumer<byte[], byte[]> duplicate)
       throws RocksDBException {
@@ -369,28 +475,41 @@ public final class Store implements AutoCloseable {
           heads.add(c);
         }
       }
-      byte[][] previous = {null};
       java.util.Iterator<byte[][]> merged = new java.util.Iterator<>() {
+        private byte[] previous;
+        private byte[][] upcoming = advance();
+
+        /** The next entry whose key differs from the last one returned; a repeated one is reported and skipped. */
+        private byte[][] advance() {
+          while (!heads.isEmpty()) {
+            Cursor c = heads.poll();
+            byte[][] entry = {c.key, c.value};
+            try {
+              if (c.advance()) {
+                heads.add(c);
+              }
+            } catch (RocksDBException e) {
+              throw new IllegalStateException(e);
+            }
+            if (previous != null && java.util.Arrays.equals(previous, entry[0])) {
+              duplicate.accept(entry[0], entry[1]);
+              continue;
+            }
+            previous = entry[0];
+            return entry;
+          }
+          return null;
+        }
+
         @Override
         public boolean hasNext() {
-          return !heads.isEmpty();
+          return upcoming != null;
         }
 
         @Override
         public byte[][] next() {
-          Cursor c = heads.poll();
-          byte[][] entry = {c.key, c.value};
-          if (previous[0] != null && java.util.Arrays.equals(previous[0], c.key)) {
-            duplicate.accept(c.key, c.value);
-          }
-          previous[0] = c.key;
-          try {
-            if (c.advance()) {
-              heads.add(c);
-            }
-          } catch (RocksDBException e) {
-            throw new IllegalStateException(e);
-          }
+          byte[][] entry = upcoming;
+          upcoming = advance();
           return entry;
         }
       };

@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -185,7 +184,7 @@ final class SnapshotLoader {
       if (pending.isEmpty()) {
         return;
       }
-      pending.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+      io.accel.storage.Store.sortByKey(pending);
       database.store().ingestSorted(family, pending.iterator());
       pending.clear();
       files.incrementAndGet(slot);

@@ -54,4 +54,65 @@ class StoreTest {
       }).max().orElse(0);
     }
   }
+
+  /** Keys of random lengths (0 to 24 bytes, many sharing prefixes, some ending in zero bytes) in a shuffled list. */
+  private static java.util.List<byte[][]> randomEntries(int n, long seed) {
+    java.util.Random r = new java.util.Random(seed);
+    java.util.List<byte[][]> out = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] key = new byte[r.nextInt(25)];
+      for (int j = 0; j < key.length; j++) {
+        key[j] = (byte) (j < 6 ? r.nextInt(3) * 120 : r.nextInt(4) == 0 ? 0 : r.nextInt(256));
+      }
+      out.add(new byte[][] {key, new byte[] {(byte) i}});
+    }
+    return out;
+  }
+
+  @Test
+  void sortByKeyOrdersAsUnsignedBytesWhateverTheLengthsAndSizes() {
+    for (int n : new int[] {0, 1, 15, 1_000, 250_000}) {
+      java.util.List<byte[][]> entries = randomEntries(n, n);
+      java.util.List<byte[][]> expected = new java.util.ArrayList<>(entries);
+      expected.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+      Store.sortByKey(entries);
+      assertThat(entries).hasSize(n);
+      for (int i = 0; i < n; i++) {
+        assertThat(entries.get(i)[0]).as("position %d of %d", i, n).isEqualTo(expected.get(i)[0]);
+      }
+    }
+  }
+
+  @Test
+  void overlappingSortedFilesMergeIntoOneAndRepeatedKeysAreReported() throws RocksDBException, IOException {
+    try (Store store = Store.openFile(dir, new StoreOptions(8 << 20, false))) {
+      java.util.List<Store.SortedFile> files = new java.util.ArrayList<>();
+      java.util.TreeMap<String, String> all = new java.util.TreeMap<>();
+      for (int f = 0; f < 3; f++) {
+        java.util.List<byte[][]> run = new java.util.ArrayList<>();
+        for (int i = f; i < 3_000; i += 3) {
+          String k = String.format("k%05d", i == 1_500 ? 1_499 : i); // 1499 comes from two files
+          run.add(new byte[][] {k.getBytes(StandardCharsets.UTF_8), ("v" + f).getBytes(StandardCharsets.UTF_8)});
+          all.putIfAbsent(k, "v" + f);
+        }
+        files.add(store.writeSorted(run.iterator()));
+      }
+      java.util.List<String> repeated = new java.util.ArrayList<>();
+      Store.SortedFile merged = store.merge(files, (k, v) -> repeated.add(new String(k, StandardCharsets.UTF_8)));
+      store.discard(files);
+      assertThat(repeated).containsExactly("k01499");
+      assertThat(merged.entries()).isEqualTo(all.size()).isEqualTo(2_999);
+      store.ingest(store.meta(), java.util.List.of(merged));
+      try (org.rocksdb.RocksIterator it = store.db().newIterator(store.meta())) {
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        for (it.seek("k".getBytes(StandardCharsets.UTF_8)); it.isValid() && it.key()[0] == 'k'; it.next()) {
+          seen.add(new String(it.key(), StandardCharsets.UTF_8));
+        }
+        assertThat(seen).containsExactlyElementsOf(all.keySet());
+      }
+      try (Stream<Path> left = Files.list(dir)) {
+        assertThat(left.filter(p -> p.getFileName().toString().startsWith("ingest-"))).isEmpty();
+      }
+    }
+  }
 }
