@@ -336,25 +336,15 @@ public final class CopyIn {
       }
       return;
     }
-    List<String> fields = fields(from, to);
-    if (fields.size() < targets.length) {
-      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "missing data for column \""
-          + table.columns().get(targets[fields.size()]).name() + "\"").withContext(lineContext(from, to));
-    }
-    if (fields.size() > targets.length) {
-      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "extra data after last expected column")
-          .withContext(lineContext(from, to));
-    }
     Object[] row = newRow();
-    for (int f = 0; f < targets.length; f++) {
-      String text = fields.get(f);
-      int column = targets[f];
-      try {
-        row[column] = PgText.parse(text, table.columns().get(column).type(), zone);
-      } catch (AccelException e) {
-        throw e.withContext("COPY " + table.name() + ", line " + line + ", column "
-            + table.columns().get(column).name() + ": \"" + text + "\"");
+    if (format.csv()) {
+      List<String> fields = csvFields(from, to);
+      checkFieldCount(fields.size(), from, to);
+      for (int f = 0; f < targets.length; f++) {
+        row[targets[f]] = parseField(fields.get(f), targets[f]);
       }
+    } else {
+      textValues(row, from, to);
     }
     try {
       writer.normalize(row);
@@ -366,6 +356,89 @@ public final class CopyIn {
     if (batch.size() >= BATCH) {
       flush();
     }
+  }
+
+  /** A field's text as its column's value; a value the type rejects names the line, column and text. */
+  private Object parseField(String text, int column) {
+    try {
+      return PgText.parse(text, table.columns().get(column).type(), zone);
+    } catch (AccelException e) {
+      throw e.withContext("COPY " + table.name() + ", line " + line + ", column "
+          + table.columns().get(column).name() + ": \"" + text + "\"");
+    }
+  }
+
+  /** Bounds of the fields of the current text-format line (start, end, whether it holds a backslash). */
+  private int[] fieldStarts = new int[16];
+  private int[] fieldEnds = new int[16];
+  private boolean[] fieldEscaped = new boolean[16];
+
+  /**
+   * The values of a line of PostgreSQL's text format: fields split in place, then each converted; a field without
+   * escapes that is a plain number or date is read straight from the bytes (PgText.parseSimple), any other through
+   * its text.
+   */
+  private void textValues(Object[] row, int from, int to) {
+    checkFieldCount(textFieldBounds(from, to), from, to);
+    for (int f = 0; f < targets.length; f++) {
+      int column = targets[f];
+      int start = fieldStarts[f];
+      int end = fieldEnds[f];
+      Object value = fieldEscaped[f] || isNull(start, end) ? null
+          : PgText.parseSimple(pending, start, end, table.columns().get(column).type());
+      row[column] = value != null ? value : parseField(textField(start, end, fieldEscaped[f]), column);
+    }
+  }
+
+  /** 22P04 when a line has fewer or more fields than the COPY's columns. */
+  private void checkFieldCount(int count, int from, int to) {
+    if (count < targets.length) {
+      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "missing data for column \""
+          + table.columns().get(targets[count]).name() + "\"").withContext(lineContext(from, to));
+    }
+    if (count > targets.length) {
+      throw new AccelException(SqlState.BAD_COPY_FILE_FORMAT, "extra data after last expected column")
+          .withContext(lineContext(from, to));
+    }
+  }
+
+  private boolean isNull(int from, int to) {
+    return to - from == nullBytes.length && Arrays.equals(pending, from, to, nullBytes, 0, nullBytes.length);
+  }
+
+  /** Splits a text-format line at its delimiters (a backslash escapes the next byte), filling the bound arrays. */
+  private int textFieldBounds(int from, int to) {
+    byte delimiter = (byte) format.delimiter();
+    int count = 0;
+    int start = from;
+    boolean escaped = false;
+    for (int i = from; i <= to; i++) {
+      if (i == to || pending[i] == delimiter) {
+        count = addBounds(count, start, i, escaped);
+        start = i + 1;
+        escaped = false;
+      } else if (pending[i] == '\\') {
+        escaped = true;
+        i++;
+        if (i == to) {
+          count = addBounds(count, start, i, true);
+          break;
+        }
+      }
+    }
+    return count;
+  }
+
+  private int addBounds(int count, int start, int end, boolean escaped) {
+    if (count == fieldStarts.length) {
+      fieldStarts = Arrays.copyOf(fieldStarts, count * 2);
+      fieldEnds = Arrays.copyOf(fieldEnds, count * 2);
+      fieldEscaped = Arrays.copyOf(fieldEscaped, count * 2);
+    }
+    fieldStarts[count] = start;
+    fieldEnds[count] = end;
+    fieldEscaped[count] = escaped;
+    return count + 1;
   }
 
   private String lineContext(int from, int to) {
@@ -425,24 +498,10 @@ public final class CopyIn {
 
   /** PostgreSQL's text format: delimiter-separated, backslash escapes, NULL matched before de-escaping. */
   private List<String> textFields(int from, int to) {
-    List<String> fields = new ArrayList<>(targets.length);
-    byte delimiter = (byte) format.delimiter();
-    int start = from;
-    boolean escaped = false;
-    for (int i = from; i <= to; i++) {
-      if (i == to || pending[i] == delimiter) {
-        fields.add(textField(start, i, escaped));
-        start = i + 1;
-        escaped = false;
-      } else if (pending[i] == '\\') {
-        escaped = true;
-        i++;
-        if (i == to) {
-          fields.add(textField(start, i, true));
-          start = i + 1;
-          break;
-        }
-      }
+    int count = textFieldBounds(from, to);
+    List<String> fields = new ArrayList<>(count);
+    for (int f = 0; f < count; f++) {
+      fields.add(textField(fieldStarts[f], fieldEnds[f], fieldEscaped[f]));
     }
     return fields;
   }

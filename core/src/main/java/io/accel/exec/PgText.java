@@ -148,6 +148,86 @@ public final class PgText {
     return (int) java.time.LocalDate.of(year, month, day).toEpochDay();
   }
 
+  /**
+   * The value of the common spellings of a number or date, read straight from bytes (COPY's text format): an integer
+   * type's {@code [-]digits}, a NUMERIC's {@code [-]digits[.digits]} of at most 18 digits, a DATE's {@code YYYY-MM-DD}.
+   * Null for anything else (other spellings, out-of-range values, other types), which {@link #parse} then reads or
+   * rejects with its message: where this returns a value, it is the value {@code parse} gives.
+   */
+  static Object parseSimple(byte[] b, int from, int to, DataType type) {
+    return switch (type.kind()) {
+      case SMALLINT -> {
+        long v = simpleLong(b, from, to);
+        yield v >= Short.MIN_VALUE && v <= Short.MAX_VALUE ? (Object) (short) v : null;
+      }
+      case INTEGER -> {
+        long v = simpleLong(b, from, to);
+        yield v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : null;
+      }
+      case BIGINT -> {
+        long v = simpleLong(b, from, to);
+        yield v != NOT_SIMPLE ? (Object) v : null;
+      }
+      case NUMERIC -> simpleDecimal(b, from, to);
+      case DATE -> to - from == 10 ? isoDate(new String(b, from, 10, java.nio.charset.StandardCharsets.ISO_8859_1))
+          : null;
+      default -> null;
+    };
+  }
+
+  /** What {@link #simpleLong} returns for text that is not {@code [-]digits} of at most 18 digits. */
+  private static final long NOT_SIMPLE = Long.MIN_VALUE;
+
+  private static long simpleLong(byte[] b, int from, int to) {
+    int i = from;
+    boolean negative = i < to && b[i] == '-';
+    if (negative) {
+      i++;
+    }
+    if (i == to || to - i > 18) {
+      return NOT_SIMPLE;
+    }
+    long v = 0;
+    for (; i < to; i++) {
+      int d = b[i] - '0';
+      if (d < 0 || d > 9) {
+        return NOT_SIMPLE;
+      }
+      v = v * 10 + d;
+    }
+    return negative ? -v : v;
+  }
+
+  private static java.math.BigDecimal simpleDecimal(byte[] b, int from, int to) {
+    int i = from;
+    boolean negative = i < to && b[i] == '-';
+    if (negative) {
+      i++;
+    }
+    long v = 0;
+    int digits = 0;
+    int scale = -1;
+    for (; i < to; i++) {
+      int c = b[i];
+      if (c == '.' && scale < 0) {
+        scale = 0;
+        continue;
+      }
+      int d = c - '0';
+      if (d < 0 || d > 9 || ++digits > 18) {
+        return null;
+      }
+      v = v * 10 + d;
+      if (scale >= 0) {
+        scale++;
+      }
+    }
+    if (digits == 0) {
+      return null;
+    }
+    return java.math.BigDecimal.valueOf(negative ? -v : v, Math.max(scale, 0));
+  }
+
   private static int digits(String text, int from, int to) {
     int v = 0;
     for (int i = from; i < to; i++) {

@@ -1,5 +1,6 @@
 package io.accel.exec;
 
+import io.accel.catalog.ColumnType;
 import io.accel.catalog.DataType;
 import io.accel.sql.AccelException;
 import io.accel.sql.SqlState;
@@ -27,7 +28,8 @@ public final class Values {
         yield (short) l;
       }
       case INTEGER, DATE, TIME -> {
-        long l = integral(v, type.kind().name().toLowerCase());
+        long l = integral(v, type.kind() == ColumnType.INTEGER ? "integer" : type.kind() == ColumnType.DATE ? "date"
+            : "time");
         if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {
           throw outOfRange("integer");
         }

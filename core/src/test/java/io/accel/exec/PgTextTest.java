@@ -212,4 +212,37 @@ class PgTextTest {
     assertThatThrownBy(() -> PgText.parse("maybe", DataType.of(ColumnType.BOOLEAN), UTC))
         .hasMessage("invalid input syntax for type boolean: \"maybe\"");
   }
+
+  /**
+   * COPY reads plain numbers and dates straight from bytes: every spelling it takes gives what the general reader
+   * gives, and every other spelling (signs, spaces, exponents, 19 digits, out-of-range values, bad dates) is left to it.
+   */
+  @Test
+  void simpleSpellingsReadFromBytesAgreeWithTheGeneralReader() {
+    List<String> texts = List.of("0", "-0", "7", "-12", "32767", "32768", "-32768", "2147483647", "2147483648",
+        "-2147483649", "999999999999999999", "9999999999999999999", "+5", " 5", "5 ", "", "-", "1.5", "-0.25",
+        "17.00", ".5", "5.", "1.2.3", "1e5", "NaN", "0001.10", "123456789012345678", "1234567890123456789.0",
+        "2024-02-29", "2023-02-29", "1999-12-31", "0000-01-01", "2024-1-01", "20240101", "infinity", "abc");
+    for (ColumnType kind : List.of(ColumnType.SMALLINT, ColumnType.INTEGER, ColumnType.BIGINT, ColumnType.NUMERIC,
+        ColumnType.DATE, ColumnType.TEXT)) {
+      DataType type = DataType.of(kind);
+      for (String text : texts) {
+        byte[] bytes = ("|" + text + "|").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Object simple = PgText.parseSimple(bytes, 1, bytes.length - 1, type);
+        if (simple == null) {
+          continue;
+        }
+        Object general = PgText.parse(text, type, UTC);
+        assertThat(simple).as("%s as %s", text, kind).isEqualTo(general);
+        assertThat(simple.getClass()).as("%s as %s", text, kind).isEqualTo(general.getClass());
+      }
+    }
+    DataType integer = DataType.of(ColumnType.INTEGER);
+    assertThat(PgText.parseSimple("2147483648".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, 10, integer))
+        .as("out of range: the general reader's 22003").isNull();
+    assertThat(PgText.parseSimple("-45".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, 3, integer))
+        .isEqualTo(-45);
+    assertThat(PgText.parseSimple("17.00".getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, 5,
+        DataType.of(ColumnType.NUMERIC))).isEqualTo(new BigDecimal("17.00"));
+  }
 }
