@@ -46,12 +46,24 @@ final class LogicalPostgres {
     return c;
   }
 
-  /** Drops {@code database}'s replication slots (ending streams still reading them) and its publications. */
+  /**
+   * Drops {@code database}'s replication slots (ending streams still reading them) and its publications; nothing
+   * when the cluster is unreachable and not required (the tests that would have made them were skipped).
+   */
   static void dropMirrorObjects(String database) throws SQLException {
     Properties p = new Properties();
     p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + HOST_PORT + "/" + database, p);
-        Statement s = c.createStatement()) {
+    p.setProperty("connectTimeout", "5");
+    Connection c;
+    try {
+      c = DriverManager.getConnection("jdbc:postgresql://" + HOST_PORT + "/" + database, p);
+    } catch (SQLException e) {
+      if (System.getenv("ACCEL_REQUIRE_SERVICES") != null) {
+        throw e;
+      }
+      return;
+    }
+    try (c; Statement s = c.createStatement()) {
       dropMirrorObjects(s, database);
     }
   }
