@@ -51,7 +51,7 @@ public final class StatisticsCollector {
   private final boolean[] ranged;
   private final double[] mins;
   private final double[] maxs;
-  private final List<Map<ByteBuffer, long[]>> valueCounts;
+  private final ValueCounts[] valueCounts;
   private final Sketch[] sketches;
   private final FrequentValues[] frequent;
   /** Rows go to the most-common-values summaries with probability 1 / sampleEvery (see {@link #FREQUENT_SAMPLE}). */
@@ -92,11 +92,11 @@ public final class StatisticsCollector {
       mins[i] = Double.NaN;
       maxs[i] = Double.NaN;
     }
-    this.valueCounts = new ArrayList<>(n);
+    this.valueCounts = new ValueCounts[n];
     this.sketches = new Sketch[n];
     this.frequent = new FrequentValues[n];
     for (int i = 0; i < n; i++) {
-      valueCounts.add(new HashMap<>());
+      valueCounts[i] = new ValueCounts();
       sketches[i] = new Sketch();
       frequent[i] = new FrequentValues();
     }
@@ -152,23 +152,16 @@ public final class StatisticsCollector {
       if (sampled) {
         frequent[c].add(Arrays.copyOf(buffer, length));
       }
-      Map<ByteBuffer, long[]> counts = valueCounts.get(c);
-      if (counts != null) {
-        // the value is copied only when it is new; the sketch hears of each distinct value when the map is dropped
-        long[] count = counts.get(ByteBuffer.wrap(buffer, 0, length));
-        if (count != null) {
-          count[0]++;
-        } else {
-          counts.put(ByteBuffer.wrap(Arrays.copyOf(buffer, length)), new long[] {1});
-          if (counts.size() > MCV_LIMIT) {
-            valueCounts.set(c, null);
-            for (ByteBuffer k : counts.keySet()) {
-              sketches[c].add(hash(k.array(), k.array().length));
-            }
-          }
-        }
-      } else {
-        sketches[c].add(hash(buffer, length));
+      long h = hash(buffer, length);
+      ValueCounts counts = valueCounts[c];
+      if (counts != null && !counts.add(h, buffer, length)) {
+        // past MCV_LIMIT values: the sketch hears of each value counted so far (it keeps distinct hashes only)
+        valueCounts[c] = null;
+        counts.forEachHash(sketches[c]::add);
+        counts = null;
+      }
+      if (counts == null) {
+        sketches[c].add(h);
       }
     }
   }
@@ -207,7 +200,7 @@ public final class StatisticsCollector {
     double[] pk = primaryKey == null ? new double[0] : primaryKey.counts();
     List<ColumnStats> columns = new ArrayList<>(types.size());
     for (int c = 0; c < types.size(); c++) {
-      Map<ByteBuffer, Long> counts = valueCounts.get(c) == null ? null : counts(valueCounts.get(c));
+      Map<ByteBuffer, Long> counts = valueCounts[c] == null ? null : valueCounts[c].toMap();
       double distinct;
       boolean exact = true;
       if (counts != null) {
@@ -226,12 +219,6 @@ public final class StatisticsCollector {
     }
     return new TableStatistics(table.id(), table.schemaVersion(), types, table.primaryKey().size(), analyzedAt, rows,
         rows, pk, indexDistinct, TableStatistics.shapes(table), columns);
-  }
-
-  private static Map<ByteBuffer, Long> counts(Map<ByteBuffer, long[]> counters) {
-    Map<ByteBuffer, Long> out = new HashMap<>();
-    counters.forEach((k, v) -> out.put(k, v[0]));
-    return out;
   }
 
   /** The exact distinct non-null count of a column leading an index or the primary key, or -1. */
@@ -338,6 +325,56 @@ public final class StatisticsCollector {
       double[] out = new double[counts.length];
       for (int i = 0; i < out.length; i++) {
         out[i] = counts[i];
+      }
+      return out;
+    }
+  }
+
+  /**
+   * A column's values and their counts while it has at most {@link #MCV_LIMIT} of them: open addressing by the
+   * values' 64-bit hashes (computed once per value for the sketch too), each slot's bytes compared on a hash match.
+   */
+  private static final class ValueCounts {
+    private static final int SLOTS = 256;
+    private final long[] hashes = new long[SLOTS];
+    private final byte[][] keys = new byte[SLOTS][];
+    private final long[] counts = new long[SLOTS];
+    private int size;
+
+    /** Counts a value; false, counting nothing, when it would be value number {@link #MCV_LIMIT} + 1. */
+    boolean add(long hash, byte[] buffer, int length) {
+      int i = (int) (hash ^ (hash >>> 32)) & (SLOTS - 1);
+      while (keys[i] != null) {
+        if (hashes[i] == hash && Arrays.equals(keys[i], 0, keys[i].length, buffer, 0, length)) {
+          counts[i]++;
+          return true;
+        }
+        i = (i + 1) & (SLOTS - 1);
+      }
+      if (size == MCV_LIMIT) {
+        return false;
+      }
+      keys[i] = Arrays.copyOf(buffer, length);
+      hashes[i] = hash;
+      counts[i] = 1;
+      size++;
+      return true;
+    }
+
+    void forEachHash(java.util.function.LongConsumer action) {
+      for (int i = 0; i < SLOTS; i++) {
+        if (keys[i] != null) {
+          action.accept(hashes[i]);
+        }
+      }
+    }
+
+    Map<ByteBuffer, Long> toMap() {
+      Map<ByteBuffer, Long> out = new HashMap<>();
+      for (int i = 0; i < SLOTS; i++) {
+        if (keys[i] != null) {
+          out.put(ByteBuffer.wrap(keys[i]), counts[i]);
+        }
       }
       return out;
     }

@@ -339,8 +339,9 @@ public final class CommandExecutor {
     // a table with no committed rows is indexed within the open block, whose rows (if any) are all there is
     TxnContext block = session.blockContext();
     TxnContext own = block != null && block.schemaCurrent(table.id()) && committedEmpty(table) ? block : null;
+    List<byte[][]> entries;
     try {
-      backfill(table, index, family, own);
+      entries = backfill(table, index, family, own);
     } catch (RuntimeException | RocksDBException e) {
       database.store().dropFamily(Catalog.indexFamily(index.id()));
       throw e;
@@ -349,7 +350,7 @@ public final class CommandExecutor {
     if (own != null) {
       own.adoptSchema(table.id(), catalog.changedAt(table.id()), List.of(family));
     }
-    database.statistics().indexCreated(table.withIndex(index), index);
+    database.statistics().indexCreated(table.withIndex(index), index, entries);
   }
 
   /**
@@ -395,9 +396,10 @@ public final class CommandExecutor {
 
   /**
    * Writes the entries of every existing row; no writer runs meanwhile (the schema lock is held). With {@code own},
-   * the rows are those that transaction sees and the entries are its writes; otherwise every committed row.
+   * the rows are those that transaction sees and the entries are its writes; otherwise every committed row. Returns
+   * the entries in key order when they were written as one run (the index's statistics read them), else null.
    */
-  void backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
+  List<byte[][]> backfill(TableDef table, IndexDef index, ColumnFamilyHandle family, TxnContext own)
       throws RocksDBException {
     if (own != null) {
       List<byte[][]> entries = new ArrayList<>();
@@ -405,7 +407,7 @@ public final class CommandExecutor {
       for (byte[][] e : entries) {
         own.putUntracked(family, e[0], e[1]);
       }
-      return;
+      return null;
     }
     // sorted runs of at most backfillRunBytes(), each ingested as one table file (they overlap only when the
     // table has more rows than a run: RocksDB then places the later runs above the earlier ones)
@@ -414,6 +416,27 @@ public final class CommandExecutor {
       int[] runs = {0};
       long[] bytes = {0};
       long budget = backfillRunBytes();
+      byte[] split = index.plain() && !index.unique()
+          && database.statistics().of(table).rowCount() * (ENTRY_OVERHEAD + 64) < budget ? splitKey(table) : null;
+      if (split != null) {
+        // entries that fit one run, of rows read in two key ranges at once (no unique check spans the two)
+        List<byte[][]> high = new ArrayList<>();
+        java.util.concurrent.CompletableFuture<Void> low = java.util.concurrent.CompletableFuture.runAsync(
+            () -> walkEntries(ctx, true, table, index, null, split, (e, v) -> run.add(new byte[][] {e, v})));
+        try {
+          walkEntries(ctx, true, table, index, split, null, (e, v) -> high.add(new byte[][] {e, v}));
+        } finally {
+          try {
+            low.join();
+          } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+          }
+        }
+        run.addAll(high);
+        Store.sortByKey(run);
+        database.store().ingestSorted(family, run);
+        return run;
+      }
       walkEntries(ctx, true, table, index, (entry, value) -> {
         run.add(new byte[][] {entry, value});
         bytes[0] += entry.length + value.length + ENTRY_OVERHEAD;
@@ -423,29 +446,63 @@ public final class CommandExecutor {
           bytes[0] = 0;
         }
       });
-      ingest(family, run);
+      Store.sortByKey(run);
+      try {
+        database.store().ingestSorted(family, run);
+      } catch (RocksDBException e) {
+        throw TxnContext.storageFailure(e);
+      }
       if (runs[0] > 0) {
         // overlapping runs sit on as many levels, each consulted by every seek: merge them into one now
         database.store().db().compactRange(family);
+        return null;
+      }
+      return run;
+    }
+  }
+
+  /**
+   * A key near the middle of a table's stored rows (the first key of the table file where half its bytes are
+   * reached), or null when the table has fewer than two files: where an index build splits its read in two.
+   */
+  private byte[] splitKey(TableDef table) {
+    String name = Catalog.tableFamily(table.id());
+    List<org.rocksdb.LiveFileMetaData> files = new ArrayList<>();
+    for (org.rocksdb.LiveFileMetaData f : database.store().db().getLiveFilesMetaData()) {
+      if (new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8).equals(name)) {
+        files.add(f);
       }
     }
+    if (files.size() < 2) {
+      return null;
+    }
+    files.sort((a, b) -> java.util.Arrays.compareUnsigned(a.smallestKey(), b.smallestKey()));
+    long total = files.stream().mapToLong(org.rocksdb.LiveFileMetaData::size).sum();
+    long before = 0;
+    for (int i = 0; i < files.size(); i++) {
+      if (i > 0 && before * 2 >= total) {
+        return files.get(i).smallestKey();
+      }
+      before += files.get(i).size();
+    }
+    return files.get(files.size() - 1).smallestKey();
   }
 
   /** Heap bytes an entry of a run takes besides its key and value (two arrays, the list slot, the sort's copies). */
   private static final int ENTRY_OVERHEAD = 96;
 
   /**
-   * How many bytes of entries an index build sorts at once: an eighth of the heap, at least 64 MB. A table whose
+   * How many bytes of entries an index build sorts at once: a quarter of the heap, at least 64 MB. A table whose
    * entries fit is written as one sorted run; larger ones as several, merged by a compaction afterwards.
    */
   static long backfillRunBytes() {
-    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 8);
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
   }
 
   private void ingest(ColumnFamilyHandle family, List<byte[][]> run) {
     io.accel.storage.Store.sortByKey(run);
     try {
-      database.store().ingestSorted(family, run.iterator());
+      database.store().ingestSorted(family, run);
     } catch (RocksDBException e) {
       throw TxnContext.storageFailure(e);
     }
@@ -457,6 +514,12 @@ public final class CommandExecutor {
    * wrote nothing, read by one pass outside the block cache); a duplicate unique key is 23505.
    */
   private void walkEntries(TxnContext ctx, boolean committed, TableDef table, IndexDef index,
+      java.util.function.BiConsumer<byte[], byte[]> sink) {
+    walkEntries(ctx, committed, table, index, null, null, sink);
+  }
+
+  /** As above, over the rows whose keys are at least {@code from} and below {@code to} (null: unbounded). */
+  private void walkEntries(TxnContext ctx, boolean committed, TableDef table, IndexDef index, byte[] from, byte[] to,
       java.util.function.BiConsumer<byte[], byte[]> sink) {
     TableReader reader = new TableReader(database, table);
     Set<ByteBuffer> seen = new HashSet<>();
@@ -472,8 +535,16 @@ public final class CommandExecutor {
     RocksIterator it = committed ? ctx.scanIterator(database.tableFamily(table))
         : ctx.iterator(database.tableFamily(table));
     try {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
+      if (from == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(from);
+      }
+      for (; it.isValid(); it.next()) {
         byte[] key = it.key();
+        if (to != null && java.util.Arrays.compareUnsigned(key, to) >= 0) {
+          break;
+        }
         Object[] row = reader.decode(it.value(), wanted);
         Object[] computed = keys.of(table, index, row, ctx);
         if (computed == null) {
@@ -928,7 +999,7 @@ public final class CommandExecutor {
         }
       }
     }
-    database.store().ingestSorted(family, run.iterator());
+    database.store().ingestSorted(family, run);
     run.clear();
   }
 

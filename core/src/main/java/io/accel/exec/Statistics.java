@@ -413,9 +413,10 @@ public final class Statistics {
   /**
    * Computes the statistics of a new index ({@code table} is the table with it). When the table's
    * statistics describe its rows exactly (nothing changed since the analysis) only the new index is
-   * walked; otherwise the whole table is analyzed. A failure leaves the index without statistics.
+   * walked (or {@code sortedEntries}, its entries in key order, read when the caller has them); otherwise the whole
+   * table is analyzed. A failure leaves the index without statistics.
    */
-  void indexCreated(TableDef table, IndexDef index) {
+  void indexCreated(TableDef table, IndexDef index, List<byte[][]> sortedEntries) {
     version.incrementAndGet();
     if (!index.plain()) {
       return; // no plan reads it: its entries say nothing the planner uses
@@ -432,8 +433,14 @@ public final class Statistics {
         if (base != null) {
           StatisticsCollector collector = StatisticsCollector.forIndex(base, table, index);
           TableStatistics result;
-          try (TxnContext ctx = database.begin()) {
-            walk(ctx, collector, index);
+          if (sortedEntries != null) {
+            for (byte[][] entry : sortedEntries) {
+              collector.indexEntry(index, entry[0]);
+            }
+          } else {
+            try (TxnContext ctx = database.begin()) {
+              walk(ctx, collector, index);
+            }
           }
           result = collector.finish(base.analyzedAt());
           publish(table.id(), s, result, 0, 0);

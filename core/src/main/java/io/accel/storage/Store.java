@@ -260,12 +260,52 @@ public final class Store implements AutoCloseable {
    * log, memtable or compaction on the way; the ingestion is synced before it returns. For a family nothing else
    * writes meanwhile (a new index while the schema lock is held): an ingested key would hide a concurrent write.
    */
-  public void ingestSorted(ColumnFamilyHandle family, java.util.Iterator<byte[][]> sorted) throws RocksDBException {
-    SortedFile file = writeSorted(sorted);
-    if (file != null) {
-      ingest(family, List.of(file));
+  public void ingestSorted(ColumnFamilyHandle family, List<byte[][]> sorted) throws RocksDBException {
+    if (sorted.size() < PARALLEL_WRITE) {
+      SortedFile file = writeSorted(sorted.iterator());
+      if (file != null) {
+        ingest(family, List.of(file));
+      }
+      return;
     }
+    // two files of the two halves, written at once (compressing blocks and building filters is most of the work)
+    int middle = sorted.size() / 2;
+    java.util.concurrent.CompletableFuture<SortedFile> first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return writeSorted(sorted.subList(0, middle).iterator());
+      } catch (RocksDBException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+    SortedFile second = null;
+    SortedFile firstFile = null;
+    try {
+      second = writeSorted(sorted.subList(middle, sorted.size()).iterator());
+      firstFile = first.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RocksDBException r) {
+        throw r;
+      }
+      throw e;
+    } finally {
+      if (firstFile == null) {
+        // the other half failed, or this one did: wait for it, so that no file is left behind
+        try {
+          SortedFile left = first.join();
+          discard(List.of(left));
+        } catch (RuntimeException ignored) {
+          // it failed too (its file already removed)
+        }
+        if (second != null) {
+          discard(List.of(second));
+        }
+      }
+    }
+    ingest(family, List.of(firstFile, second));
   }
+
+  /** Entries from which {@link #ingestSorted} writes two files at once. */
+  static final int PARALLEL_WRITE = 200_000;
 
   /**
    * A table file {@link #writeSorted} wrote, not part of the store until {@link #ingest}ed: its path, first and last

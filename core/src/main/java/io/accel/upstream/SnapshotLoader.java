@@ -185,7 +185,7 @@ final class SnapshotLoader {
         return;
       }
       io.accel.storage.Store.sortByKey(pending);
-      database.store().ingestSorted(family, pending.iterator());
+      database.store().ingestSorted(family, pending);
       pending.clear();
       files.incrementAndGet(slot);
     }

@@ -226,4 +226,24 @@ class BulkCopyTest extends EngineTestBase {
     assertThat(leftoverFiles()).isEmpty();
     assertThat(rows("SELECT count(*) FROM b")).containsExactly(0L);
   }
+
+  @Test
+  void anIndexBuiltOverATableLoadedAsSeveralFilesHoldsEveryRow() {
+    BulkLoad.runBytes = 64 << 10; // ids in order: several files that do not overlap, kept as they are
+    run("CREATE TABLE b (id INT PRIMARY KEY, k INT NOT NULL, name TEXT)");
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 1; i <= 40_000; i++) {
+      ids.add(i);
+    }
+    copyIn("COPY b FROM STDIN", rowsText(ids));
+    run("CREATE INDEX b_k ON b (k, name)"); // the build reads the table in two key ranges at once
+    run("CREATE UNIQUE INDEX b_name ON b (name)");
+    assertThat(rows("EXPLAIN SELECT id FROM b WHERE k = 5")).anySatisfy(line -> assertThat(line.toString())
+        .contains("b_k"));
+    assertThat(rows("SELECT count(*), min(id), max(id) FROM b WHERE k = 5")).containsExactly("[413, 5, 39969]");
+    assertThat(rows("SELECT count(*) FROM b WHERE k = 96 AND name >= 'name-3'")).containsExactly(184L);
+    assertThat(rows("SELECT id FROM b WHERE name = 'name-39999'")).containsExactly(39_999);
+    assertThatThrownBy(() -> run("INSERT INTO b VALUES (40001, 1, 'name-7')")).isInstanceOf(AccelException.class)
+        .hasMessageContaining("b_name");
+  }
 }

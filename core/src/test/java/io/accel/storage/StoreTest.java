@@ -115,4 +115,26 @@ class StoreTest {
       }
     }
   }
+
+  @Test
+  void aLargeSortedRunIsIngestedAsTwoFilesWrittenAtOnce() throws RocksDBException {
+    try (Store store = Store.openFile(dir, new StoreOptions(8 << 20, false))) {
+      java.util.List<byte[][]> run = new java.util.ArrayList<>();
+      for (int i = 0; i < Store.PARALLEL_WRITE + 1_001; i++) {
+        run.add(new byte[][] {String.format("k%07d", i).getBytes(StandardCharsets.UTF_8), new byte[] {(byte) i}});
+      }
+      store.ingestSorted(store.meta(), run);
+      long n = 0;
+      try (org.rocksdb.RocksIterator it = store.db().newIterator(store.meta())) {
+        for (it.seek("k".getBytes(StandardCharsets.UTF_8)); it.isValid() && it.key()[0] == 'k'; it.next()) {
+          assertThat(it.value()).containsExactly((byte) n);
+          n++;
+        }
+      }
+      assertThat(n).isEqualTo(run.size());
+      long files = store.db().getLiveFilesMetaData().stream()
+          .filter(f -> new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals(Store.META_FAMILY)).count();
+      assertThat(files).isGreaterThanOrEqualTo(2);
+    }
+  }
 }
