@@ -183,6 +183,44 @@ public final class StatisticsCollector {
     counter.add(entryKey);
   }
 
+  /**
+   * Takes in what {@code later} collected from the rows that follow this collector's in key order (two parts of one
+   * table read at once), before any index entry: the result is what one collector fed both parts in order would
+   * hold, except that the most-common-values summaries and the samples are merged as summaries.
+   */
+  public void merge(StatisticsCollector later) {
+    if (later.table != table || !indexes.values().stream().allMatch(PrefixCounter::empty)) {
+      throw new IllegalArgumentException("collectors of different tables, or already fed index entries");
+    }
+    rows += later.rows;
+    sampledRows += later.sampledRows;
+    if (primaryKey != null) {
+      primaryKey.merge(later.primaryKey);
+    }
+    for (int c = 0; c < types.size(); c++) {
+      nulls[c] += later.nulls[c];
+      if (!Double.isNaN(later.mins[c])) {
+        mins[c] = Double.isNaN(mins[c]) ? later.mins[c] : Math.min(mins[c], later.mins[c]);
+        maxs[c] = Double.isNaN(maxs[c]) ? later.maxs[c] : Math.max(maxs[c], later.maxs[c]);
+      }
+      frequent[c].merge(later.frequent[c]);
+      sketches[c].merge(later.sketches[c]);
+      ValueCounts mine = valueCounts[c];
+      ValueCounts theirs = later.valueCounts[c];
+      if (mine != null && theirs != null && mine.merge(theirs)) {
+        continue;
+      }
+      // a list dropped on either side (or too long together): the sketch hears of every value the lists held
+      valueCounts[c] = null;
+      if (mine != null) {
+        mine.forEachHash(sketches[c]::add);
+      }
+      if (theirs != null) {
+        theirs.forEachHash(sketches[c]::add);
+      }
+    }
+  }
+
   /** The statistics, stamped with {@code analyzedAt} (milliseconds since the epoch, non-zero). */
   public TableStatistics finish(long analyzedAt) {
     if (base != null) {
@@ -246,6 +284,16 @@ public final class StatisticsCollector {
   private static final class FrequentValues {
     private final Map<ByteBuffer, long[]> counters = new HashMap<>();
 
+    /** Misra and Gries' merge: counts added, then every counter lowered by the largest count past the limit. */
+    void merge(FrequentValues other) {
+      other.counters.forEach((k, v) -> counters.computeIfAbsent(k, x -> new long[1])[0] += v[0]);
+      if (counters.size() > FREQUENT_LIMIT) {
+        long[] sorted = counters.values().stream().mapToLong(c -> c[0]).sorted().toArray();
+        long cut = sorted[sorted.length - 1 - FREQUENT_LIMIT];
+        counters.values().removeIf(c -> (c[0] -= cut) <= 0);
+      }
+    }
+
     void add(byte[] key) {
       long[] counter = counters.get(ByteBuffer.wrap(key));
       if (counter != null) {
@@ -297,7 +345,48 @@ public final class StatisticsCollector {
       this.previousEnds = new int[types.size()];
     }
 
+    /** The first key added, for {@link #merge}. */
+    private byte[] first;
+
+    boolean empty() {
+      return previous == null;
+    }
+
+    /**
+     * Adds the counts of {@code later}, fed the keys that follow this one's: a prefix that the last key here and the
+     * first key there share was counted on both sides.
+     */
+    void merge(PrefixCounter later) {
+      if (later.previous == null) {
+        return;
+      }
+      for (int i = 0; i < counts.length; i++) {
+        counts[i] += later.counts[i];
+      }
+      if (previous != null) {
+        int[] firstEnds = new int[types.size()];
+        KeyReader reader = new KeyReader(later.first);
+        for (int i = 0; i < types.size(); i++) {
+          KeyCodec.skip(reader, types.get(i), descending[i]);
+          firstEnds[i] = reader.position();
+        }
+        int start = 0;
+        for (int i = 0; i < counts.length && firstEnds[i] == previousEnds[i]
+            && Arrays.equals(later.first, start, firstEnds[i], previous, start, firstEnds[i]); i++) {
+          counts[i]--;
+          start = firstEnds[i];
+        }
+      } else {
+        first = later.first;
+      }
+      previous = later.previous;
+      System.arraycopy(later.previousEnds, 0, previousEnds, 0, previousEnds.length);
+    }
+
     void add(byte[] key) {
+      if (first == null) {
+        first = key;
+      }
       KeyReader reader = new KeyReader(key);
       for (int i = 0; i < types.size(); i++) {
         KeyCodec.skip(reader, types.get(i), descending[i]);
@@ -343,10 +432,24 @@ public final class StatisticsCollector {
 
     /** Counts a value; false, counting nothing, when it would be value number {@link #MCV_LIMIT} + 1. */
     boolean add(long hash, byte[] buffer, int length) {
+      return add(hash, buffer, length, 1);
+    }
+
+    /** Adds {@code other}'s counts; false (this one then partly merged) when they are too many values together. */
+    boolean merge(ValueCounts other) {
+      for (int i = 0; i < SLOTS; i++) {
+        if (other.keys[i] != null && !add(other.hashes[i], other.keys[i], other.keys[i].length, other.counts[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private boolean add(long hash, byte[] buffer, int length, long count) {
       int i = (int) (hash ^ (hash >>> 32)) & (SLOTS - 1);
       while (keys[i] != null) {
         if (hashes[i] == hash && Arrays.equals(keys[i], 0, keys[i].length, buffer, 0, length)) {
-          counts[i]++;
+          counts[i] += count;
           return true;
         }
         i = (i + 1) & (SLOTS - 1);
@@ -356,7 +459,7 @@ public final class StatisticsCollector {
       }
       keys[i] = Arrays.copyOf(buffer, length);
       hashes[i] = hash;
-      counts[i] = 1;
+      counts[i] = count;
       size++;
       return true;
     }
@@ -391,7 +494,17 @@ public final class StatisticsCollector {
     private long[] seen = new long[SKETCH_SIZE * 4];
 
     void add(long hash) {
-      long h = hash >>> 1;
+      keep(hash >>> 1);
+    }
+
+    /** Every hash {@code other} keeps is offered to this sketch. */
+    void merge(Sketch other) {
+      for (long h : other.smallest) {
+        keep(h);
+      }
+    }
+
+    private void keep(long h) {
       if (seen != null) {
         long stored = h == 0 ? 1 : h;
         int mask = seen.length - 1;

@@ -417,7 +417,8 @@ public final class CommandExecutor {
       long[] bytes = {0};
       long budget = backfillRunBytes();
       byte[] split = index.plain() && !index.unique()
-          && database.statistics().of(table).rowCount() * (ENTRY_OVERHEAD + 64) < budget ? splitKey(table) : null;
+          && database.statistics().of(table).rowCount() * (ENTRY_OVERHEAD + 64) < budget
+          ? database.splitKey(table) : null;
       if (split != null) {
         // entries that fit one run, of rows read in two key ranges at once (no unique check spans the two)
         List<byte[][]> high = new ArrayList<>();
@@ -459,33 +460,6 @@ public final class CommandExecutor {
       }
       return run;
     }
-  }
-
-  /**
-   * A key near the middle of a table's stored rows (the first key of the table file where half its bytes are
-   * reached), or null when the table has fewer than two files: where an index build splits its read in two.
-   */
-  private byte[] splitKey(TableDef table) {
-    String name = Catalog.tableFamily(table.id());
-    List<org.rocksdb.LiveFileMetaData> files = new ArrayList<>();
-    for (org.rocksdb.LiveFileMetaData f : database.store().db().getLiveFilesMetaData()) {
-      if (new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8).equals(name)) {
-        files.add(f);
-      }
-    }
-    if (files.size() < 2) {
-      return null;
-    }
-    files.sort((a, b) -> java.util.Arrays.compareUnsigned(a.smallestKey(), b.smallestKey()));
-    long total = files.stream().mapToLong(org.rocksdb.LiveFileMetaData::size).sum();
-    long before = 0;
-    for (int i = 0; i < files.size(); i++) {
-      if (i > 0 && before * 2 >= total) {
-        return files.get(i).smallestKey();
-      }
-      before += files.get(i).size();
-    }
-    return files.get(files.size() - 1).smallestKey();
   }
 
   /** Heap bytes an entry of a run takes besides its key and value (two arrays, the list slot, the sort's copies). */

@@ -205,6 +205,34 @@ public final class Database implements AutoCloseable {
         .register(meters).increment();
   }
 
+  /**
+   * A key near the middle of a table's stored rows (the first key of the table file where half its bytes are
+   * reached), or null when the table has fewer than two files: where an index build or an analysis splits its
+   * read of the table in two.
+   */
+  public byte[] splitKey(TableDef table) {
+    String name = Catalog.tableFamily(table.id());
+    java.util.List<org.rocksdb.LiveFileMetaData> files = new java.util.ArrayList<>();
+    for (org.rocksdb.LiveFileMetaData f : store.db().getLiveFilesMetaData()) {
+      if (new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8).equals(name)) {
+        files.add(f);
+      }
+    }
+    if (files.size() < 2) {
+      return null;
+    }
+    files.sort((a, b) -> java.util.Arrays.compareUnsigned(a.smallestKey(), b.smallestKey()));
+    long total = files.stream().mapToLong(org.rocksdb.LiveFileMetaData::size).sum();
+    long before = 0;
+    for (int i = 0; i < files.size(); i++) {
+      if (i > 0 && before * 2 >= total) {
+        return files.get(i).smallestKey();
+      }
+      before += files.get(i).size();
+    }
+    return files.get(files.size() - 1).smallestKey();
+  }
+
   /** A COPY loaded {@code rows} rows as table files ({@code accel.copy.bulk.rows}; see BulkLoad). */
   void bulkLoaded(long rows) {
     io.micrometer.core.instrument.Counter.builder("accel.copy.bulk.rows").tags(meterTags())

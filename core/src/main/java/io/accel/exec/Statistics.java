@@ -302,14 +302,54 @@ public final class Statistics {
 
   /** Scans the table and walks each of its indexes, all in the context's snapshot. */
   private TableStatistics collect(TableDef table, TxnContext ctx) {
-    StatisticsCollector collector = new StatisticsCollector(table, of(table).rowCount());
+    long expected = of(table).rowCount();
+    StatisticsCollector collector = new StatisticsCollector(table, expected);
+    byte[] split = expected >= PARALLEL_ROWS ? database.splitKey(table) : null;
+    if (split == null) {
+      scan(table, ctx, collector, null, null);
+    } else {
+      // a large table is read in two key ranges at once, their collectors merged in key order
+      StatisticsCollector later = new StatisticsCollector(table, expected);
+      java.util.concurrent.CompletableFuture<Void> first = java.util.concurrent.CompletableFuture.runAsync(
+          () -> scan(table, ctx, collector, null, split));
+      try {
+        scan(table, ctx, later, split, null);
+      } finally {
+        try {
+          first.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+      }
+      collector.merge(later);
+    }
+    for (IndexDef index : table.plainIndexes()) {
+      walk(ctx, collector, index);
+    }
+    return collector.finish(System.currentTimeMillis());
+  }
+
+  /** Rows from which an analysis reads the table in two parts at once. */
+  static final long PARALLEL_ROWS = 200_000;
+
+  /** Feeds {@code collector} the rows whose keys are at least {@code from} and below {@code to} (null: unbounded). */
+  private void scan(TableDef table, TxnContext ctx, StatisticsCollector collector, byte[] from, byte[] to) {
     TableReader reader = new TableReader(database, table);
     long n = 0;
     RocksIterator it = ctx.scanIterator(database.tableFamily(table));
     ctx.enter();
     try {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        collector.row(it.key(), reader.decode(it.value()));
+      if (from == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(from);
+      }
+      for (; it.isValid(); it.next()) {
+        byte[] key = it.key();
+        if (to != null && java.util.Arrays.compareUnsigned(key, to) >= 0) {
+          break;
+        }
+        collector.row(key, reader.decode(it.value()));
         if (++n % CANCEL_CHECK_ROWS == 0) {
           checkOpen();
         }
@@ -318,10 +358,6 @@ public final class Statistics {
       ctx.exit();
       ctx.release(it);
     }
-    for (IndexDef index : table.plainIndexes()) {
-      walk(ctx, collector, index);
-    }
-    return collector.finish(System.currentTimeMillis());
   }
 
   private void walk(TxnContext ctx, StatisticsCollector collector, IndexDef index) {

@@ -133,4 +133,49 @@ class TableStatisticsTest {
     assertThat(c.distinctValues(1)).isEmpty();
     assertThatThrownBy(() -> StatisticsCodec.decode(new byte[] {9}, T)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** A table keyed (g, n): g repeats, so the primary key's first column has fewer values than rows. */
+  private static final TableDef PAIRS = new TableDef(9, "p",
+      List.of(new Column("g", DataType.of(ColumnType.INTEGER), false, Optional.empty()),
+          new Column("n", DataType.of(ColumnType.INTEGER), false, Optional.empty()),
+          new Column("few", DataType.of(ColumnType.TEXT), true, Optional.empty()),
+          new Column("many", DataType.of(ColumnType.BIGINT), true, Optional.empty())),
+      List.of(0, 1), List.of(), 1);
+
+  private static void feed(StatisticsCollector c, int from, int to) {
+    for (int i = from; i < to; i++) {
+      Object[] row = {i / 7, i % 7, i % 13 == 0 ? null : "f" + (i % 40), i % 5 == 0 ? null : (long) i * 31 % 90_001};
+      c.row(RowKeys.rowKey(PAIRS, row), row);
+    }
+  }
+
+  /**
+   * A table read in two key ranges at once: the merged collectors give one collector's exact counts (rows, NULLs,
+   * extremes, value lists, primary-key prefixes, even where a key prefix spans the two ranges) and its estimates.
+   */
+  @Test
+  void twoCollectorsOfAdjacentKeyRangesMergeIntoOnesStatistics() {
+    int rows = 70_000;
+    int split = 34_998; // inside a run of one g (i / 7): the prefix (g) is counted on both sides
+    StatisticsCollector whole = new StatisticsCollector(PAIRS, rows);
+    feed(whole, 0, rows);
+    StatisticsCollector low = new StatisticsCollector(PAIRS, rows);
+    StatisticsCollector high = new StatisticsCollector(PAIRS, rows);
+    feed(low, 0, split);
+    feed(high, split, rows);
+    low.merge(high);
+    TableStatistics a = whole.finish(1);
+    TableStatistics b = low.finish(1);
+    assertThat(b.rowCount()).isEqualTo(a.rowCount()).isEqualTo(rows);
+    assertThat(b.distinctPrimaryKeyPrefix(1)).isEqualTo(a.distinctPrimaryKeyPrefix(1)).isEqualTo(10_000);
+    assertThat(b.distinctPrimaryKeyPrefix(2)).isEqualTo(a.distinctPrimaryKeyPrefix(2)).isEqualTo(rows);
+    for (int c = 0; c < 4; c++) {
+      assertThat(b.nullFraction(c)).as("column %d", c).isEqualTo(a.nullFraction(c));
+      assertThat(b.distinctValues(c).getAsDouble()).as("column %d", c)
+          .isCloseTo(a.distinctValues(c).getAsDouble(), within(a.distinctValues(c).getAsDouble() * 0.03));
+    }
+    assertThat(b.distinctValuesExact(2)).isTrue();
+    assertThat(b.frequency(2, "f7")).isEqualTo(a.frequency(2, "f7"));
+    assertThat(b.mostCommonValues(2)).isEqualTo(a.mostCommonValues(2));
+  }
 }

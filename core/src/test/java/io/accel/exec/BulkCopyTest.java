@@ -246,4 +246,29 @@ class BulkCopyTest extends EngineTestBase {
     assertThatThrownBy(() -> run("INSERT INTO b VALUES (40001, 1, 'name-7')")).isInstanceOf(AccelException.class)
         .hasMessageContaining("b_name");
   }
+
+  @Test
+  void aLargeTableOfSeveralFilesIsAnalyzedInTwoPartsWithTheWholeTablesCounts() throws Exception {
+    BulkLoad.runBytes = 512 << 10;
+    run("CREATE TABLE big (g INT, n INT, few TEXT, PRIMARY KEY (g, n))");
+    StringBuilder b = new StringBuilder();
+    int rows = 210_000;
+    for (int i = 0; i < rows; i++) {
+      b.append(i / 7).append('\t').append(i % 7).append('\t').append(i % 11 == 0 ? "\\N" : "f" + (i % 40)).append('\n');
+    }
+    copyIn("COPY big FROM STDIN", b.toString());
+    s.close();
+    db.close(); // reopened: the first ANALYZE of a process reads the table
+    db = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)), new SimpleMeterRegistry());
+    s = new Session(db, new Session.Options(100, TimeZone.getTimeZone("UTC"), user()));
+    io.accel.catalog.TableDef table = db.catalog().table("big").orElseThrow();
+    assertThat(db.splitKey(table)).as("the table is stored in several files").isNotNull();
+    run("ANALYZE big");
+    io.accel.catalog.TableStatistics st = db.statistics().of(table);
+    assertThat(st.analyzedRowCount()).isEqualTo(rows);
+    assertThat(st.distinctPrimaryKeyPrefix(1)).isEqualTo(30_000);
+    assertThat(st.distinctPrimaryKeyPrefix(2)).isEqualTo(rows);
+    assertThat(st.distinctValues(2).getAsDouble()).isEqualTo(40);
+    assertThat(st.nullFraction(2)).isCloseTo(1.0 / 11, org.assertj.core.api.Assertions.within(0.001));
+  }
 }
