@@ -1154,7 +1154,7 @@ public final class TxnContext implements AutoCloseable {
     try {
       for (long tableId : wroteTables) {
         checkSchema(tableId, null);
-        if (catalog != null && catalog.bulkLoadedAt(tableId) > snapshotSequence) {
+        if (catalog != null && catalog.bulkLoadedAt(tableId) > firstSequence) {
           throw new AccelException(SqlState.SERIALIZATION_FAILURE, "could not serialize access: a table this"
               + " transaction wrote was loaded by COPY after this transaction began; retry the transaction");
         }
