@@ -285,6 +285,8 @@ public final class IndexScan {
     private final boolean decodePrimaryKey;
     /** Whether an index entry's columns are read (for ICP, or because the scan is covering). */
     private final boolean decodeEntry;
+    /** See {@link #residualFirstColumns}. */
+    private final boolean[] residualFirst;
     /** The columns of a row read from the table that anything reads (null: all): the projection and the residual's. */
     private final boolean[] wanted;
     private final ScanStats stats = new ScanStats();
@@ -346,11 +348,37 @@ public final class IndexScan {
       this.decodePrimaryKey = plan.usesIndex() && !table.hasHiddenRowId();
       this.decodeEntry = icp != null || plan.covering();
       this.wanted = wantedColumns(plan, residual);
+      this.residualFirst = residualFirstColumns(plan, residual, wanted);
       this.wholeKeys = wholeKeyPoints(plan);
       this.pointGets = wholeKeys && singleKeys(ranges);
       io.accel.sql.RowLocking locking = ctx.rowLocking();
       this.locker = locking != null && locking.covers(table.name()) ? new RowLocker(database, ctx, table, locking)
           : null;
+    }
+
+    /**
+     * The residual's columns alone, which a full scan decodes first so that a row the residual rejects is not decoded
+     * whole (P1 keeps a quarter of the table: its 200-character payloads were decoded for every row); null when the
+     * rows' other wanted columns are none, or the residual's columns are not known.
+     */
+    static boolean[] residualFirstColumns(ScanPlan plan, Predicate1<Object[]> residual, boolean[] wanted) {
+      if (residual == null || plan.usesIndex() || plan.residualColumns() == null) {
+        return null;
+      }
+      int n = plan.table().columns().size();
+      boolean[] first = new boolean[n];
+      for (int c : plan.residualColumns()) {
+        if (c >= n) {
+          return null;
+        }
+        first[c] = true;
+      }
+      for (int c = 0; c < n; c++) {
+        if (!first[c] && (wanted == null || wanted[c])) {
+          return first;
+        }
+      }
+      return null;
     }
 
     static boolean[] wantedColumns(ScanPlan plan, Predicate1<Object[]> residual) {
@@ -696,6 +724,7 @@ public final class IndexScan {
     /** The output row for the entry under the iterator, or null when a predicate rejects it. */
     private Object[] visit(byte[] key) {
       Object[] row;
+      boolean checked = false; // the residual already accepted the row
       pendingRowKey = null;
       visitedRowKey = key;
       if (!plan.usesIndex()) {
@@ -707,6 +736,13 @@ public final class IndexScan {
             database.scanCache().tooLarge(table.id(), collecting.size(), collecting.bytes());
             collecting = null;
           }
+        } else if (residualFirst != null && pointRow == null) {
+          byte[] v = value();
+          if (!residual.apply(table.decodeRow(v, residualFirst))) {
+            return null;
+          }
+          row = table.decodeRow(v, wanted);
+          checked = true;
         } else {
           row = pointRow != null ? pointRow : table.decodeRow(value(), wanted);
         }
@@ -776,7 +812,7 @@ public final class IndexScan {
           }
         }
       }
-      if (residual != null && !residual.apply(row)) {
+      if (residual != null && !checked && !residual.apply(row)) {
         return null;
       }
       if (locker != null && !locker.lock(visitedRowKey)) {
