@@ -303,10 +303,24 @@ final class LookupJoinRule extends RelOptRule {
     }
     List<Pushable> pushable = new ArrayList<>();
     List<RexNode> rest = new ArrayList<>();
+    // bounds an OR of branches implies on inner columns per outer row (BranchBounds): used by the lookup's key
+    // bounds if they help, dropped otherwise (the OR itself stays)
+    List<RexNode> derived = new ArrayList<>();
+    ImmutableBitSet outerBits = ImmutableBitSet.range(0, outerWidth);
+    ImmutableBitSet innerBits = ImmutableBitSet.range(outerWidth, outerWidth + innerWidth);
     for (RexNode c : RelOptUtil.conjunctions(condition)) {
+      if (c.getKind() == SqlKind.OR) {
+        derived.addAll(BranchBounds.derive(rexBuilder, c, innerBits, outerBits));
+      }
+    }
+    List<RexNode> conjuncts = new ArrayList<>(RelOptUtil.conjunctions(condition));
+    conjuncts.addAll(derived);
+    for (RexNode c : conjuncts) {
       Pushable p = pushable(c, outerWidth, innerWidth);
       if (p == null) {
-        rest.add(c);
+        if (!derived.contains(c)) {
+          rest.add(c);
+        }
       } else {
         pushable.add(p);
       }
@@ -322,7 +336,9 @@ final class LookupJoinRule extends RelOptRule {
     List<Pushable> kept = new ArrayList<>();
     for (int i = 0; i < pushable.size(); i++) {
       if (first.residualConjuncts.contains(first.pushed.get(i))) {
-        rest.add(pushable.get(i).conjunct());
+        if (!derived.contains(pushable.get(i).conjunct())) {
+          rest.add(pushable.get(i).conjunct());
+        }
       } else {
         kept.add(pushable.get(i));
       }
