@@ -422,17 +422,10 @@ public final class CommandExecutor {
       if (split != null) {
         // entries that fit one run, of rows read in two key ranges at once (no unique check spans the two)
         List<byte[][]> high = new ArrayList<>();
-        java.util.concurrent.CompletableFuture<Void> low = java.util.concurrent.CompletableFuture.runAsync(
-            () -> walkEntries(ctx, true, table, index, null, split, (e, v) -> run.add(new byte[][] {e, v})));
-        try {
-          walkEntries(ctx, true, table, index, split, null, (e, v) -> high.add(new byte[][] {e, v}));
-        } finally {
-          try {
-            low.join();
-          } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-          }
-        }
+        Database.inTwoParts(split, (from, to) -> {
+          List<byte[][]> sink = from == null ? run : high;
+          walkEntries(ctx, true, table, index, from, to, (e, v) -> sink.add(new byte[][] {e, v}));
+        });
         run.addAll(high);
         Store.sortByKey(run);
         database.store().ingestSorted(family, run);
@@ -509,14 +502,9 @@ public final class CommandExecutor {
     RocksIterator it = committed ? ctx.scanIterator(database.tableFamily(table))
         : ctx.iterator(database.tableFamily(table));
     try {
-      if (from == null) {
-        it.seekToFirst();
-      } else {
-        it.seek(from);
-      }
-      for (; it.isValid(); it.next()) {
+      for (Database.seek(it, from); it.isValid(); it.next()) {
         byte[] key = it.key();
-        if (to != null && java.util.Arrays.compareUnsigned(key, to) >= 0) {
+        if (Database.beyond(key, to)) {
           break;
         }
         Object[] row = reader.decode(it.value(), wanted);

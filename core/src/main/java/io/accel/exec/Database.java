@@ -233,6 +233,38 @@ public final class Database implements AutoCloseable {
     return files.get(files.size() - 1).smallestKey();
   }
 
+  /**
+   * Runs {@code part} over the keys below {@code split} (on another thread) and from it (on this one) at once, as
+   * {@code part.accept(from, to)} with null for an open end; a failure of either is thrown once both ended.
+   */
+  static void inTwoParts(byte[] split, java.util.function.BiConsumer<byte[], byte[]> part) {
+    java.util.concurrent.CompletableFuture<Void> low = java.util.concurrent.CompletableFuture.runAsync(
+        () -> part.accept(null, split));
+    try {
+      part.accept(split, null);
+    } finally {
+      try {
+        low.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+    }
+  }
+
+  /** Positions {@code it} at the first key at least {@code from} (null: the first key). */
+  static void seek(org.rocksdb.RocksIterator it, byte[] from) {
+    if (from == null) {
+      it.seekToFirst();
+    } else {
+      it.seek(from);
+    }
+  }
+
+  /** Whether {@code key} is at or past {@code to}, the exclusive end of a key range (null: none). */
+  static boolean beyond(byte[] key, byte[] to) {
+    return to != null && java.util.Arrays.compareUnsigned(key, to) >= 0;
+  }
+
   /** A COPY loaded {@code rows} rows as table files ({@code accel.copy.bulk.rows}; see BulkLoad). */
   void bulkLoaded(long rows) {
     io.micrometer.core.instrument.Counter.builder("accel.copy.bulk.rows").tags(meterTags())

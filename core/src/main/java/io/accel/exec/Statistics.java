@@ -310,17 +310,7 @@ public final class Statistics {
     } else {
       // a large table is read in two key ranges at once, their collectors merged in key order
       StatisticsCollector later = new StatisticsCollector(table, expected);
-      java.util.concurrent.CompletableFuture<Void> first = java.util.concurrent.CompletableFuture.runAsync(
-          () -> scan(table, ctx, collector, null, split));
-      try {
-        scan(table, ctx, later, split, null);
-      } finally {
-        try {
-          first.join();
-        } catch (java.util.concurrent.CompletionException e) {
-          throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-      }
+      Database.inTwoParts(split, (from, to) -> scan(table, ctx, from == null ? collector : later, from, to));
       collector.merge(later);
     }
     for (IndexDef index : table.plainIndexes()) {
@@ -339,14 +329,9 @@ public final class Statistics {
     RocksIterator it = ctx.scanIterator(database.tableFamily(table));
     ctx.enter();
     try {
-      if (from == null) {
-        it.seekToFirst();
-      } else {
-        it.seek(from);
-      }
-      for (; it.isValid(); it.next()) {
+      for (Database.seek(it, from); it.isValid(); it.next()) {
         byte[] key = it.key();
-        if (to != null && java.util.Arrays.compareUnsigned(key, to) >= 0) {
+        if (Database.beyond(key, to)) {
           break;
         }
         collector.row(key, reader.decode(it.value()));
