@@ -56,8 +56,7 @@ final class BulkLoad implements AutoCloseable {
 
   /** Whether a COPY into {@code table} may take this path (see the class comment); the table's rows are not read. */
   static boolean usable(Database database, TableDef table, boolean inBlock) {
-    return !inBlock && database.store().bulkFiles() && table.foreignKeys().isEmpty()
-        && table.indexes().stream().noneMatch(IndexDef::unique)
+    return !inBlock && database.store().bulkFiles() && table.indexes().stream().noneMatch(IndexDef::unique)
         && !new ReferentialChecks(database, null, table).active();
   }
 

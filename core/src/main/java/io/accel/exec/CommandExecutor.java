@@ -427,8 +427,7 @@ public final class CommandExecutor {
           walkEntries(ctx, true, table, index, from, to, (e, v) -> sink.add(new byte[][] {e, v}));
         });
         run.addAll(high);
-        Store.sortByKey(run);
-        database.store().ingestSorted(family, run);
+        ingest(family, run);
         return run;
       }
       walkEntries(ctx, true, table, index, (entry, value) -> {
@@ -436,16 +435,12 @@ public final class CommandExecutor {
         bytes[0] += entry.length + value.length + ENTRY_OVERHEAD;
         if (bytes[0] >= budget) {
           ingest(family, run);
+          run.clear();
           runs[0]++;
           bytes[0] = 0;
         }
       });
-      Store.sortByKey(run);
-      try {
-        database.store().ingestSorted(family, run);
-      } catch (RocksDBException e) {
-        throw TxnContext.storageFailure(e);
-      }
+      ingest(family, run);
       if (runs[0] > 0) {
         // overlapping runs sit on as many levels, each consulted by every seek: merge them into one now
         database.store().db().compactRange(family);
@@ -466,14 +461,14 @@ public final class CommandExecutor {
     return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
   }
 
+  /** Sorts a run of entries and ingests it as table files into {@code family}. */
   private void ingest(ColumnFamilyHandle family, List<byte[][]> run) {
-    io.accel.storage.Store.sortByKey(run);
+    Store.sortByKey(run);
     try {
       database.store().ingestSorted(family, run);
     } catch (RocksDBException e) {
       throw TxnContext.storageFailure(e);
     }
-    run.clear();
   }
 
   /**

@@ -402,6 +402,7 @@ public final class CopyIn {
     }
   }
 
+  /** Whether the bytes from {@code from} to {@code to} are the NULL marker (matched before de-escaping). */
   private boolean isNull(int from, int to) {
     return to - from == nullBytes.length && Arrays.equals(pending, from, to, nullBytes, 0, nullBytes.length);
   }
@@ -507,7 +508,7 @@ public final class CopyIn {
   }
 
   private String textField(int from, int to, boolean escaped) {
-    if (to - from == nullBytes.length && Arrays.equals(pending, from, to, nullBytes, 0, nullBytes.length)) {
+    if (isNull(from, to)) {
       return null;
     }
     if (!escaped) {
@@ -599,9 +600,7 @@ public final class CopyIn {
         }
       }
       if (value == null) {
-        boolean isNull = i - start == nullBytes.length
-            && Arrays.equals(pending, start, i, nullBytes, 0, nullBytes.length);
-        fields.add(isNull ? null : new String(pending, start, i - start, StandardCharsets.UTF_8));
+        fields.add(isNull(start, i) ? null : new String(pending, start, i - start, StandardCharsets.UTF_8));
       } else {
         fields.add(wasQuoted ? value.toString(StandardCharsets.UTF_8) : null);
       }

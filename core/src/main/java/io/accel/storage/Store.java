@@ -261,7 +261,7 @@ public final class Store implements AutoCloseable {
    * writes meanwhile (a new index while the schema lock is held): an ingested key would hide a concurrent write.
    */
   public void ingestSorted(ColumnFamilyHandle family, List<byte[][]> sorted) throws RocksDBException {
-    if (sorted.size() < PARALLEL_WRITE) {
+    if (sorted.size() < PARALLEL) {
       SortedFile file = writeSorted(sorted.iterator());
       if (file != null) {
         ingest(family, List.of(file));
@@ -304,8 +304,8 @@ public final class Store implements AutoCloseable {
     ingest(family, List.of(firstFile, second));
   }
 
-  /** Entries from which {@link #ingestSorted} writes two files at once. */
-  static final int PARALLEL_WRITE = 200_000;
+  /** Entries from which {@link #sortByKey} sorts, and {@link #ingestSorted} writes, two halves at once. */
+  static final int PARALLEL = 200_000;
 
   /**
    * A table file {@link #writeSorted} wrote, not part of the store until {@link #ingest}ed: its path, first and last
@@ -344,7 +344,7 @@ public final class Store implements AutoCloseable {
     KeyOrder sorter = new KeyOrder(keys, high, low);
     int[] work = order.clone();
     int[] result = order;
-    if (n >= 200_000) {
+    if (n >= PARALLEL) {
       int middle = n / 2;
       java.util.concurrent.CompletableFuture<Void> left = java.util.concurrent.CompletableFuture.runAsync(
           () -> sorter.sort(work, order, 0, middle));

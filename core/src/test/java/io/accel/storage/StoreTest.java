@@ -120,7 +120,7 @@ class StoreTest {
   void aLargeSortedRunIsIngestedAsTwoFilesWrittenAtOnce() throws RocksDBException {
     try (Store store = Store.openFile(dir, new StoreOptions(8 << 20, false))) {
       java.util.List<byte[][]> run = new java.util.ArrayList<>();
-      for (int i = 0; i < Store.PARALLEL_WRITE + 1_001; i++) {
+      for (int i = 0; i < Store.PARALLEL + 1_001; i++) {
         run.add(new byte[][] {String.format("k%07d", i).getBytes(StandardCharsets.UTF_8), new byte[] {(byte) i}});
       }
       store.ingestSorted(store.meta(), run);
