@@ -654,6 +654,20 @@ public class AccelPrepare extends CalcitePrepareImpl {
     }
   };
 
+  /**
+   * Calcite's merge join, for inner joins only (see createPlanner): its outer joins over inputs sorted below
+   * computed keys lost their inputs' collation after Volcano, failing the plan (LEFT JOIN on an integer = a numeric).
+   */
+  private static final RelOptRule MERGE_JOIN = new org.apache.calcite.rel.convert.ConverterRule(
+      org.apache.calcite.rel.convert.ConverterRule.Config.INSTANCE.withConversion(LogicalJoin.class,
+          (LogicalJoin j) -> j.getJoinType() == JoinRelType.INNER, org.apache.calcite.plan.Convention.NONE,
+          EnumerableConvention.INSTANCE, "AccelMergeJoinRule")) {
+    @Override
+    public @Nullable RelNode convert(RelNode rel) {
+      return ((org.apache.calcite.rel.convert.ConverterRule) EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE).convert(rel);
+    }
+  };
+
   /** Calcite's merge of nested EXCEPTs, only where both have the same ALL flag (see createPlanner). */
   private static final RelOptRule MINUS_MERGE = new org.apache.calcite.rel.rules.UnionMergeRule(
       CoreRules.MINUS_MERGE.config.withDescription("AccelMinusMergeRule")
@@ -708,6 +722,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
     // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
     // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
     // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.
+    // Merge joins, where scans return rows in key order (AccelScan.keyOrder), for inner joins only.
+    if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)) {
+      planner.addRule(MERGE_JOIN);
+    }
     if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_UNION_RULE)) {
       planner.addRule(MERGE_UNION);
     }

@@ -103,6 +103,7 @@ public final class AccelRelMetadata {
   public static final class HashJoinCost implements MetadataHandler<BuiltInMetadata.NonCumulativeCost> {
     static final double BUILD = 0.3;
     static final double PROBE = 0.1;
+    static final double MERGE = 0.1;
 
     @Override
     public MetadataDef<BuiltInMetadata.NonCumulativeCost> getDef() {
@@ -117,6 +118,22 @@ public final class AccelRelMetadata {
         return join.computeSelfCost(join.getCluster().getPlanner(), mq);
       }
       double cost = right * BUILD + left * PROBE + out * AccessPathPlanner.EVAL;
+      return join.getCluster().getPlanner().getCostFactory().makeCost(cost, cost, 0);
+    }
+
+    /**
+     * A merge join of inputs already in key order (a sort below it has its own cost): each input row read once
+     * and compared, nothing stored beyond a run of equal keys, each result row emitted.
+     */
+    public RelOptCost getNonCumulativeCost(org.apache.calcite.adapter.enumerable.EnumerableMergeJoin join,
+        RelMetadataQuery mq) {
+      Double left = mq.getRowCount(join.getLeft());
+      Double right = mq.getRowCount(join.getRight());
+      Double out = mq.getRowCount(join);
+      if (left == null || right == null || out == null) {
+        return join.computeSelfCost(join.getCluster().getPlanner(), mq);
+      }
+      double cost = (left + right) * MERGE + out * AccessPathPlanner.EVAL;
       return join.getCluster().getPlanner().getCostFactory().makeCost(cost, cost, 0);
     }
 

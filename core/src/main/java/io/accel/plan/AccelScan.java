@@ -82,6 +82,31 @@ public class AccelScan extends AbstractRelNode {
     return new AccelScan(cluster, cluster.traitSetOf(Convention.NONE), table, accelTable, null, null, List.of(), path);
   }
 
+  /**
+   * The order a scan of the primary key returns its rows in when no order was asked of it: key order (one key range
+   * read forwards), as far as the key columns' values compare in Java as their encoded keys do (integer, date and
+   * time types), NULLs last as a merge join asks (the key columns are NOT NULL; an ORDER BY asks the same). A merge
+   * join or an ORDER BY uses it without sorting. Only the Enumerable scan carries it: rules converting a logical
+   * input ask for its traits, and a collation there made hash and lookup joins ask for sorted inputs.
+   */
+  static List<RelFieldCollation> keyOrder(TableDef t, AccessPath path) {
+    if (path.index() != null || path.reverse() || t.primaryKey().isEmpty()
+        || path.keys().stream().anyMatch(k -> k.intervals().size() != 1)) {
+      return List.of();
+    }
+    List<RelFieldCollation> order = new ArrayList<>();
+    for (int c : t.primaryKey()) {
+      switch (t.columns().get(c).type().kind()) {
+        case SMALLINT, INTEGER, BIGINT, DATE, TIME, TIMESTAMP, TIMESTAMPTZ -> order.add(
+            new RelFieldCollation(c, RelFieldCollation.Direction.ASCENDING, RelFieldCollation.NullDirection.LAST));
+        default -> {
+          return order;
+        }
+      }
+    }
+    return order;
+  }
+
   @Override
   public RelOptTable getTable() {
     return table;
@@ -352,8 +377,12 @@ public class AccelScan extends AbstractRelNode {
   }
 
   AccelScan toEnumerable() {
-    AccelScan copy = new AccelEnumerableScan(getCluster(), getTraitSet().replace(EnumerableConvention.INSTANCE),
-        getTable(), accelTable, condition, projection, order, path);
+    RelTraitSet traits = getTraitSet().replace(EnumerableConvention.INSTANCE);
+    if (order.isEmpty()) {
+      traits = traits.replace(collation(keyOrder(accelTable.definition(), path), projection));
+    }
+    AccelScan copy = new AccelEnumerableScan(getCluster(), traits, getTable(), accelTable, condition, projection, order,
+        path);
     copy.analyzeStats = analyzeStats;
     return copy;
   }
