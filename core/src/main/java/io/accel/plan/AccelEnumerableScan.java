@@ -89,7 +89,7 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
     }
     ParameterExpression row = Expressions.parameter(Object[].class, outer.newName("accelRow"));
     RexProgramBuilder pb = new RexProgramBuilder(getTable().getRowType(), getCluster().getRexBuilder());
-    pb.addCondition(condition);
+    pb.addCondition(PgExpressions.nullSafeCasts(condition, getCluster().getRexBuilder()));
     RexProgram program = pb.getProgram(false);
     BlockBuilder body = new BlockBuilder();
     Expression test = RexToLixTranslator.translateCondition(program, implementor.getTypeFactory(), body,

@@ -384,7 +384,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     ParameterExpression left = Expressions.parameter(Object[].class, outer.newName("lookupOuterRow"));
     ParameterExpression right = Expressions.parameter(Object[].class, outer.newName("lookupInnerRow"));
     RexProgramBuilder pb = new RexProgramBuilder(b.build(), getCluster().getRexBuilder());
-    pb.addCondition(condition);
+    pb.addCondition(PgExpressions.nullSafeCasts(condition, getCluster().getRexBuilder()));
     BlockBuilder body = new BlockBuilder();
     Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), typeFactory, body,
         new InputGetterImpl(List.of(Pair.of(left, outerArray), Pair.of(right, innerArray))),

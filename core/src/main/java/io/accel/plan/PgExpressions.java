@@ -180,7 +180,9 @@ public final class PgExpressions {
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
     RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
     return bottomUp(rewrite(rel, new Rewriter(rexBuilder, true)),
-        node -> node instanceof org.apache.calcite.rel.core.Calc calc ? uncastQuotients(calc, rexBuilder) : node);
+        node -> node instanceof org.apache.calcite.rel.core.Calc calc
+            ? nullSafeCondition((org.apache.calcite.rel.core.Calc) uncastQuotients(calc, rexBuilder), rexBuilder)
+            : node);
   }
 
   /**
@@ -204,6 +206,51 @@ public final class PgExpressions {
     return !changed ? calc : calc.copy(calc.getTraitSet(), calc.getInput(), new org.apache.calcite.rex.RexProgram(
         program.getInputRowType(), exprs, program.getProjectList(), program.getCondition(),
         program.getOutputRowType()).normalize(rexBuilder, null));
+  }
+
+  /**
+   * A condition with its casts that only make a nullable value NOT NULL removed. Calcite writes such a cast where a
+   * guard proves the value present ({@code COALESCE(x, y)}: {@code CASE WHEN x IS NOT NULL THEN CAST(x AS NOT
+   * NULL)}), then drops the guard when it simplifies a filter ({@code x IS NOT NULL AND CAST(x) <> k} is {@code
+   * CAST(x) <> k} where unknown counts as false), and its generated code reads a NULL cast to NOT NULL as a value:
+   * {@code COALESCE(i, j) <> (-9)} kept rows where both were NULL. Without the cast the comparison is NULL there.
+   */
+  public static RexNode nullSafeCasts(RexNode condition, RexBuilder rexBuilder) {
+    RelDataTypeFactory types = rexBuilder.getTypeFactory();
+    return condition.accept(new RexShuttle() {
+      @Override
+      public RexNode visitCall(RexCall call) {
+        List<RexNode> operands = visitList(call.getOperands(), new boolean[1]);
+        if (call.getKind() == SqlKind.CAST && !call.getType().isNullable() && operands.get(0).getType().isNullable()
+            && org.apache.calcite.sql.type.SqlTypeUtil.equalSansNullability(types, call.getType(),
+                operands.get(0).getType())) {
+          return operands.get(0);
+        }
+        if (operands.equals(call.getOperands())) {
+          return call;
+        }
+        boolean nullable = call.getType().isNullable() || operands.stream().anyMatch(o -> o.getType().isNullable());
+        return call.clone(types.createTypeWithNullability(call.getType(), nullable), operands);
+      }
+    });
+  }
+
+  /** {@code calc} with {@link #nullSafeCasts} applied to its condition. */
+  private static RelNode nullSafeCondition(org.apache.calcite.rel.core.Calc calc, RexBuilder rexBuilder) {
+    org.apache.calcite.rex.RexProgram program = calc.getProgram();
+    if (program.getCondition() == null) {
+      return calc;
+    }
+    RexNode condition = program.expandLocalRef(program.getCondition());
+    RexNode safe = nullSafeCasts(condition, rexBuilder);
+    if (safe == condition) {
+      return calc;
+    }
+    org.apache.calcite.rex.RexProgramBuilder pb =
+        org.apache.calcite.rex.RexProgramBuilder.forProgram(program, rexBuilder, false);
+    pb.clearCondition();
+    pb.addCondition(safe);
+    return calc.copy(calc.getTraitSet(), calc.getInput(), pb.getProgram(true));
   }
 
   private static RelNode rewrite(RelNode rel, RexShuttle shuttle) {
