@@ -238,7 +238,8 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         SubQueryOperands::rewrite,
         (planner, rel, traits, materializations, lattices) -> {
-          mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel) || readsOuterNullsafely(rel);
+          mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel) || readsOuterNullsafely(rel)
+              || correlatedInBesideAnother(rel);
           return rel;
         },
         AccelPrepare::inOverConstants,
@@ -383,6 +384,55 @@ public class AccelPrepare extends CalcitePrepareImpl {
       }
     }.go(rel);
     return found[0];
+  }
+
+  /**
+   * Whether a correlated {@code [NOT] IN} / {@code ANY} / {@code ALL} sub-query sits beside another correlated
+   * sub-query and they read a nullable outer column. Decorrelating both, Calcite joined the IN's counts back to the
+   * outer rows with {@code =} where it alone uses IS NOT DISTINCT FROM: an outer row with a NULL correlation value
+   * found no counts, and {@code NOT EXISTS (... u.k = t.k) AND t.v NOT IN (SELECT ... WHERE u.k = t.k)} lost the rows
+   * whose t.k is NULL. Such statements stay correlated.
+   */
+  static boolean correlatedInBesideAnother(RelNode rel) {
+    int[] correlated = {0};
+    boolean[] in = {false};
+    boolean[] nullable = {false};
+    RexShuttle outerReads = new RexShuttle() {
+      @Override
+      public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+        if (access.getReferenceExpr() instanceof org.apache.calcite.rex.RexCorrelVariable
+            && access.getType().isNullable()) {
+          nullable[0] = true;
+        }
+        return super.visitFieldAccess(access);
+      }
+    };
+    RexShuttle subQueries = new RexShuttle() {
+      @Override
+      public RexNode visitSubQuery(RexSubQuery subQuery) {
+        if (!RelOptUtil.getVariablesUsed(subQuery.rel).isEmpty()) {
+          correlated[0]++;
+          in[0] |= subQuery.getKind() == SqlKind.IN || subQuery.getKind() == SqlKind.SOME
+              || subQuery.getKind() == SqlKind.ALL || subQuery.getKind() == SqlKind.NOT_IN;
+          new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+              node.accept(outerReads);
+              super.visit(node, ordinal, parent);
+            }
+          }.go(subQuery.rel);
+        }
+        return super.visitSubQuery(subQuery);
+      }
+    };
+    new RelVisitor() {
+      @Override
+      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
+        node.accept(subQueries);
+        super.visit(node, ordinal, parent);
+      }
+    }.go(rel);
+    return correlated[0] > 1 && in[0] && nullable[0];
   }
 
   /**
