@@ -229,7 +229,9 @@ public final class PgExpressions {
         if (operands.equals(call.getOperands())) {
           return call;
         }
-        boolean nullable = call.getType().isNullable() || operands.stream().anyMatch(o -> o.getType().isNullable());
+        // a NULL operand may now reach the call: its result may be NULL unless the call never returns NULL (IS NULL)
+        boolean nullable = call.getType().isNullable() || org.apache.calcite.plan.Strong.policy(call)
+            != org.apache.calcite.plan.Strong.Policy.NOT_NULL && operands.stream().anyMatch(o -> o.getType().isNullable());
         return call.clone(types.createTypeWithNullability(call.getType(), nullable), operands);
       }
     });
