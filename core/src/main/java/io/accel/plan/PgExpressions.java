@@ -180,9 +180,17 @@ public final class PgExpressions {
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
     RexBuilder rexBuilder = rel.getCluster().getRexBuilder();
     return bottomUp(rewrite(rel, new Rewriter(rexBuilder, true)),
-        node -> node instanceof org.apache.calcite.rel.core.Calc calc
-            ? nullSafeCondition((org.apache.calcite.rel.core.Calc) uncastQuotients(calc, rexBuilder), rexBuilder)
-            : node);
+        node -> {
+          if (node instanceof org.apache.calcite.rel.core.Calc calc) {
+            return nullSafeCondition((org.apache.calcite.rel.core.Calc) uncastQuotients(calc, rexBuilder), rexBuilder);
+          }
+          if (node instanceof org.apache.calcite.rel.core.Join join) {
+            RexNode safe = nullSafeCasts(join.getCondition(), rexBuilder);
+            return safe == join.getCondition() ? join : join.copy(join.getTraitSet(), safe, join.getLeft(),
+                join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+          }
+          return node;
+        });
   }
 
   /**
