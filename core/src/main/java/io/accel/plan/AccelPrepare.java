@@ -322,10 +322,15 @@ public class AccelPrepare extends CalcitePrepareImpl {
         return super.visitSubQuery(subQuery);
       }
     };
+    acceptEverywhere(rel, subQueries);
+  }
+
+  /** Applies {@code shuttle} to the expressions of every node of {@code rel}. */
+  private static void acceptEverywhere(RelNode rel, RexShuttle shuttle) {
     new RelVisitor() {
       @Override
       public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
-        node.accept(subQueries);
+        node.accept(shuttle);
         super.visit(node, ordinal, parent);
       }
     }.go(rel);
@@ -414,24 +419,12 @@ public class AccelPrepare extends CalcitePrepareImpl {
           correlated[0]++;
           in[0] |= subQuery.getKind() == SqlKind.IN || subQuery.getKind() == SqlKind.SOME
               || subQuery.getKind() == SqlKind.ALL || subQuery.getKind() == SqlKind.NOT_IN;
-          new RelVisitor() {
-            @Override
-            public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
-              node.accept(outerReads);
-              super.visit(node, ordinal, parent);
-            }
-          }.go(subQuery.rel);
+          acceptEverywhere(subQuery.rel, outerReads);
         }
         return super.visitSubQuery(subQuery);
       }
     };
-    new RelVisitor() {
-      @Override
-      public void visit(RelNode node, int ordinal, @Nullable RelNode parent) {
-        node.accept(subQueries);
-        super.visit(node, ordinal, parent);
-      }
-    }.go(rel);
+    acceptEverywhere(rel, subQueries);
     return correlated[0] > 1 && in[0] && nullable[0];
   }
 
