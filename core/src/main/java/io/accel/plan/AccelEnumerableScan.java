@@ -95,9 +95,19 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
     Expression test = RexToLixTranslator.translateCondition(program, implementor.getTypeFactory(), body,
         new RexToLixTranslator.InputGetterImpl(row, tablePhysType), implementor::getCorrelVariableGetter,
         implementor.getConformance());
-    body.add(Expressions.return_(null, test));
+    body.add(Expressions.return_(null, booleanTest(test)));
     return outer.append(outer.newName("accelPredicate"),
         Expressions.lambda(Predicate1.class, PerExecutionValues.hoist(body.toBlock(), outer), row));
+  }
+
+  /**
+   * A translated condition typed as a primitive boolean for a predicate's {@code apply}: once its block is
+   * optimized, a condition can inline to {@code v == null ? false : v}, which linq4j types as Object, and the lambda
+   * became a Function1 that Janino refused as a Predicate ({@code (i IN (NULL, 1)) IS NOT NULL}).
+   */
+  static Expression booleanTest(Expression test) {
+    return Expressions.call(org.apache.calcite.runtime.SqlFunctions.class, "isTrue",
+        Expressions.convert_(test, Boolean.class));
   }
 
   /** The runtime form of an access path; runtime bound values are added to {@code runtimeValues}. */

@@ -360,7 +360,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), implementor.getTypeFactory(), body,
         new InputGetterImpl(row, tablePhysType), correlates(implementor, key, keyPhysType),
         implementor.getConformance());
-    body.add(Expressions.return_(null, test));
+    body.add(Expressions.return_(null, AccelEnumerableScan.booleanTest(test)));
     return outer.append(outer.newName("lookupPredicate"),
         Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), row, key));
   }
@@ -389,7 +389,7 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), typeFactory, body,
         new InputGetterImpl(List.of(Pair.of(left, outerArray), Pair.of(right, innerArray))),
         implementor::getCorrelVariableGetter, implementor.getConformance());
-    body.add(Expressions.return_(null, test));
+    body.add(Expressions.return_(null, AccelEnumerableScan.booleanTest(test)));
     return outer.append(outer.newName("lookupCondition"),
         Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), left, right));
   }
