@@ -16,8 +16,10 @@ import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.function.Predicate1;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.BlockStatement;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.ParameterExpression;
@@ -26,6 +28,7 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
@@ -88,26 +91,30 @@ public final class AccelEnumerableScan extends AccelScan implements EnumerableRe
       return Expressions.constant(null, Predicate1.class);
     }
     ParameterExpression row = Expressions.parameter(Object[].class, outer.newName("accelRow"));
-    RexProgramBuilder pb = new RexProgramBuilder(getTable().getRowType(), getCluster().getRexBuilder());
-    pb.addCondition(PgExpressions.nullSafeCasts(condition, getCluster().getRexBuilder()));
-    RexProgram program = pb.getProgram(false);
-    BlockBuilder body = new BlockBuilder();
-    Expression test = RexToLixTranslator.translateCondition(program, implementor.getTypeFactory(), body,
-        new RexToLixTranslator.InputGetterImpl(row, tablePhysType), implementor::getCorrelVariableGetter,
-        implementor.getConformance());
-    body.add(Expressions.return_(null, booleanTest(test)));
-    return outer.append(outer.newName("accelPredicate"),
-        Expressions.lambda(Predicate1.class, PerExecutionValues.hoist(body.toBlock(), outer), row));
+    return outer.append(outer.newName("accelPredicate"), Expressions.lambda(Predicate1.class,
+        conditionBody(implementor, getCluster().getRexBuilder(), outer, condition, getTable().getRowType(),
+            new RexToLixTranslator.InputGetterImpl(row, tablePhysType), implementor::getCorrelVariableGetter), row));
   }
 
   /**
-   * A translated condition typed as a primitive boolean for a predicate's {@code apply}: once its block is
-   * optimized, a condition can inline to {@code v == null ? false : v}, which linq4j types as Object, and the lambda
-   * became a Function1 that Janino refused as a Predicate ({@code (i IN (NULL, 1)) IS NOT NULL}).
+   * The body of a predicate Accel compiles itself (a scan's ICP and residual, a lookup join's predicates):
+   * {@code condition} over {@code rowType}, read through {@code inputs}, returned as a primitive boolean. Casts that
+   * only make a nullable value NOT NULL are removed first ({@link PgExpressions#nullSafeCasts}), and the test is
+   * wrapped in {@code isTrue}: once its block is optimized, a condition can inline to {@code v == null ? false : v},
+   * which linq4j types as Object, and the lambda became a Function1 that Janino refused as a predicate ({@code (i
+   * IN (NULL, 1)) IS NOT NULL}).
    */
-  static Expression booleanTest(Expression test) {
-    return Expressions.call(org.apache.calcite.runtime.SqlFunctions.class, "isTrue",
-        Expressions.convert_(test, Boolean.class));
+  static BlockStatement conditionBody(EnumerableRelImplementor implementor, RexBuilder rexBuilder, BlockBuilder outer,
+      RexNode condition, RelDataType rowType, RexToLixTranslator.InputGetter inputs,
+      Function1<String, RexToLixTranslator.InputGetter> correlates) {
+    RexProgramBuilder pb = new RexProgramBuilder(rowType, rexBuilder);
+    pb.addCondition(PgExpressions.nullSafeCasts(condition, rexBuilder));
+    BlockBuilder body = new BlockBuilder();
+    Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), implementor.getTypeFactory(), body,
+        inputs, correlates, implementor.getConformance());
+    body.add(Expressions.return_(null, Expressions.call(org.apache.calcite.runtime.SqlFunctions.class, "isTrue",
+        Expressions.convert_(test, Boolean.class))));
+    return PerExecutionValues.hoist(body.toBlock(), outer);
   }
 
   /** The runtime form of an access path; runtime bound values are added to {@code runtimeValues}. */

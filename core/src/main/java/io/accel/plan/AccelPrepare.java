@@ -762,13 +762,13 @@ public class AccelPrepare extends CalcitePrepareImpl {
     if (planner.removeRule(CoreRules.MINUS_MERGE)) {
       planner.addRule(MINUS_MERGE);
     }
-    // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
-    // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
-    // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.
     // Merge joins, where scans return rows in key order (AccelScan.keyOrder), for inner joins only.
     if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)) {
       planner.addRule(MERGE_JOIN);
     }
+    // Calcite's merge union pushes a LIMIT into each input of a UNION as well as UNION ALL, but a UNION's
+    // inputs may hold duplicates that de-duplication then folds: ten rows of one input with three distinct
+    // values gave three rows where PostgreSQL gave ten. For a UNION, only a sort without LIMIT is merged.
     if (planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_UNION_RULE)) {
       planner.addRule(MERGE_UNION);
     }

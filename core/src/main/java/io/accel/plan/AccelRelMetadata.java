@@ -42,7 +42,7 @@ public final class AccelRelMetadata {
       ReflectiveRelMetadataProvider.reflectiveSource(new JoinRows(), BuiltInMetadata.RowCount.Handler.class),
       ReflectiveRelMetadataProvider.reflectiveSource(new ScanDistinct(),
           BuiltInMetadata.DistinctRowCount.Handler.class),
-      ReflectiveRelMetadataProvider.reflectiveSource(new HashJoinCost(),
+      ReflectiveRelMetadataProvider.reflectiveSource(new JoinCost(),
           BuiltInMetadata.NonCumulativeCost.Handler.class),
       DefaultRelMetadataProvider.INSTANCE));
 
@@ -94,13 +94,13 @@ public final class AccelRelMetadata {
   }
 
   /**
-   * The hash join's own work in the units of Accel's scan costs (a row read by a table scan is 1): each row of
-   * the build (right) side hashed and stored, each probe (left) row hashed, each result row emitted.
-   * Calcite's own formula charges output rows plus n log n of the left side, many times the real work of
+   * The hash and merge joins' own work in the units of Accel's scan costs (a row read by a table scan is 1): for a
+   * hash join each row of the build (right) side hashed and stored, each probe (left) row hashed, each result row
+   * emitted. Calcite's own formula charges output rows plus n log n of the left side, many times the real work of
    * an in-memory hash table next to reading the rows from storage, which kept hash joins from winning
    * where they should.
    */
-  public static final class HashJoinCost implements MetadataHandler<BuiltInMetadata.NonCumulativeCost> {
+  public static final class JoinCost implements MetadataHandler<BuiltInMetadata.NonCumulativeCost> {
     static final double BUILD = 0.3;
     static final double PROBE = 0.1;
     static final double MERGE = 0.1;

@@ -354,15 +354,9 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     }
     ParameterExpression row = Expressions.parameter(Object[].class, outer.newName("lookupEntry"));
     ParameterExpression key = Expressions.parameter(Object[].class, outer.newName("lookupKey"));
-    RexProgramBuilder pb = new RexProgramBuilder(tableType, getCluster().getRexBuilder());
-    pb.addCondition(predicate);
-    BlockBuilder body = new BlockBuilder();
-    Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), implementor.getTypeFactory(), body,
-        new InputGetterImpl(row, tablePhysType), correlates(implementor, key, keyPhysType),
-        implementor.getConformance());
-    body.add(Expressions.return_(null, AccelEnumerableScan.booleanTest(test)));
-    return outer.append(outer.newName("lookupPredicate"),
-        Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), row, key));
+    return outer.append(outer.newName("lookupPredicate"), Expressions.lambda(Predicate2.class,
+        AccelEnumerableScan.conditionBody(implementor, getCluster().getRexBuilder(), outer, predicate, tableType,
+            new InputGetterImpl(row, tablePhysType), correlates(implementor, key, keyPhysType)), row, key));
   }
 
   /** A Predicate2 (outer row, inner row) for the join's remaining condition, or a null constant. */
@@ -383,14 +377,9 @@ public final class IndexLookupJoin extends SingleRel implements EnumerableRel {
     }
     ParameterExpression left = Expressions.parameter(Object[].class, outer.newName("lookupOuterRow"));
     ParameterExpression right = Expressions.parameter(Object[].class, outer.newName("lookupInnerRow"));
-    RexProgramBuilder pb = new RexProgramBuilder(b.build(), getCluster().getRexBuilder());
-    pb.addCondition(PgExpressions.nullSafeCasts(condition, getCluster().getRexBuilder()));
-    BlockBuilder body = new BlockBuilder();
-    Expression test = RexToLixTranslator.translateCondition(pb.getProgram(false), typeFactory, body,
-        new InputGetterImpl(List.of(Pair.of(left, outerArray), Pair.of(right, innerArray))),
-        implementor::getCorrelVariableGetter, implementor.getConformance());
-    body.add(Expressions.return_(null, AccelEnumerableScan.booleanTest(test)));
-    return outer.append(outer.newName("lookupCondition"),
-        Expressions.lambda(Predicate2.class, PerExecutionValues.hoist(body.toBlock(), outer), left, right));
+    return outer.append(outer.newName("lookupCondition"), Expressions.lambda(Predicate2.class,
+        AccelEnumerableScan.conditionBody(implementor, getCluster().getRexBuilder(), outer, condition, b.build(),
+            new InputGetterImpl(List.of(Pair.of(left, outerArray), Pair.of(right, innerArray))),
+            implementor::getCorrelVariableGetter), left, right));
   }
 }

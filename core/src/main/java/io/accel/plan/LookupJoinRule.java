@@ -308,12 +308,12 @@ final class LookupJoinRule extends RelOptRule {
     List<RexNode> derived = new ArrayList<>();
     ImmutableBitSet outerBits = ImmutableBitSet.range(0, outerWidth);
     ImmutableBitSet innerBits = ImmutableBitSet.range(outerWidth, outerWidth + innerWidth);
-    for (RexNode c : RelOptUtil.conjunctions(condition)) {
+    List<RexNode> conjuncts = new ArrayList<>(RelOptUtil.conjunctions(condition));
+    for (RexNode c : conjuncts) {
       if (c.getKind() == SqlKind.OR) {
         derived.addAll(BranchBounds.derive(rexBuilder, c, innerBits, outerBits));
       }
     }
-    List<RexNode> conjuncts = new ArrayList<>(RelOptUtil.conjunctions(condition));
     conjuncts.addAll(derived);
     for (RexNode c : conjuncts) {
       Pushable p = pushable(c, outerWidth, innerWidth);
