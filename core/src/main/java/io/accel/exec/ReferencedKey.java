@@ -16,7 +16,7 @@ import org.rocksdb.ColumnFamilyHandle;
 /**
  * The key a FOREIGN KEY's referenced columns are looked up by: the referenced table's primary key ({@code index}
  * empty: a row key) or one of its UNIQUE indexes (an entry in the unique form, whose key is the values alone). Both
- * are single RocksDB keys, so a child row's check is one {@code getForUpdate}.
+ * are single RocksDB keys, so a child row's check is one read.
  */
 record ReferencedKey(TableDef parent, List<Integer> columns, Optional<IndexDef> index) {
 

@@ -20,8 +20,8 @@ import org.rocksdb.RocksIterator;
 /**
  * The FOREIGN KEY work of one statement's writes to one table, done once the statement's rows are all written, as
  * PostgreSQL runs its NO ACTION checks at the end of the statement (so a multi-row statement that is consistent at
- * its end succeeds). As the referencing table: each new or changed key must be present in the referenced table (read
- * with {@code getForUpdate}, so a concurrent delete of it fails one of the two commits). As the referenced table:
+ * its end succeeds). As the referencing table: each new or changed key must be present in the referenced table (a read:
+ * {@link ReferenceClaims} fails one of two commits that rely on and remove the same key). As the referenced table:
  * each key removed or changed is checked against the referencing rows, found through an index whose leading columns
  * are the referencing columns when there is one (else a scan), and the constraint's action runs: NO ACTION (an
  * error unless another row holds the key by now), RESTRICT (an error), CASCADE, SET NULL, SET DEFAULT. The actions
@@ -118,7 +118,7 @@ final class ReferentialChecks {
           continue;
         }
         byte[] k = key.key(values);
-        if (k == null || ctx.getForUpdate(family, k) == null) {
+        if (k == null || ctx.get(family, k) == null) {
           throw notPresent(table, fk, text(table, columns, row), parent);
         }
         ctx.referencedKey(family, k);
@@ -239,7 +239,7 @@ final class ReferentialChecks {
     ReferencedKey key = ReferencedKey.of(parent, fk);
     ColumnFamilyHandle family = key.family(database);
     byte[] k = key.key(values);
-    if (k != null && ctx.getForUpdate(family, k) != null) {
+    if (k != null && ctx.get(family, k) != null) {
       ctx.referencedKey(family, k);
       return;
     }

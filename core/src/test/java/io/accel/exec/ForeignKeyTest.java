@@ -90,6 +90,77 @@ class ForeignKeyTest extends EngineTestBase {
   }
 
   @Test
+  void childInsertCommitsBesideAnUpdateOfTheParentsOtherColumns() {
+    // PostgreSQL's FOR KEY SHARE on the referenced row does not conflict with an update leaving its key alone
+    schema(s);
+    try (Session other = new Session(db)) {
+      run("BEGIN");
+      run("INSERT INTO o VALUES (1, 1)");
+      other.execute("1", "UPDATE u SET email = 'changed' WHERE id = 1");
+      run("COMMIT");
+      other.execute("2", "BEGIN");
+      other.execute("3", "UPDATE u SET email = 'again' WHERE id = 2");
+      run("INSERT INTO o VALUES (2, 2)");
+      other.execute("4", "COMMIT");
+    }
+    assertThat(rows("SELECT o.id, u.email FROM o JOIN u ON o.user_id = u.id ORDER BY o.id"))
+        .containsExactly("[1, changed]", "[2, again]");
+  }
+
+  @Test
+  void parentKeyChangeCommittedFirstFailsTheConcurrentChildInsert() {
+    schema(s);
+    try (Session other = new Session(db)) {
+      run("BEGIN");
+      run("INSERT INTO o VALUES (1, 1)");
+      other.execute("1", "UPDATE u SET id = 10 WHERE id = 1");
+      AccelException e = failure(() -> run("COMMIT"));
+      assertThat(e.state().code()).isEqualTo("40001");
+    }
+    assertThat(rows("SELECT count(*) FROM o")).containsExactly(0L);
+    assertThat(rows("SELECT id FROM u ORDER BY id")).containsExactly(2, 10);
+  }
+
+  @Test
+  void childrenOfFewParentsCommitFromManyThreadsWhileTheParentsChange() throws Exception {
+    schema(s);
+    int threads = 4;
+    int each = 150;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads + 1);
+    try {
+      java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t * each;
+        done.add(pool.submit(() -> {
+          try (Session session = new Session(db)) {
+            for (int i = 0; i < each; i++) {
+              session.execute("b", "BEGIN");
+              session.execute("i", "INSERT INTO o VALUES (" + (first + i) + ", " + (1 + i % 2) + ")");
+              session.execute("c", "COMMIT");
+            }
+          }
+          return null;
+        }));
+      }
+      done.add(pool.submit(() -> {
+        try (Session session = new Session(db)) {
+          for (int i = 0; i < 100; i++) {
+            session.execute("u", "UPDATE u SET email = 'e" + i + "_' || id WHERE id = " + (1 + i % 2));
+          }
+        }
+        return null;
+      }));
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(rows("SELECT count(*), count(DISTINCT id) FROM o")).containsExactly("[600, 600]");
+    assertThat(rows("SELECT email FROM u ORDER BY id")).containsExactly("e98_1", "e99_2");
+  }
+
+  @Test
   void constraintsSurviveReopen() throws Exception {
     try (Database fileDb = Database.open(Store.openFile(dir, new StoreOptions(8 << 20, false)));
         Session session = new Session(fileDb)) {
