@@ -90,6 +90,11 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       CursorRows r = rows;
       return r == null ? null : r.current();
     }
+
+    /** The type of a 1-based column, or null when out of range. */
+    org.apache.calcite.avatica.ColumnMetaData.AvaticaType columnType(int column) {
+      return column >= 1 && column <= columnMetaDataList.size() ? columnMetaDataList.get(column - 1).type : null;
+    }
   }
 
   @Override

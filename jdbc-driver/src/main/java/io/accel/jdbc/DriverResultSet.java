@@ -1,5 +1,6 @@
 package io.accel.jdbc;
 
+import io.accel.exec.PgText;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
@@ -46,6 +47,8 @@ final class DriverResultSet implements ResultSet {
   private static final byte TEXT = 1;
   private static final byte TIMESTAMPTZ = 2;
   private static final byte INTERVAL = 3;
+  /** A timestamp, time or array: getString gives PostgreSQL's text (as timestamptz), as pgJDBC (the server's text) does. */
+  private static final byte PG_TEXT = 4;
   /** What wasNull reports after a value read from the row: ASK_AVATICA after any other read. */
   private byte lastNull = ASK_AVATICA;
   private static final byte ASK_AVATICA = 0;
@@ -118,7 +121,9 @@ final class DriverResultSet implements ResultSet {
           default -> null;
         };
         columnKinds[i] = JdbcValues.isTextType(type) ? TEXT : JdbcValues.TIMESTAMPTZ.equals(typeName) ? TIMESTAMPTZ
-            : typeName.startsWith("INTERVAL_") ? INTERVAL : PLAIN;
+            : typeName.startsWith("INTERVAL_") ? INTERVAL
+            : type == java.sql.Types.TIMESTAMP || type == java.sql.Types.TIME || type == java.sql.Types.ARRAY ? PG_TEXT
+            : PLAIN;
       }
       rawClasses = classes;
       kinds = columnKinds;
@@ -163,8 +168,17 @@ final class DriverResultSet implements ResultSet {
       return v == null ? null : (String) v;
     }
     lastNull = ASK_AVATICA;
-    if (kind(column) == INTERVAL) {
+    byte kind = kind(column);
+    if (kind == INTERVAL) {
       return general().getString(column); // PostgreSQL's text of it
+    }
+    if ((kind == PG_TEXT || kind == TIMESTAMPTZ) && local != null) {
+      Object[] row = local.currentRow();
+      if (row != null) {
+        Object value = row[column - 1];
+        lastNull = value == null ? NULL : NOT_NULL;
+        return PgText.format(value, local.columnType(column), local.getLocalCalendar().getTimeZone().toZoneId());
+      }
     }
     try {
       return rs.getString(column);

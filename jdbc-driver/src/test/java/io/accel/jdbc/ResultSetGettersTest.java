@@ -53,6 +53,32 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
+  void getStringOfTimesAndArraysIsPostgresText() throws SQLException {
+    // pgJDBC returns the server's text: no ".000" on whole seconds, arrays in braces, timestamptz with its offset
+    update(c, "SET TIME ZONE 'UTC'");
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT at, at + INTERVAL '1' SECOND * 3, date_trunc('month', at),"
+            + " TIME '10:00:00' + INTERVAL '1' MINUTE, CAST(at AS TIMESTAMP WITH TIME ZONE), ARRAY[id, 7],"
+            + " ARRAY['a', 'b c', NULL], at + INTERVAL '0.25' SECOND FROM t ORDER BY id")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("2026-01-02 03:04:05");
+      assertThat(rs.getString(2)).isEqualTo("2026-01-02 03:04:08");
+      assertThat(rs.getString(3)).isEqualTo("2026-01-01 00:00:00");
+      assertThat(rs.getString(4)).isEqualTo("10:01:00");
+      assertThat(rs.getString(5)).isEqualTo("2026-01-02 03:04:05+00");
+      assertThat(rs.getString(6)).isEqualTo("{1,7}");
+      assertThat(rs.getString(7)).isEqualTo("{a,\"b c\",NULL}");
+      assertThat(rs.getString(8)).isEqualTo("2026-01-02 03:04:05.25");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isNull();
+      assertThat(rs.wasNull()).isTrue();
+      assertThat(rs.getString(6)).isEqualTo("{2,7}");
+      assertThat(rs.wasNull()).isFalse();
+      assertThat(rs.getTimestamp(1)).isNull();
+    }
+  }
+
+  @Test
   void nullsReadAsPgJdbcDefaultsAndWasNullFollowsTheLastGetter() throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT id, big, name, ok, ratio, at, day FROM t ORDER BY id")) {
       try (ResultSet rs = ps.executeQuery()) {
