@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -30,6 +31,7 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -113,11 +115,8 @@ public final class AccelServer implements AutoCloseable {
     }
     warmUp();
     this.metrics = new ServerMetrics(prometheus, this);
-    this.workers = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "accel-conn");
-      t.setDaemon(true);
-      return t;
-    });
+    // Netty's FastThreadLocalThreads: the pooled allocator gives each connection thread its own cache of buffers
+    this.workers = Executors.newCachedThreadPool(new DefaultThreadFactory("accel-conn", true));
     boolean epoll = Epoll.isAvailable();
     this.ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     // one loop accepts connections and serves HTTP; each connection then runs on its own thread's loop
@@ -315,6 +314,8 @@ public final class AccelServer implements AutoCloseable {
       return;
     }
     child.config().setOption(ChannelOption.TCP_NODELAY, true);
+    // the allocator the metrics report (Netty 4.2's default is the adaptive one, shared by threads outside event loops)
+    child.config().setAllocator(PooledByteBufAllocator.DEFAULT);
     child.config().setOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024));
     try {
       workers.execute(() -> serve(child));
