@@ -293,6 +293,10 @@ public final class PgExpressions {
       if (call.getOperator() == PgExtract.FUNCTION) {
         return PgExtract::convert;
       }
+      if (call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TO_CHAR_PG
+          && quotedFormat(call) != null) {
+        return PgExpressions::toCharWithQuotedText;
+      }
       if (call.getOperator() == PgFunctions.PG_TYPEOF) {
         // (NULL is unknown, as in PostgreSQL; Calcite typed it as the function's operand inference did)
         return (cx, typeOf) -> cx.getRexBuilder().makeLiteral(
@@ -317,6 +321,70 @@ public final class PgExpressions {
         return requireNonNull(rewriter.cast(type, cx.convertExpression(cast.operand(0))));
       };
     };
+  }
+
+  /**
+   * The pieces of to_char's literal format when it has double-quoted text, which PostgreSQL copies to the output
+   * (a backslash escapes the next character): odd pieces are such text, even ones format fields. Null when the
+   * format is no literal or has no quote.
+   */
+  private static List<String> quotedFormat(org.apache.calcite.sql.SqlCall call) {
+    if (call.operandCount() != 2
+        || !(call.operand(1) instanceof org.apache.calcite.sql.SqlCharStringLiteral literal)) {
+      return null;
+    }
+    String format = literal.getValueAs(String.class);
+    if (format.indexOf('"') < 0) {
+      return null;
+    }
+    List<String> pieces = new java.util.ArrayList<>();
+    StringBuilder piece = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < format.length(); i++) {
+      char c = format.charAt(i);
+      if (c == '"') {
+        pieces.add(piece.toString());
+        piece.setLength(0);
+        quoted = !quoted;
+      } else if (c == '\\' && quoted && i + 1 < format.length()) {
+        piece.append(format.charAt(++i));
+      } else {
+        piece.append(c);
+      }
+    }
+    pieces.add(piece.toString());
+    return pieces;
+  }
+
+  /** to_char(x, 'fields"text"fields'): Calcite's to_char of each run of fields, the quoted text between. */
+  private static RexNode toCharWithQuotedText(org.apache.calcite.sql2rel.SqlRexContext cx,
+      org.apache.calcite.sql.SqlCall call) {
+    RexBuilder b = cx.getRexBuilder();
+    RexNode value = cx.convertExpression(call.operand(0));
+    RelDataType type = cx.getValidator().getValidatedNodeType(call);
+    RexNode result = null;
+    boolean fields = false;
+    List<String> pieces = requireNonNull(quotedFormat(call));
+    for (int i = 0; i < pieces.size(); i++) {
+      String piece = pieces.get(i);
+      if (piece.isEmpty()) {
+        continue;
+      }
+      fields |= i % 2 == 0;
+      RexNode next = i % 2 == 1 ? b.makeLiteral(piece)
+          : b.makeCall(type, org.apache.calcite.sql.fun.SqlLibraryOperators.TO_CHAR_PG,
+              List.of(value, b.makeLiteral(piece)));
+      result = result == null ? next : b.makeCall(SqlStdOperatorTable.CONCAT, result, next);
+    }
+    if (result == null) {
+      result = b.makeLiteral("");
+    }
+    if (!fields) {
+      // text alone: still NULL for a NULL value, as the function is strict
+      result = b.makeCall(SqlStdOperatorTable.CASE, b.makeCall(SqlStdOperatorTable.IS_NULL, value),
+          b.makeNullLiteral(type), b.makeCast(type, result, true, false));
+    }
+    return b.makeCast(type, result, true, false);
   }
 
   /**
