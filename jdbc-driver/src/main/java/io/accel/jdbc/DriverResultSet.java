@@ -47,7 +47,10 @@ final class DriverResultSet implements ResultSet {
   private static final byte TEXT = 1;
   private static final byte TIMESTAMPTZ = 2;
   private static final byte INTERVAL = 3;
-  /** A timestamp, time or array: getString gives PostgreSQL's text (as timestamptz), as pgJDBC (the server's text) does. */
+  /**
+   * A timestamp, time, array, boolean or float: getString gives PostgreSQL's text (as for a timestamptz), as pgJDBC
+   * gives the server's ({@code t}, {@code 2024} for a double 2024, {@code {1,2}}).
+   */
   private static final byte PG_TEXT = 4;
   /** What wasNull reports after a value read from the row: ASK_AVATICA after any other read. */
   private byte lastNull = ASK_AVATICA;
@@ -122,7 +125,9 @@ final class DriverResultSet implements ResultSet {
         };
         columnKinds[i] = JdbcValues.isTextType(type) ? TEXT : JdbcValues.TIMESTAMPTZ.equals(typeName) ? TIMESTAMPTZ
             : typeName.startsWith("INTERVAL_") ? INTERVAL
-            : type == java.sql.Types.TIMESTAMP || type == java.sql.Types.TIME || type == java.sql.Types.ARRAY ? PG_TEXT
+            : type == java.sql.Types.TIMESTAMP || type == java.sql.Types.TIME || type == java.sql.Types.ARRAY
+                || type == java.sql.Types.BOOLEAN || type == java.sql.Types.DOUBLE || type == java.sql.Types.REAL
+                || type == java.sql.Types.FLOAT ? PG_TEXT
             : PLAIN;
       }
       rawClasses = classes;

@@ -53,13 +53,14 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
-  void getStringOfTimesAndArraysIsPostgresText() throws SQLException {
-    // pgJDBC returns the server's text: no ".000" on whole seconds, arrays in braces, timestamptz with its offset
+  void getStringOfTimesArraysBooleansAndFloatsIsPostgresText() throws SQLException {
+    // pgJDBC returns the server's text: no ".000" on whole seconds, arrays in braces, timestamptz with its offset,
+    // booleans as t and f, floats without a ".0"
     update(c, "SET TIME ZONE 'UTC'");
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT at, at + INTERVAL '1' SECOND * 3, date_trunc('month', at),"
             + " TIME '10:00:00' + INTERVAL '1' MINUTE, CAST(at AS TIMESTAMP WITH TIME ZONE), ARRAY[id, 7],"
-            + " ARRAY['a', 'b c', NULL], at + INTERVAL '0.25' SECOND FROM t ORDER BY id")) {
+            + " ARRAY['a', 'b c', NULL], at + INTERVAL '0.25' SECOND, ok, ratio * 4096, ratio FROM t ORDER BY id")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isEqualTo("2026-01-02 03:04:05");
       assertThat(rs.getString(2)).isEqualTo("2026-01-02 03:04:08");
@@ -69,6 +70,10 @@ class ResultSetGettersTest extends JdbcTestSupport {
       assertThat(rs.getString(6)).isEqualTo("{1,7}");
       assertThat(rs.getString(7)).isEqualTo("{a,\"b c\",NULL}");
       assertThat(rs.getString(8)).isEqualTo("2026-01-02 03:04:05.25");
+      assertThat(rs.getString(9)).isEqualTo("t");
+      assertThat(rs.getBoolean(9)).isTrue();
+      assertThat(rs.getString(10)).isEqualTo("2048");
+      assertThat(rs.getString(11)).isEqualTo("0.5");
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).isNull();
       assertThat(rs.wasNull()).isTrue();
