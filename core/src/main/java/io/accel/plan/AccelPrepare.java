@@ -243,7 +243,11 @@ public class AccelPrepare extends CalcitePrepareImpl {
           return rel;
         },
         AccelPrepare::inOverConstants,
-        Programs.subQuery(metadata),
+        // Calcite's Programs.subQuery, with the projection's rule binding only the projection's own variables (one
+        // collection: removing a sub-query brings the sub-queries inside it into the plan)
+        Programs.of(org.apache.calcite.plan.hep.HepProgram.builder().addRuleCollection(List.of(
+            CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, ProjectSubQueryRule.INSTANCE,
+            CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build(), true, metadata),
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
         NumericKeys::rewriteJoins,
