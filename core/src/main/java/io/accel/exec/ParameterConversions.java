@@ -77,12 +77,25 @@ public final class ParameterConversions {
   /** As {@link #convert(TypedValue, AvaticaParameter, java.time.ZoneId)} for the upper-case type name {@code type}. */
   static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
     Object v = value.toLocal();
-    if (v instanceof String text && type.endsWith(" ARRAY")) {
-      // PostgreSQL's array text ({1,3}, {"a b",NULL}), as the server receives x = ANY($1): each element converted
-      String element = type.substring(0, type.length() - " ARRAY".length());
+    if ((v instanceof String || v instanceof Object[] || v instanceof List) && type.endsWith(" ARRAY")) {
+      // PostgreSQL's array text ({1,3}, {"a b",NULL}), as the server receives x = ANY($1), or a Java array bound
+      // with setArray or setObject: each element converted to the element's type, without its precision
+      // (DECIMAL(13, 1) ARRAY for id * 1.5 = ANY(?)); a Long[] for an INTEGER column failed with a cast error
+      String element = type.substring(0, type.length() - " ARRAY".length()).replaceAll("\\(.*\\)", "").trim();
       List<Object> elements = new java.util.ArrayList<>();
-      for (String e : io.accel.json.Jsonb.textArray(text)) {
-        elements.add(e == null ? null : convert(TypedValue.ofLocal(Rep.STRING, e), element, zone).toLocal());
+      if (v instanceof String text) {
+        for (String e : io.accel.json.Jsonb.textArray(text)) {
+          elements.add(e == null ? null : convert(TypedValue.ofLocal(Rep.STRING, e), element, zone).toLocal());
+        }
+      } else {
+        for (Object e : v instanceof Object[] array ? java.util.Arrays.asList(array) : (List<?>) v) {
+          Rep rep = e instanceof String ? Rep.STRING : e instanceof Integer ? Rep.INTEGER : e instanceof Long ? Rep.LONG
+              : e instanceof Short ? Rep.SHORT : e instanceof Byte ? Rep.BYTE : e instanceof Double ? Rep.DOUBLE
+              : e instanceof Float ? Rep.FLOAT : e instanceof java.math.BigDecimal ? Rep.NUMBER
+              : e instanceof Boolean ? Rep.BOOLEAN : null;
+          // other values (dates, times, UUIDs) stay as the driver converted them
+          elements.add(e == null || rep == null ? e : convert(TypedValue.ofLocal(rep, e), element, zone).toLocal());
+        }
       }
       return TypedValue.ofLocal(Rep.ARRAY, elements);
     }

@@ -234,7 +234,86 @@ final class PgTypes {
         yield TypedValue.ofLocal(Rep.BYTE_STRING, new ByteString(b));
       }
       case UUID_OID -> TypedValue.ofLocal(Rep.STRING, new UUID(in.readLong(), in.readLong()).toString());
-      default -> TypedValue.ofLocal(Rep.STRING, in.readCharSequence(length, StandardCharsets.UTF_8).toString());
+      default -> TypedValue.ofLocal(Rep.STRING, isArray(oid) ? arrayText(in)
+          : in.readCharSequence(length, StandardCharsets.UTF_8).toString());
     };
+  }
+
+  /** Whether {@code oid} is an array of a type {@link #readBinary} reads (pgJDBC sends those in binary). */
+  private static boolean isArray(int oid) {
+    return switch (oid) {
+      case 1000, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1115, 1182, 1183, 1185, 1231, 2951 -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * An array in PostgreSQL's binary format (dimensions, flags, element type, each dimension's size and lower bound,
+   * then each element's length and value) as its text form, which array parameters are read from.
+   */
+  private static String arrayText(ByteBuf in) {
+    int dimensions = in.readInt();
+    in.readInt(); // whether it holds NULLs
+    int elementType = in.readInt();
+    if (dimensions < 0 || dimensions > 6) {
+      throw new IllegalArgumentException("array of " + dimensions + " dimensions");
+    }
+    int[] sizes = new int[dimensions];
+    for (int d = 0; d < dimensions; d++) {
+      sizes[d] = in.readInt();
+      in.readInt(); // lower bound
+      if (sizes[d] < 0 || sizes[d] > in.readableBytes() / 4) {
+        throw new IllegalArgumentException("array dimension of " + sizes[d]);
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    if (dimensions == 0) {
+      return "{}";
+    }
+    appendArray(in, elementType, sizes, 0, text);
+    return text.toString();
+  }
+
+  private static void appendArray(ByteBuf in, int elementType, int[] sizes, int dimension, StringBuilder text) {
+    text.append('{');
+    for (int i = 0; i < sizes[dimension]; i++) {
+      if (i > 0) {
+        text.append(',');
+      }
+      if (dimension + 1 < sizes.length) {
+        appendArray(in, elementType, sizes, dimension + 1, text);
+        continue;
+      }
+      int length = in.readInt();
+      if (length == -1) {
+        text.append("NULL");
+        continue;
+      }
+      if (length < 0 || length > in.readableBytes()) {
+        throw new IllegalArgumentException("array element of " + length + " bytes");
+      }
+      ByteBuf element = in.readSlice(length);
+      TypedValue v = readBinary(element, elementType);
+      String value = switch (v.type) {
+        case BOOLEAN -> (Boolean) v.value ? "t" : "f";
+        case JAVA_SQL_DATE -> PgText.date(((Number) v.value).intValue());
+        case JAVA_SQL_TIME -> PgText.time(((Number) v.value).longValue());
+        case JAVA_SQL_TIMESTAMP -> PgText.timestamp(((Number) v.value).longValue())
+            + (elementType == TIMESTAMPTZ ? "+00" : "");
+        case NUMBER -> v.value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(v.value);
+        case BYTE_STRING -> "\\x" + ((ByteString) v.value).toString(16);
+        default -> String.valueOf(v.value);
+      };
+      text.append('"');
+      for (int c = 0; c < value.length(); c++) {
+        char ch = value.charAt(c);
+        if (ch == '"' || ch == '\\') {
+          text.append('\\');
+        }
+        text.append(ch);
+      }
+      text.append('"');
+    }
+    text.append('}');
   }
 }

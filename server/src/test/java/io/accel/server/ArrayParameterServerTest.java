@@ -66,6 +66,33 @@ class ArrayParameterServerTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"text", "binary"})
+  void typedJavaArraysArriveInPostgresBinaryArrayFormat(String mode) throws SQLException {
+    // pgJDBC sends Long[], Integer[], Short[] and Double[] (not Object[]) in the binary array format
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where id = any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("int8", new Long[] {1L, 3L, 9L, null}));
+      assertThat(ids(ps)).containsExactly(1, 3);
+      ps.setArray(1, c.createArrayOf("int4", new Integer[] {2, 4}));
+      assertThat(ids(ps)).containsExactly(2, 4);
+      ps.setArray(1, c.createArrayOf("int2", new Short[] {(short) 4}));
+      assertThat(ids(ps)).containsExactly(4);
+      ps.setArray(1, c.createArrayOf("int8", new Long[0]));
+      assertThat(ids(ps)).isEmpty();
+    }
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where id * 1.5 = any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("float8", new Double[] {1.5, 4.5, 7.25}));
+      assertThat(ids(ps)).containsExactly(1, 3);
+    }
+    try (Connection c = connect(mode);
+        PreparedStatement ps = c.prepareStatement("select id from arr where name = any(?) order by id")) {
+      ps.setArray(1, c.createArrayOf("varchar", new String[] {"Baz", "q,\"x"}));
+      assertThat(ids(ps)).containsExactly(3, 4);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"text", "binary"})
   void textArraysKeepQuotedElements(String mode) throws SQLException {
     try (Connection c = connect(mode);
         PreparedStatement ps = c.prepareStatement("select id from arr where name = any(?) order by id")) {

@@ -91,6 +91,20 @@ class ArrayParametersTest {
   }
 
   @Test
+  void elementsAreConvertedToTheComparedType() throws SQLException {
+    // ids bound as Long[] (the type applications keep them in) against an INTEGER column, doubles against a
+    // NUMERIC expression, strings against an INTEGER column
+    sameAsPostgres("SELECT id FROM arr_params WHERE id = ANY(?) ORDER BY id",
+        (c, ps) -> ps.setArray(1, c.createArrayOf("int8", new Long[] {1L, 3L, 9L, null})));
+    sameAsPostgres("SELECT id FROM arr_params WHERE id = ANY(?) ORDER BY id",
+        (c, ps) -> ps.setObject(1, new Long[] {2L, 4L}));
+    sameAsPostgres("SELECT id FROM arr_params WHERE id * 1.5 = ANY(?) ORDER BY id",
+        (c, ps) -> ps.setArray(1, c.createArrayOf("float8", new Double[] {1.5, 4.5, 7.25})));
+    sameAsPostgres("SELECT id FROM arr_params WHERE id <> ALL(?) ORDER BY id",
+        (c, ps) -> ps.setArray(1, c.createArrayOf("int2", new Short[] {(short) 2})));
+  }
+
+  @Test
   void anEmptyArrayMatchesNothing() throws SQLException {
     sameAsPostgres("SELECT id FROM arr_params WHERE id = ANY(?) ORDER BY id",
         (c, ps) -> ps.setArray(1, c.createArrayOf("int4", new Object[0])));
