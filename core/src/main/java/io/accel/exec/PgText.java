@@ -521,18 +521,23 @@ public final class PgText {
       } else if (element instanceof List<?> || !needsQuotes(text)) {
         out.append(text);
       } else {
-        out.append('"');
-        for (int k = 0; k < text.length(); k++) {
-          char c = text.charAt(k);
-          if (c == '"' || c == '\\') {
-            out.append('\\');
-          }
-          out.append(c);
-        }
-        out.append('"');
+        appendQuoted(out, text);
       }
     }
     return out.append('}').toString();
+  }
+
+  /** An array element in double quotes, its quotes and backslashes escaped, as PostgreSQL's array text has it. */
+  public static void appendQuoted(StringBuilder out, String text) {
+    out.append('"');
+    for (int k = 0; k < text.length(); k++) {
+      char c = text.charAt(k);
+      if (c == '"' || c == '\\') {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    out.append('"');
   }
 
   private static boolean needsQuotes(String text) {

@@ -304,15 +304,7 @@ final class PgTypes {
         case BYTE_STRING -> "\\x" + ((ByteString) v.value).toString(16);
         default -> String.valueOf(v.value);
       };
-      text.append('"');
-      for (int c = 0; c < value.length(); c++) {
-        char ch = value.charAt(c);
-        if (ch == '"' || ch == '\\') {
-          text.append('\\');
-        }
-        text.append(ch);
-      }
-      text.append('"');
+      PgText.appendQuoted(text, value);
     }
     text.append('}');
   }
