@@ -72,6 +72,13 @@ public final class TextFunctions {
         binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
         PgFunctions.method(TextFunctions.class, "arrayPosition"), false, NullPolicy.NONE)));
     out.add(SUBSTRING_REGEX);
+    // regexp_match(s, pattern [, flags]) and regexp_split_to_array(s, pattern [, flags]): text[]
+    for (String[] f : new String[][] {{"regexp_match", "regexpMatch"}, {"regexp_split_to_array", "regexpSplit"}}) {
+      out.add(PgFunctions.scalar(f[0], TEXT_ARRAY, List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+          TextFunctions.class, f[1], false, true));
+      out.add(PgFunctions.scalar(f[0], TEXT_ARRAY, List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+          SqlTypeName.VARCHAR), TextFunctions.class, f[1], false, true));
+    }
     // the number as unconstrained NUMERIC (each value keeps its scale): a NUMERIC parameter of Calcite's default
     // scale 0 rounded 1234.5 to 1235 before formatting
     out.add(new org.apache.calcite.sql.validate.SqlUserDefinedFunction(
@@ -307,6 +314,97 @@ public final class TextFunctions {
       return null;
     }
     return m.groupCount() > 0 ? m.group(1) : m.group();
+  }
+
+  /** A nullable array of nullable text: regexp_match is NULL when nothing matches, its groups when one did not. */
+  private static final org.apache.calcite.sql.type.SqlReturnTypeInference TEXT_ARRAY = binding -> {
+    org.apache.calcite.rel.type.RelDataTypeFactory f = binding.getTypeFactory();
+    return f.createTypeWithNullability(f.createArrayType(
+        f.createTypeWithNullability(f.createSqlType(SqlTypeName.VARCHAR), true), -1), true);
+  };
+
+  /**
+   * A POSIX regular expression with PostgreSQL's flags (i: case-insensitive, c: case-sensitive, n and m:
+   * newline-sensitive, s: not, x: expanded); g is refused where PostgreSQL refuses it.
+   */
+  private static java.util.regex.Pattern regex(String pattern, String flags, String function) {
+    int options = 0;
+    for (char c : flags.toCharArray()) {
+      switch (c) {
+        case 'i' -> options |= java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.UNICODE_CASE;
+        case 'c' -> options &= ~(java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.UNICODE_CASE);
+        case 'n', 'm' -> options |= java.util.regex.Pattern.MULTILINE;
+        case 's' -> options = options & ~java.util.regex.Pattern.MULTILINE | java.util.regex.Pattern.DOTALL;
+        case 'x' -> options |= java.util.regex.Pattern.COMMENTS;
+        case 'g' -> throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, function
+            + "() does not support the \"global\" option")
+            .withHint(function.equals("regexp_match") ? "Use the regexp_matches function instead." : null);
+        default -> throw new AccelException(SqlState.INVALID_PARAMETER_VALUE,
+            "invalid regular expression option: \"" + c + "\"");
+      }
+    }
+    try {
+      return java.util.regex.Pattern.compile(pattern, options);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new AccelException(SqlState.INVALID_REGULAR_EXPRESSION, "invalid regular expression: "
+          + e.getDescription());
+    }
+  }
+
+  public static @Nullable List<String> regexpMatch(String s, String pattern) {
+    return regexpMatch(s, pattern, "");
+  }
+
+  /** The first match's parenthesized groups (the whole match when there are none); NULL when nothing matches. */
+  public static @Nullable List<String> regexpMatch(String s, String pattern, String flags) {
+    java.util.regex.Matcher m = regex(pattern, flags, "regexp_match").matcher(s);
+    if (!m.find()) {
+      return null;
+    }
+    List<String> groups = new ArrayList<>();
+    if (m.groupCount() == 0) {
+      groups.add(m.group());
+    }
+    for (int i = 1; i <= m.groupCount(); i++) {
+      groups.add(m.group(i));
+    }
+    return groups;
+  }
+
+  public static List<String> regexpSplit(String s, String pattern) {
+    return regexpSplit(s, pattern, "");
+  }
+
+  /**
+   * {@code s} split at each match, as PostgreSQL splits it: an empty match splits between characters, and
+   * empty pieces are kept except where an empty match would make them at the ends.
+   */
+  public static List<String> regexpSplit(String s, String pattern, String flags) {
+    java.util.regex.Matcher m = regex(pattern, flags, "regexp_split_to_array").matcher(s);
+    List<String> pieces = new ArrayList<>();
+    int start = 0;
+    while (start < s.length() && m.find(start)) {
+      if (m.end() == m.start()) {
+        // an empty match: split after one character (PostgreSQL never returns an empty piece for one)
+        if (m.start() >= s.length()) {
+          break;
+        }
+        pieces.add(s.substring(start, m.start() == start ? start + 1 : m.start()));
+        start = m.start() == start ? start + 1 : m.start();
+        continue;
+      }
+      pieces.add(s.substring(start, m.start()));
+      start = m.end();
+    }
+    if (start < s.length() || pieces.isEmpty() || start == s.length() && !pieces.isEmpty()
+        && start > 0 && !emptyMatchAt(m, s.length())) {
+      pieces.add(s.substring(Math.min(start, s.length())));
+    }
+    return pieces;
+  }
+
+  private static boolean emptyMatchAt(java.util.regex.Matcher m, int at) {
+    return m.find(at) && m.start() == at && m.end() == at;
   }
 
   public static long gcd(long a, long b) {
