@@ -80,7 +80,9 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       if (statement.connection instanceof AccelConnection c) {
         CursorRows taken = c.accelMeta().takeRows(statement.handle);
         // a row of one column is the value itself (not an array) in other cursor styles
-        rows = signature.cursorFactory.style == Meta.Style.ARRAY ? taken : null;
+        rows = taken == null ? null : signature.cursorFactory.style == Meta.Style.ARRAY ? taken
+            : signature.columns.size() == 1 && signature.cursorFactory.style == Meta.Style.OBJECT
+                ? taken.singleColumn() : null;
       }
       return result;
     }

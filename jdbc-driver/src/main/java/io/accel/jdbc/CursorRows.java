@@ -12,6 +12,8 @@ final class CursorRows implements Iterable<Object>, Iterator<Object>, AutoClosea
   private final Cursor cursor;
   /** The row last returned; null before the first, after the last and once closed. */
   private Object[] current;
+  /** Whether the cursor's rows are the values of a single column themselves (not arrays). */
+  private boolean single;
 
   CursorRows(Cursor cursor) {
     this.cursor = cursor;
@@ -34,8 +36,14 @@ final class CursorRows implements Iterable<Object>, Iterator<Object>, AutoClosea
   @Override
   public Object next() {
     Object row = cursor.next();
-    current = row instanceof Object[] a ? a : null;
+    current = single ? new Object[] {row} : row instanceof Object[] a ? a : null;
     return row;
+  }
+
+  /** Marks the rows as values of one column, before they are read. */
+  CursorRows singleColumn() {
+    single = true;
+    return this;
   }
 
   Object[] current() {

@@ -84,6 +84,37 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
+  void getStringOfASingleColumnIsPostgresTextToo() throws SQLException {
+    // a result of one column is the cursor's values themselves, not rows of one value
+    try (Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT at + INTERVAL '1' SECOND FROM t ORDER BY id")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("2026-01-02 03:04:06");
+        assertThat(rs.getTimestamp(1)).isEqualTo(Timestamp.valueOf("2026-01-02 03:04:06"));
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isNull();
+        assertThat(rs.wasNull()).isTrue();
+        assertThat(rs.next()).isFalse();
+      }
+      try (ResultSet rs = s.executeQuery("SELECT ok FROM t ORDER BY id")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("t");
+        assertThat(rs.getBoolean(1)).isTrue();
+        assertThat(rs.getObject(1)).isEqualTo(Boolean.TRUE);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT id FROM t ORDER BY id")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+        assertThat(rs.getObject(1)).isEqualTo(1);
+        assertThat(rs.getString(1)).isEqualTo("1");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isEqualTo(2L);
+        assertThat(rs.next()).isFalse();
+      }
+    }
+  }
+
+  @Test
   void nullsReadAsPgJdbcDefaultsAndWasNullFollowsTheLastGetter() throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT id, big, name, ok, ratio, at, day FROM t ORDER BY id")) {
       try (ResultSet rs = ps.executeQuery()) {
