@@ -383,28 +383,27 @@ public final class TextFunctions {
     java.util.regex.Matcher m = regex(pattern, flags, "regexp_split_to_array").matcher(s);
     List<String> pieces = new ArrayList<>();
     int start = 0;
+    boolean emptySplit = false;
     while (start < s.length() && m.find(start)) {
-      if (m.end() == m.start()) {
+      emptySplit = m.end() == m.start();
+      if (emptySplit) {
         // an empty match: split after one character (PostgreSQL never returns an empty piece for one)
         if (m.start() >= s.length()) {
           break;
         }
-        pieces.add(s.substring(start, m.start() == start ? start + 1 : m.start()));
-        start = m.start() == start ? start + 1 : m.start();
+        int end = m.start() == start ? start + 1 : m.start();
+        pieces.add(s.substring(start, end));
+        start = end;
         continue;
       }
       pieces.add(s.substring(start, m.start()));
       start = m.end();
     }
-    if (start < s.length() || pieces.isEmpty() || start == s.length() && !pieces.isEmpty()
-        && start > 0 && !emptyMatchAt(m, s.length())) {
-      pieces.add(s.substring(Math.min(start, s.length())));
+    // the rest, empty after a non-empty separator at the end, none after an empty match's last split
+    if (start < s.length() || !emptySplit || pieces.isEmpty()) {
+      pieces.add(s.substring(start));
     }
     return pieces;
-  }
-
-  private static boolean emptyMatchAt(java.util.regex.Matcher m, int at) {
-    return m.find(at) && m.start() == at && m.end() == at;
   }
 
   public static long gcd(long a, long b) {

@@ -43,6 +43,8 @@ final class DriverResultSet implements ResultSet {
   private Class<?>[] rawClasses;
   /** ...and whether it holds text (numbers are parsed from it), a timestamptz or an interval (the general path). */
   private byte[] kinds;
+  /** The zone timestamptz values print in, read with the kinds. */
+  private java.time.ZoneId zone;
   private static final byte PLAIN = 0;
   private static final byte TEXT = 1;
   private static final byte TIMESTAMPTZ = 2;
@@ -132,6 +134,7 @@ final class DriverResultSet implements ResultSet {
       }
       rawClasses = classes;
       kinds = columnKinds;
+      zone = local == null ? null : local.getLocalCalendar().getTimeZone().toZoneId();
     } catch (SQLException | RuntimeException e) {
       throw JdbcErrors.translateOnce(e);
     }
@@ -182,7 +185,7 @@ final class DriverResultSet implements ResultSet {
       if (row != null) {
         Object value = row[column - 1];
         lastNull = value == null ? NULL : NOT_NULL;
-        return PgText.format(value, local.columnType(column), local.getLocalCalendar().getTimeZone().toZoneId());
+        return PgText.format(value, local.columnType(column), zone);
       }
     }
     try {
