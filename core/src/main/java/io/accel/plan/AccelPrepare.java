@@ -237,6 +237,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         NumericKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         SubQueryOperands::rewrite,
+        (planner, rel, traits, materializations, lattices) -> CorrelationScopes.declare(rel),
         (planner, rel, traits, materializations, lattices) -> {
           mixedSubQueries[0] = mixesSubQueries(rel) || hasNestedCorrelatedIn(rel) || readsOuterNullsafely(rel)
               || correlatedInBesideAnother(rel);

@@ -78,7 +78,7 @@ final class ProjectSubQueryRule extends SubQueryRemoveRule {
   }
 
   /** The row type of each correlation variable read anywhere in {@code rel}. */
-  private static Map<CorrelationId, RelDataType> correlationTypes(RelNode rel) {
+  static Map<CorrelationId, RelDataType> correlationTypes(RelNode rel) {
     Map<CorrelationId, RelDataType> types = new HashMap<>();
     RexShuttle collect = new RexShuttle() {
       @Override
