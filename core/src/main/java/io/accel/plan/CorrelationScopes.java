@@ -79,10 +79,45 @@ final class CorrelationScopes {
     if (free.isEmpty()) {
       return filter;
     }
+    // one variable for the row (conversion may also have given each reference its own)
+    CorrelationId variable = free.stream().min(java.util.Comparator.comparingInt(CorrelationId::getId)).get();
+    RexNode condition = filter.getCondition().accept(
+        renaming(filter.getCluster().getRexBuilder(), free, variable, types.get(variable)));
     Set<CorrelationId> variables = new HashSet<>(filter.getVariablesSet());
-    variables.addAll(free);
-    return LogicalFilter.create(filter.getInput(), filter.getCondition(),
-        com.google.common.collect.ImmutableSet.copyOf(variables));
+    variables.add(variable);
+    return LogicalFilter.create(filter.getInput(), condition, com.google.common.collect.ImmutableSet.copyOf(variables));
+  }
+
+  /** Replaces the variables {@code from}, at any depth, by {@code to} (of type {@code type}). */
+  private static RexShuttle renaming(org.apache.calcite.rex.RexBuilder rexBuilder, Set<CorrelationId> from,
+      CorrelationId to, RelDataType type) {
+    return new RexShuttle() {
+      @Override
+      public RexNode visitCorrelVariable(org.apache.calcite.rex.RexCorrelVariable variable) {
+        return from.contains(variable.id) && !variable.id.equals(to)
+            ? rexBuilder.makeCorrel(type, to) : variable;
+      }
+
+      @Override
+      public RexNode visitFieldAccess(org.apache.calcite.rex.RexFieldAccess access) {
+        RexNode reference = access.getReferenceExpr().accept(this);
+        return reference == access.getReferenceExpr() ? access
+            : rexBuilder.makeFieldAccess(reference, access.getField().getIndex());
+      }
+
+      @Override
+      public RexNode visitSubQuery(RexSubQuery subQuery) {
+        RexShuttle self = this;
+        RelNode rel = subQuery.rel.accept(new RelHomogeneousShuttle() {
+          @Override
+          public RelNode visit(RelNode other) {
+            return super.visit(other).accept(self);
+          }
+        });
+        RexNode operandsDone = super.visitSubQuery(subQuery);
+        return ((RexSubQuery) operandsDone).clone(rel);
+      }
+    };
   }
 
   private static boolean sameFields(RelDataType variable, RelDataType row) {
