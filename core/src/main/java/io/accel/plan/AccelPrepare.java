@@ -249,6 +249,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         Programs.of(org.apache.calcite.plan.hep.HepProgram.builder().addRuleCollection(List.of(
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, ProjectSubQueryRule.INSTANCE,
             CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build(), true, metadata),
+        InSubQueryValues::unwrap,
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
         NumericKeys::rewriteJoins,

@@ -307,6 +307,9 @@ public final class PgExpressions {
             cx.getValidator().getValidatedNodeType(typeOf), true);
       }
       SqlRexConvertlet convertlet = standard.get(call);
+      if (convertlet != null && InSubQueryValues.mayApply(call)) {
+        return InSubQueryValues.convertlet(convertlet);
+      }
       if (call.getKind() != SqlKind.CAST || convertlet == null) {
         return convertlet;
       }
