@@ -244,11 +244,10 @@ public class AccelPrepare extends CalcitePrepareImpl {
           return rel;
         },
         AccelPrepare::inOverConstants,
-        // Calcite's Programs.subQuery, with the projection's rule binding only the projection's own variables (one
-        // collection: removing a sub-query brings the sub-queries inside it into the plan)
+        // Calcite's Programs.subQuery, with the projection's rule binding only the projection's own variables and
+        // SubQueryLogic's logic (one collection: removing a sub-query brings the sub-queries inside it into the plan)
         Programs.of(org.apache.calcite.plan.hep.HepProgram.builder().addRuleCollection(List.of(
-            CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, ProjectSubQueryRule.INSTANCE,
-            CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)).build(), true, metadata),
+            SubQueryLogic.FILTER, ProjectSubQueryRule.INSTANCE, SubQueryLogic.JOIN)).build(), true, metadata),
         InSubQueryValues::unwrap,
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),

@@ -12,7 +12,6 @@ import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.rules.SubQueryRemoveRule;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rex.LogicVisitor;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
@@ -38,7 +37,7 @@ final class ProjectSubQueryRule extends SubQueryRemoveRule {
     Project project = call.rel(0);
     RelBuilder builder = call.builder();
     RexSubQuery e = java.util.Objects.requireNonNull(RexUtil.SubQueryFinder.find(project.getProjects()));
-    RelOptUtil.Logic logic = LogicVisitor.find(RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), e);
+    RelOptUtil.Logic logic = SubQueryLogic.find(RelOptUtil.Logic.TRUE_FALSE_UNKNOWN, project.getProjects(), e);
     builder.push(project.getInput());
     int fieldCount = builder.peek().getRowType().getFieldCount();
     Set<CorrelationId> variables = RelOptUtil.getVariablesUsed(e.rel);
