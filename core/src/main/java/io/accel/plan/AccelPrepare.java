@@ -233,7 +233,6 @@ public class AccelPrepare extends CalcitePrepareImpl {
     return Programs.sequence(
         PgExpressions::rewrite,
         CharComparisons::rewrite,
-        FloatKeys::rewrite,
         NumericKeys::rewrite,
         Programs.hep(List.of(OrRestrictionRule.INSTANCE), true, metadata),
         SubQueryOperands::rewrite,
@@ -251,6 +250,7 @@ public class AccelPrepare extends CalcitePrepareImpl {
         InSubQueryValues::unwrap,
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
+        FloatKeys::rewrite,
         NumericKeys::rewriteJoins,
         AccelPrepare::foldNullComparisons,
         JoinOrder::heuristic,
