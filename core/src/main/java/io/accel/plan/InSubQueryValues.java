@@ -72,12 +72,23 @@ final class InSubQueryValues {
             throw e.getCause();
           }
           if (method.getName().equals("convertExpression") && args != null && args.length == 1
-              && args[0] instanceof SqlNode && result instanceof RexSubQuery subQuery
-              && subQuery.getKind() == SqlKind.IN && subQuery.getType().isNullable()) {
-            return cx.getRexBuilder().makeCall(KEEP_UNKNOWN, subQuery);
+              && args[0] instanceof SqlNode && result instanceof RexNode value) {
+            return wrap(cx.getRexBuilder(), value);
           }
           return result;
         });
+  }
+
+  /** {@code value} with a nullable IN sub-query, alone or under NOT ({@code x NOT IN (...)}), wrapped. */
+  private static RexNode wrap(org.apache.calcite.rex.RexBuilder rexBuilder, RexNode value) {
+    if (value instanceof RexSubQuery subQuery && subQuery.getKind() == SqlKind.IN && subQuery.getType().isNullable()) {
+      return rexBuilder.makeCall(KEEP_UNKNOWN, subQuery);
+    }
+    if (value.getKind() == SqlKind.NOT && value instanceof RexCall not) {
+      RexNode operand = wrap(rexBuilder, not.getOperands().get(0));
+      return operand == not.getOperands().get(0) ? value : rexBuilder.makeCall(not.getOperator(), operand);
+    }
+    return value;
   }
 
   /** The plan without {@link #KEEP_UNKNOWN}: after sub-query removal. */
