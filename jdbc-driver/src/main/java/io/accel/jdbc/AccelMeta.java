@@ -658,8 +658,10 @@ final class AccelMeta extends MetaImpl {
         for (int i = 0; i < t.columns().size(); i++) {
           Column column = t.columns().get(i);
           if (like(columnNamePattern.s, column.name())) {
+            boolean identity = session.database().sequences().ownedBy(t.id()).stream()
+                .anyMatch(q -> q.identityOf(t.id(), column.name()));
             rows.add(ColumnRow.of(t.name(), column, i + 1,
-                comment(Catalog.columnComment(t.id(), t.layout().columnSlots().get(i)))));
+                comment(Catalog.columnComment(t.id(), t.layout().columnSlots().get(i))), identity));
           }
         }
       }
@@ -732,13 +734,15 @@ final class AccelMeta extends MetaImpl {
     public final String scopeSchema = null;
     public final String scopeTable = null;
     public final Short sourceDataType = null;
-    public final String isAutoincrement = "NO";
-    public final String isGeneratedcolumn = "NO";
+    public final String isAutoincrement;
+    public final String isGeneratedcolumn;
 
     private ColumnRow(String tableSchem, String tableName, String columnName, int dataType, String typeName,
         Integer columnSize, Integer decimalDigits, Integer numPrecRadix, boolean nullable, String columnDef,
-        Integer charOctetLength, int ordinalPosition, String remarks) {
+        Integer charOctetLength, int ordinalPosition, String remarks, boolean autoincrement, boolean generated) {
       this.tableSchem = tableSchem;
+      this.isAutoincrement = autoincrement ? "YES" : "NO";
+      this.isGeneratedcolumn = generated ? "YES" : "NO";
       this.remarks = remarks;
       this.tableName = tableName;
       this.columnName = columnName;
@@ -754,7 +758,12 @@ final class AccelMeta extends MetaImpl {
       this.ordinalPosition = ordinalPosition;
     }
 
-    static ColumnRow of(String table, Column column, int ordinal, String remarks) {
+    /**
+     * The row of {@code column}; as pgJDBC reports them, an identity column ({@code identity}) or a column defaulting
+     * to nextval (SERIAL) is autoincrement, an identity column shows no default, and a generated column shows its
+     * expression.
+     */
+    static ColumnRow of(String table, Column column, int ordinal, String remarks, boolean identity) {
       DataType type = column.type();
       ColumnType kind = type.kind();
       String typeName = type.sqlName().replaceAll("\\(.*\\)", "");
@@ -789,8 +798,11 @@ final class AccelMeta extends MetaImpl {
         case CHAR, VARCHAR -> size == null ? null : size * 4;
         default -> null;
       };
+      String def = identity ? null
+          : column.generated() ? column.generationExpression().orElse(null) : column.insertDefault().orElse(null);
+      boolean autoincrement = identity || def != null && def.regionMatches(true, 0, "nextval(", 0, 8);
       return new ColumnRow(AccelSchema.NAME, table, column.name(), kind.sqlTypeName().getJdbcOrdinal(), typeName,
-          size, digits, radix, column.nullable(), column.insertDefault().orElse(null), octets, ordinal, remarks);
+          size, digits, radix, column.nullable(), def, octets, ordinal, remarks, autoincrement, column.generated());
     }
   }
 

@@ -265,6 +265,25 @@ class MetaDataTest extends JdbcTestSupport {
   }
 
   @Test
+  void getColumnsReportsAutoincrementAndGeneratedColumnsAsPgJdbcDoes() throws SQLException {
+    update(c, "CREATE TABLE counted (id BIGSERIAL PRIMARY KEY, n INTEGER GENERATED ALWAYS AS IDENTITY,"
+        + " v INTEGER DEFAULT 3, twice INTEGER GENERATED ALWAYS AS (v * 2) STORED)");
+    Map<String, List<String>> columns = new HashMap<>();
+    try (ResultSet rs = c.getMetaData().getColumns(null, "public", "counted", null)) {
+      while (rs.next()) {
+        columns.put(rs.getString("COLUMN_NAME"), java.util.Arrays.asList(rs.getString("IS_AUTOINCREMENT"),
+            rs.getString("IS_GENERATEDCOLUMN"), rs.getString("COLUMN_DEF")));
+      }
+    }
+    // as pgJDBC on PostgreSQL: a serial and an identity column are autoincrement, the identity shows no default
+    assertThat(columns.get("id")).containsExactly("YES", "NO", "nextval('counted_id_seq'::regclass)");
+    assertThat(columns.get("n")).containsExactly("YES", "NO", null);
+    assertThat(columns.get("v")).containsExactly("NO", "NO", "3");
+    assertThat(columns.get("twice").subList(0, 2)).containsExactly("NO", "YES");
+    assertThat(columns.get("twice").get(2)).contains("v * 2");
+  }
+
+  @Test
   void getColumnsOfSeveralTablesAreOrderedByTableAndPosition() throws SQLException {
     update(c, "CREATE TABLE aaa (z INTEGER, a INTEGER)");
     List<String> columns = new ArrayList<>();
