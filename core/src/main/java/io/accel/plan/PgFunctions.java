@@ -342,6 +342,7 @@ public final class PgFunctions {
 
   static {
     OPERATORS.addAll(TextFunctions.operators());
+    OPERATORS.addAll(ArrayFunctions.operators());
     OPERATORS.addAll(OrderedSetFunctions.operators());
     OPERATORS.add(scalar("age", returning(SqlTypeName.VARCHAR), List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP),
         PgTimeFunctions.class, "age", false, true));

@@ -166,6 +166,21 @@ public final class SltRenderer {
     if (value instanceof java.time.Instant t) {
       return renderText(t.atOffset(ZoneOffset.UTC));
     }
+    if (value instanceof java.sql.Array array) {
+      // both drivers' arrays as PostgreSQL's text of a one-dimensional array: {1,NULL,3}
+      try {
+        StringBuilder out = new StringBuilder("{");
+        Object elements = array.getArray();
+        for (int i = 0; i < java.lang.reflect.Array.getLength(elements); i++) {
+          Object e = java.lang.reflect.Array.get(elements, i);
+          out.append(i > 0 ? "," : "").append(e == null ? "NULL"
+              : e instanceof BigDecimal d ? d.toPlainString() : e.toString());
+        }
+        return out.append('}').toString();
+      } catch (java.sql.SQLException e) {
+        return renderString(value.toString());
+      }
+    }
     return renderString(value.toString());
   }
 

@@ -1,0 +1,157 @@
+package io.accel.plan;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.NullPolicy;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * PostgreSQL's functions of one-dimensional arrays: array_append, array_prepend, array_cat, array_remove,
+ * array_replace, array_upper and array_lower. Arrays are Calcite's {@code List}s; an element added is converted
+ * to the array's element type (a literal 3 appended to an integer[] is an Integer, as the array's own).
+ */
+public final class ArrayFunctions {
+  private ArrayFunctions() {}
+
+  static List<SqlOperator> operators() {
+    List<SqlOperator> out = new ArrayList<>();
+    out.add(PgFunctions.function("array_append", arrayOf(0), 2, 2, elementTyped("append", 0)));
+    out.add(PgFunctions.function("array_prepend", arrayOf(1), 2, 2, elementTyped("prepend", 1)));
+    out.add(PgFunctions.function("array_cat", arrayOf(0), 2, 2, new PgFunctions.Implementation(
+        PgFunctions.method(ArrayFunctions.class, "cat"), false, NullPolicy.NONE)));
+    out.add(PgFunctions.function("array_remove", arrayOf(0), 2, 2, elementTyped("remove", 0)));
+    out.add(PgFunctions.function("array_replace", arrayOf(0), 3, 3, elementTyped("replace", 0)));
+    for (String[] bound : new String[][] {{"array_upper", "upper"}, {"array_lower", "lower"}}) {
+      out.add(PgFunctions.function(bound[0], binding -> binding.getTypeFactory().createTypeWithNullability(
+          binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
+          PgFunctions.method(ArrayFunctions.class, bound[1]), false, NullPolicy.STRICT)));
+    }
+    return out;
+  }
+
+  /** The type of the array operand {@code i} (of another array operand where that one is a NULL), nullable. */
+  private static SqlReturnTypeInference arrayOf(int i) {
+    return binding -> {
+      RelDataType type = binding.getOperandType(i);
+      for (int j = 0; type.getComponentType() == null && j < binding.getOperandCount(); j++) {
+        if (binding.getOperandType(j).getComponentType() != null) {
+          type = binding.getOperandType(j);
+        }
+      }
+      return binding.getTypeFactory().createTypeWithNullability(type, true);
+    };
+  }
+
+  /** A method given the element type's name first, then the operands; NULL operands reach it. */
+  private static PgFunctions.Implementation elementTyped(String method, int arrayOperand) {
+    return new PgFunctions.Implementation(PgFunctions.method(ArrayFunctions.class, method), false, NullPolicy.NONE,
+        call -> {
+          RelDataType component = call.getOperands().get(arrayOperand).getType().getComponentType();
+          return List.of(component == null ? "" : component.getSqlTypeName().name());
+        }, false);
+  }
+
+  public static @Nullable List<Object> append(String type, @Nullable Object array, @Nullable Object value) {
+    List<Object> out = array == null ? new ArrayList<>() : new ArrayList<>((List<?>) array);
+    out.add(element(type, value));
+    return out;
+  }
+
+  public static @Nullable List<Object> prepend(String type, @Nullable Object value, @Nullable Object array) {
+    List<Object> out = new ArrayList<>();
+    out.add(element(type, value));
+    if (array != null) {
+      out.addAll((List<?>) array);
+    }
+    return out;
+  }
+
+  public static @Nullable List<Object> cat(@Nullable Object a, @Nullable Object b) {
+    if (a == null && b == null) {
+      return null;
+    }
+    List<Object> out = new ArrayList<>();
+    if (a != null) {
+      out.addAll((List<?>) a);
+    }
+    if (b != null) {
+      out.addAll((List<?>) b);
+    }
+    return out;
+  }
+
+  /** array_remove(a, v): every element equal to v (NULLs for a NULL v) left out. */
+  public static @Nullable List<Object> remove(String type, @Nullable Object array, @Nullable Object value) {
+    if (array == null) {
+      return null;
+    }
+    List<Object> out = new ArrayList<>();
+    for (Object e : (List<?>) array) {
+      if (!same(e, value)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** array_replace(a, from, to): every element equal to from (NULLs for a NULL from) replaced by to. */
+  public static @Nullable List<Object> replace(String type, @Nullable Object array, @Nullable Object from,
+      @Nullable Object to) {
+    if (array == null) {
+      return null;
+    }
+    Object replacement = element(type, to);
+    List<Object> out = new ArrayList<>();
+    for (Object e : (List<?>) array) {
+      out.add(same(e, from) ? replacement : e);
+    }
+    return out;
+  }
+
+  /** array_upper(a, 1): the last index of a non-empty one-dimensional array, else NULL. */
+  public static @Nullable Integer upper(Object array, Object dimension) {
+    List<?> list = (List<?>) array;
+    return ((Number) dimension).intValue() != 1 || list.isEmpty() ? null : list.size();
+  }
+
+  /** array_lower(a, 1): 1 for a non-empty one-dimensional array, else NULL. */
+  public static @Nullable Integer lower(Object array, Object dimension) {
+    List<?> list = (List<?>) array;
+    return ((Number) dimension).intValue() != 1 || list.isEmpty() ? null : 1;
+  }
+
+  /** PostgreSQL's IS NOT DISTINCT FROM of two elements; numbers compare by value (1 and 1.0 are equal). */
+  private static boolean same(@Nullable Object a, @Nullable Object b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a instanceof Number x && b instanceof Number y && a.getClass() != b.getClass()) {
+      return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
+    }
+    return a.equals(b);
+  }
+
+  /** {@code value} as an element of an array of {@code type} (a SqlTypeName's name). */
+  private static @Nullable Object element(String type, @Nullable Object value) {
+    if (!(value instanceof Number n)) {
+      return value;
+    }
+    // integers rounded as PostgreSQL's cast rounds
+    long whole = n instanceof BigDecimal d ? d.setScale(0, java.math.RoundingMode.HALF_UP).longValue()
+        : Math.round(n.doubleValue());
+    return switch (type) {
+      case "SMALLINT" -> (short) whole;
+      case "INTEGER" -> (int) whole;
+      case "BIGINT" -> n instanceof Long ? n : whole;
+      case "REAL" -> n.floatValue();
+      case "DOUBLE", "FLOAT" -> n.doubleValue();
+      case "DECIMAL" -> n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
+      default -> value;
+    };
+  }
+}
