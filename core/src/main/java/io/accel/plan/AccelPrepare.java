@@ -262,7 +262,30 @@ public class AccelPrepare extends CalcitePrepareImpl {
         volcano,
         Programs.calc(metadata),
         PgExpressions::rewriteDivisions,
-        AccelSort::replaceSorts);
+        AccelSort::replaceSorts,
+        AccelPrepare::scalarFunctionRows);
+  }
+
+  /**
+   * A one-column table function's rows (generate_series, unnest) read through a projection. They are one-element
+   * Object[]s, and Calcite's sort and collect above such a scan take them for the values themselves: ARRAY(SELECT g
+   * FROM generate_series(1, 3) g) held the Object[]s as its elements, and with ORDER BY failed ("Cannot convert").
+   * A projection's one-column rows are the values.
+   */
+  private static RelNode scalarFunctionRows(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    return rel.accept(new org.apache.calcite.rel.RelHomogeneousShuttle() {
+      @Override
+      public RelNode visit(RelNode other) {
+        RelNode visited = super.visit(other);
+        if (visited instanceof org.apache.calcite.adapter.enumerable.EnumerableTableFunctionScan scan
+            && scan.getRowType().getFieldCount() == 1) {
+          return org.apache.calcite.adapter.enumerable.EnumerableCalc.create(scan,
+              org.apache.calcite.rex.RexProgram.createIdentity(scan.getRowType()));
+        }
+        return visited;
+      }
+    });
   }
 
   private static CalcitePrepare.Context withConformance(CalcitePrepare.Context context) {
