@@ -74,6 +74,15 @@ public final class ParameterConversions {
     return convert(value, parameter.typeName == null ? "" : parameter.typeName.toUpperCase(Locale.ROOT), zone);
   }
 
+  /**
+   * PostgreSQL's text of a one-dimensional array ({@code {1,2}}, {@code {"a b",NULL}}) as its elements of type
+   * {@code element} (a SQL type name: INTEGER, VARCHAR, ...).
+   */
+  @SuppressWarnings("unchecked")
+  public static List<Object> arrayIn(String text, String element, java.time.ZoneId zone) {
+    return (List<Object>) convert(TypedValue.ofLocal(Rep.STRING, text), element + " ARRAY", zone).toLocal();
+  }
+
   /** As {@link #convert(TypedValue, AvaticaParameter, java.time.ZoneId)} for the upper-case type name {@code type}. */
   static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
     Object v = value.toLocal();

@@ -110,12 +110,12 @@ public class AccelPrepare extends CalcitePrepareImpl {
    * reads: every statement's text, and a view's stored query.
    */
   static String calciteSyntax(String sql) {
-    return CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
+    return CastPrecedence.parenthesize(PgLiterals.rewrite(io.accel.sql.ArrayLiterals.rewrite(io.accel.sql.DistinctOn.rewrite(
         io.accel.sql.QuantifiedLike.rewrite(io.accel.sql.JsonSyntax.rewrite(io.accel.sql.AtTimeZone.rewrite(
             io.accel.sql.SetReturningSelectList.rewrite(io.accel.sql.LateralFunctions.rewrite(
                 io.accel.sql.FractionalExtract.rewrite(io.accel.sql.RankingFrames.rewrite(
                     io.accel.sql.OrderedSetAggregates.rewrite(io.accel.sql.SelectWithoutFrom.rewrite(
-                        io.accel.sql.UpdateFrom.rewrite(io.accel.sql.KeywordNames.rewrite(sql))))))))))))));
+                        io.accel.sql.UpdateFrom.rewrite(io.accel.sql.KeywordNames.rewrite(sql)))))))))))))));
   }
 
   /**

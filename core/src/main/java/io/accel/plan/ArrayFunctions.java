@@ -31,7 +31,19 @@ public final class ArrayFunctions {
           binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
           PgFunctions.method(ArrayFunctions.class, bound[1]), false, NullPolicy.STRICT)));
     }
+    // '{1,2}'::int[] (io.accel.sql.ArrayLiterals): the text as an array of the element type its second operand names
+    out.add(PgFunctions.function("accel_array_in", binding -> {
+      org.apache.calcite.rel.type.RelDataTypeFactory f = binding.getTypeFactory();
+      String element = binding.getOperandLiteralValue(1, String.class);
+      RelDataType type = f.createTypeWithNullability(f.createSqlType(SqlTypeName.valueOf(element)), true);
+      return f.createTypeWithNullability(f.createArrayType(type, -1), binding.getOperandType(0).isNullable());
+    }, 2, 2, new PgFunctions.Implementation(PgFunctions.method(ArrayFunctions.class, "arrayIn"), false,
+        NullPolicy.STRICT)));
     return out;
+  }
+
+  public static List<Object> arrayIn(String text, String element) {
+    return io.accel.exec.ParameterConversions.arrayIn(text, element, java.time.ZoneOffset.UTC);
   }
 
   /** The type of the array operand {@code i} (of another array operand where that one is a NULL), nullable. */
