@@ -121,15 +121,7 @@ final class CorrelationScopes {
   }
 
   private static boolean sameFields(RelDataType variable, RelDataType row) {
-    if (variable == null || variable.getFieldCount() != row.getFieldCount()) {
-      return false;
-    }
-    for (int i = 0; i < row.getFieldCount(); i++) {
-      if (variable.getFieldList().get(i).getType().getSqlTypeName()
-          != row.getFieldList().get(i).getType().getSqlTypeName()) {
-        return false;
-      }
-    }
-    return true;
+    return variable != null && variable.getFieldCount() == row.getFieldCount()
+        && ProjectSubQueryRule.startsWith(row, variable);
   }
 }

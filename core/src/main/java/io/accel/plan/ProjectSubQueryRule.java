@@ -63,7 +63,7 @@ final class ProjectSubQueryRule extends SubQueryRemoveRule {
   }
 
   /** Whether the fields of {@code row} begin with fields of the types of {@code prefix}'s. */
-  private static boolean startsWith(RelDataType row, RelDataType prefix) {
+  static boolean startsWith(RelDataType row, RelDataType prefix) {
     if (prefix == null || prefix.getFieldCount() > row.getFieldCount()) {
       return false;
     }
