@@ -83,6 +83,19 @@ public final class ParameterConversions {
     return (List<Object>) convert(TypedValue.ofLocal(Rep.STRING, text), element + " ARRAY", zone).toLocal();
   }
 
+  /**
+   * A Java value (a string, number or boolean) converted to an element of an array of {@code type} (a SQL type
+   * name), as a parameter of that type would be: integers rounded half away from zero and range-checked. Other
+   * values (dates, times, UUIDs) stay as they are.
+   */
+  public static Object element(Object e, String type, java.time.ZoneId zone) {
+    Rep rep = e instanceof String ? Rep.STRING : e instanceof Integer ? Rep.INTEGER : e instanceof Long ? Rep.LONG
+        : e instanceof Short ? Rep.SHORT : e instanceof Byte ? Rep.BYTE : e instanceof Double ? Rep.DOUBLE
+        : e instanceof Float ? Rep.FLOAT : e instanceof java.math.BigDecimal ? Rep.NUMBER
+        : e instanceof Boolean ? Rep.BOOLEAN : null;
+    return e == null || rep == null ? e : convert(TypedValue.ofLocal(rep, e), type, zone).toLocal();
+  }
+
   /** As {@link #convert(TypedValue, AvaticaParameter, java.time.ZoneId)} for the upper-case type name {@code type}. */
   static TypedValue convert(TypedValue value, String type, java.time.ZoneId zone) {
     Object v = value.toLocal();
@@ -98,12 +111,7 @@ public final class ParameterConversions {
         }
       } else {
         for (Object e : v instanceof Object[] array ? java.util.Arrays.asList(array) : (List<?>) v) {
-          Rep rep = e instanceof String ? Rep.STRING : e instanceof Integer ? Rep.INTEGER : e instanceof Long ? Rep.LONG
-              : e instanceof Short ? Rep.SHORT : e instanceof Byte ? Rep.BYTE : e instanceof Double ? Rep.DOUBLE
-              : e instanceof Float ? Rep.FLOAT : e instanceof java.math.BigDecimal ? Rep.NUMBER
-              : e instanceof Boolean ? Rep.BOOLEAN : null;
-          // other values (dates, times, UUIDs) stay as the driver converted them
-          elements.add(e == null || rep == null ? e : convert(TypedValue.ofLocal(rep, e), element, zone).toLocal());
+          elements.add(element(e, element, zone));
         }
       }
       return TypedValue.ofLocal(Rep.ARRAY, elements);

@@ -11,9 +11,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * PostgreSQL's functions of one-dimensional arrays: array_append, array_prepend, array_cat, array_remove,
- * array_replace, array_upper and array_lower. Arrays are Calcite's {@code List}s; an element added is converted
- * to the array's element type (a literal 3 appended to an integer[] is an Integer, as the array's own).
+ * PostgreSQL's functions of one-dimensional arrays: array_length, array_position, array_append, array_prepend,
+ * array_cat, array_remove, array_replace, array_upper and array_lower. Arrays are Calcite's {@code List}s; an
+ * element added is converted to the array's element type (a literal 3 appended to an integer[] is an Integer, as
+ * the array's own).
  */
 public final class ArrayFunctions {
   private ArrayFunctions() {}
@@ -26,11 +27,14 @@ public final class ArrayFunctions {
         PgFunctions.method(ArrayFunctions.class, "cat"), false, NullPolicy.NONE)));
     out.add(PgFunctions.function("array_remove", arrayOf(0), 2, 2, elementTyped("remove", 0)));
     out.add(PgFunctions.function("array_replace", arrayOf(0), 3, 3, elementTyped("replace", 0)));
-    for (String[] bound : new String[][] {{"array_upper", "upper"}, {"array_lower", "lower"}}) {
-      out.add(PgFunctions.function(bound[0], binding -> binding.getTypeFactory().createTypeWithNullability(
-          binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
-          PgFunctions.method(ArrayFunctions.class, bound[1]), false, NullPolicy.STRICT)));
+    // array_upper of a one-dimensional array is its length
+    for (String[] f : new String[][] {{"array_length", "length"}, {"array_upper", "length"},
+        {"array_lower", "lower"}}) {
+      out.add(PgFunctions.function(f[0], nullableInteger(), 2, 2, new PgFunctions.Implementation(
+          PgFunctions.method(ArrayFunctions.class, f[1]), false, NullPolicy.STRICT)));
     }
+    out.add(PgFunctions.function("array_position", nullableInteger(), 2, 2, new PgFunctions.Implementation(
+        PgFunctions.method(ArrayFunctions.class, "position"), false, NullPolicy.NONE)));
     // '{1,2}'::int[] (io.accel.sql.ArrayLiterals): the text as an array of the element type its second operand names
     out.add(PgFunctions.function("accel_array_in", binding -> {
       org.apache.calcite.rel.type.RelDataTypeFactory f = binding.getTypeFactory();
@@ -44,6 +48,11 @@ public final class ArrayFunctions {
 
   public static List<Object> arrayIn(String text, String element) {
     return io.accel.exec.ParameterConversions.arrayIn(text, element, java.time.ZoneOffset.UTC);
+  }
+
+  private static SqlReturnTypeInference nullableInteger() {
+    return binding -> binding.getTypeFactory().createTypeWithNullability(
+        binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true);
   }
 
   /** The type of the array operand {@code i} (of another array operand where that one is a NULL), nullable. */
@@ -125,10 +134,24 @@ public final class ArrayFunctions {
     return out;
   }
 
-  /** array_upper(a, 1): the last index of a non-empty one-dimensional array, else NULL. */
-  public static @Nullable Integer upper(Object array, Object dimension) {
+  /** array_length(a, 1), array_upper(a, 1): the element count; NULL for an empty array or another dimension. */
+  public static @Nullable Integer length(Object array, Object dimension) {
     List<?> list = (List<?>) array;
     return ((Number) dimension).intValue() != 1 || list.isEmpty() ? null : list.size();
+  }
+
+  /** array_position(array, value): the 1-based position of the first element equal to the value, else NULL. */
+  public static @Nullable Integer position(@Nullable Object array, @Nullable Object value) {
+    if (array == null) {
+      return null;
+    }
+    List<?> list = (List<?>) array;
+    for (int i = 0; i < list.size(); i++) {
+      if (same(list.get(i), value)) {
+        return i + 1;
+      }
+    }
+    return null;
   }
 
   /** array_lower(a, 1): 1 for a non-empty one-dimensional array, else NULL. */
@@ -137,33 +160,22 @@ public final class ArrayFunctions {
     return ((Number) dimension).intValue() != 1 || list.isEmpty() ? null : 1;
   }
 
-  /** PostgreSQL's IS NOT DISTINCT FROM of two elements; numbers compare by value (1 and 1.0 are equal). */
+  /** PostgreSQL's IS NOT DISTINCT FROM of two elements; numbers compare by value (1 and 1.00 are equal). */
   private static boolean same(@Nullable Object a, @Nullable Object b) {
     if (a == null || b == null) {
       return a == b;
     }
-    if (a instanceof Number x && b instanceof Number y && a.getClass() != b.getClass()) {
-      return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
-    }
-    return a.equals(b);
+    return a.equals(b) || a instanceof Number x && b instanceof Number y
+        && new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
   }
 
-  /** {@code value} as an element of an array of {@code type} (a SqlTypeName's name). */
+  /** {@code value} as an element of an array of {@code type} (a SqlTypeName's name), numbers as a cast makes them. */
   private static @Nullable Object element(String type, @Nullable Object value) {
-    if (!(value instanceof Number n)) {
-      return value;
-    }
-    // integers rounded as PostgreSQL's cast rounds
-    long whole = n instanceof BigDecimal d ? d.setScale(0, java.math.RoundingMode.HALF_UP).longValue()
-        : Math.round(n.doubleValue());
-    return switch (type) {
-      case "SMALLINT" -> (short) whole;
-      case "INTEGER" -> (int) whole;
-      case "BIGINT" -> n instanceof Long ? n : whole;
-      case "REAL" -> n.floatValue();
-      case "DOUBLE", "FLOAT" -> n.doubleValue();
-      case "DECIMAL" -> n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
-      default -> value;
-    };
+    // other values are already in the element's (Calcite's internal) form: a date's days, a timestamp's millis
+    return value instanceof Number && NUMBERS.contains(type)
+        ? io.accel.exec.ParameterConversions.element(value, type, java.time.ZoneOffset.UTC) : value;
   }
+
+  private static final java.util.Set<String> NUMBERS = java.util.Set.of("SMALLINT", "INTEGER", "BIGINT", "DECIMAL",
+      "REAL", "DOUBLE", "FLOAT");
 }

@@ -31,9 +31,9 @@ import org.apache.calcite.schema.impl.ScalarFunctionImpl;
  * A planning phase: -0 and 0 are one value where floats are grouped, as PostgreSQL's float comparison makes them.
  * Calcite groups (DISTINCT, GROUP BY, UNION, INTERSECT, EXCEPT, COUNT(DISTINCT)) by {@code Double.equals}, which
  * tells them apart, so {@code SELECT DISTINCT x} over 0 and -0 gave two rows. The grouped float fields are read
- * through {@code accel_float_key}, which turns -0 into 0 (a group shows 0 where PostgreSQL may show -0); so are the
- * float keys of joins, which a hash join compares the same way ({@code f * -1 IN (SELECT i ...)} missed 0). The
- * phase runs after sub-query removal, so the groups and joins removal made are keyed too.
+ * through {@code accel_float_key}, which turns -0 into 0 (a group shows 0 where PostgreSQL may show -0); the float
+ * keys of joins, which a hash join compares the same way, are keyed by {@link NumericKeys#rewriteJoins}. The phase
+ * runs after sub-query removal, so the groups removal made are keyed too.
  */
 public final class FloatKeys {
   private FloatKeys() {
@@ -76,11 +76,6 @@ public final class FloatKeys {
         return input == aggregate.getInput() ? node
             : aggregate.copy(aggregate.getTraitSet(), List.of(input));
       }
-      if (node instanceof org.apache.calcite.rel.core.Join join) {
-        RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
-        return condition == join.getCondition() ? join : join.copy(join.getTraitSet(), condition, join.getLeft(),
-            join.getRight(), join.getJoinType(), join.isSemiJoinDone());
-      }
       if (node instanceof SetOp setOp && !setOp.all) {
         List<RelNode> inputs = new ArrayList<>();
         boolean changed = false;
@@ -99,32 +94,14 @@ public final class FloatKeys {
     });
   }
 
-  /** Float equalities of a join condition compare the keys (a hash join compares with {@code Double.equals}). */
-  private static final class KeyedEquality extends org.apache.calcite.rex.RexShuttle {
-    private final RexBuilder rexBuilder;
-
-    KeyedEquality(RexBuilder rexBuilder) {
-      this.rexBuilder = rexBuilder;
-    }
-
-    @Override
-    public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-      org.apache.calcite.rex.RexCall visited = (org.apache.calcite.rex.RexCall) super.visitCall(call);
-      if ((visited.getKind() == SqlKind.EQUALS || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM)
-          && visited.getOperands().size() == 2 && visited.getOperands().stream().allMatch(FloatKeys::unkeyedFloat)) {
-        return rexBuilder.makeCall(visited.getOperator(), key(visited.getOperands().get(0)),
-            key(visited.getOperands().get(1)));
-      }
-      return visited;
-    }
-
-    private RexNode key(RexNode e) {
-      return rexBuilder.makeCall(e.getType(),
-          e.getType().getSqlTypeName() == SqlTypeName.DOUBLE ? DOUBLE_KEY : REAL_KEY, List.of(e));
-    }
+  /** {@code e}, a float, read through its key function. */
+  static RexNode key(RexBuilder rexBuilder, RexNode e) {
+    return rexBuilder.makeCall(e.getType(),
+        e.getType().getSqlTypeName() == SqlTypeName.DOUBLE ? DOUBLE_KEY : REAL_KEY, List.of(e));
   }
 
-  private static boolean unkeyedFloat(RexNode e) {
+  /** Whether {@code e} is a float not already read through a key function. */
+  static boolean unkeyedFloat(RexNode e) {
     SqlTypeName type = e.getType().getSqlTypeName();
     return (type == SqlTypeName.DOUBLE || type == SqlTypeName.REAL)
         && !(e instanceof org.apache.calcite.rex.RexCall call
@@ -141,8 +118,7 @@ public final class FloatKeys {
       RexNode ref = rexBuilder.makeInputRef(input, i);
       SqlTypeName type = rowFields.get(i).getType().getSqlTypeName();
       if (fields.contains(i) && (type == SqlTypeName.DOUBLE || type == SqlTypeName.REAL)) {
-        projects.add(rexBuilder.makeCall(rowFields.get(i).getType(),
-            type == SqlTypeName.DOUBLE ? DOUBLE_KEY : REAL_KEY, List.of(ref)));
+        projects.add(key(rexBuilder, ref));
         any = true;
       } else {
         projects.add(ref);

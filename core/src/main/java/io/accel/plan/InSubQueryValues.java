@@ -91,7 +91,7 @@ final class InSubQueryValues {
     return value;
   }
 
-  /** The plan without {@link #KEEP_UNKNOWN}: after sub-query removal. */
+  /** The plan without {@link #KEEP_UNKNOWN}: after sub-query removal (no sub-query is left to look into). */
   static RelNode unwrap(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       java.util.List<RelOptMaterialization> materializations, java.util.List<RelOptLattice> lattices) {
     RexShuttle unwrap = new RexShuttle() {
@@ -105,12 +105,6 @@ final class InSubQueryValues {
             : rel.getCluster().getRexBuilder().makeAbstractCast(call.getType(), value, false);
       }
 
-      @Override
-      public RexNode visitSubQuery(RexSubQuery subQuery) {
-        RexNode visited = super.visitSubQuery(subQuery);
-        RelNode inner = unwrap(planner, subQuery.rel, requiredOutputTraits, materializations, lattices);
-        return inner == subQuery.rel ? visited : ((RexSubQuery) visited).clone(inner);
-      }
     };
     return rel.accept(new RelHomogeneousShuttle() {
       @Override

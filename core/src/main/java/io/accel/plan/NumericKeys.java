@@ -114,7 +114,11 @@ public final class NumericKeys {
     return setOp.copy(setOp.getTraitSet(), inputs, setOp.all);
   }
 
-  /** The joins that removing sub-queries made ({@code x IN (SELECT avg(...) ...)}) compare keys as well. */
+  /**
+   * The joins compare keys as well, those removing sub-queries made ({@code x IN (SELECT avg(...) ...)}) included:
+   * numeric keys, and float keys, -0 and 0 being one value ({@link FloatKeys}; {@code f * -1 IN (SELECT i ...)}
+   * missed the row whose f is 0, as a hash join compares with {@code Double.equals}).
+   */
   static RelNode rewriteJoins(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
     return PgExpressions.bottomUp(rel, node -> node instanceof Join join ? keyedJoin(join) : node);
@@ -232,6 +236,11 @@ public final class NumericKeys {
     @Override
     public RexNode visitCall(RexCall call) {
       RexCall visited = (RexCall) super.visitCall(call);
+      if ((visited.getKind() == SqlKind.EQUALS || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM)
+          && visited.getOperands().size() == 2 && visited.getOperands().stream().allMatch(FloatKeys::unkeyedFloat)) {
+        return rexBuilder.makeCall(visited.getOperator(), FloatKeys.key(rexBuilder, visited.getOperands().get(0)),
+            FloatKeys.key(rexBuilder, visited.getOperands().get(1)));
+      }
       if (visited.getKind() == SqlKind.EQUALS && visited.getOperands().size() == 2
           && visited.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.DECIMAL
           && visited.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.DECIMAL

@@ -60,28 +60,26 @@ final class SubQueryLogic {
     }
   }
 
-  /** The expressions (and the logic at their root) of the node a rule in this thread is removing sub-queries of. */
-  private record Scope(Logic root, List<RexNode> nodes) {}
-
-  private static final ThreadLocal<Scope> SCOPE = new ThreadLocal<>();
+  /** The condition a rule in this thread is removing sub-queries of (a filter's or a join's: logic TRUE). */
+  private static final ThreadLocal<RexNode> CONDITION = new ThreadLocal<>();
 
   /** Calcite's sub-query removal from a filter's condition, with this class's logic. */
   static final RelOptRule FILTER = new Rule(SubQueryRemoveRule.Config.FILTER,
-      call -> List.of(((Filter) call.rel(0)).getCondition()));
+      call -> ((Filter) call.rel(0)).getCondition());
 
   /** Calcite's sub-query removal from a join's condition, with this class's logic. */
   static final RelOptRule JOIN = new Rule(SubQueryRemoveRule.Config.JOIN,
-      call -> List.of(((Join) call.rel(0)).getCondition()));
+      call -> ((Join) call.rel(0)).getCondition());
 
   /** Calcite's rule and handler; {@link #apply} recomputes the logic Calcite's handler found. */
   private static final class Rule extends SubQueryRemoveRule {
-    Rule(Config config, java.util.function.Function<org.apache.calcite.plan.RelOptRuleCall, List<RexNode>> nodes) {
+    Rule(Config config, java.util.function.Function<org.apache.calcite.plan.RelOptRuleCall, RexNode> condition) {
       super(config.withMatchHandler((rule, call) -> {
-        SCOPE.set(new Scope(Logic.TRUE, nodes.apply(call)));
+        CONDITION.set(condition.apply(call));
         try {
           config.matchHandler().accept(rule, call);
         } finally {
-          SCOPE.remove();
+          CONDITION.remove();
         }
       }));
     }
@@ -89,8 +87,8 @@ final class SubQueryLogic {
     @Override
     protected RexNode apply(RexSubQuery e, Set<CorrelationId> variablesSet, Logic logic, RelBuilder builder,
         int inputCount, int offset, int subQueryIndex) {
-      Scope scope = SCOPE.get();
-      Logic own = scope == null ? logic : find(scope.root(), scope.nodes(), e);
+      RexNode condition = CONDITION.get();
+      Logic own = condition == null ? logic : find(Logic.TRUE, List.of(condition), e);
       return super.apply(e, variablesSet, own, builder, inputCount, offset, subQueryIndex);
     }
   }

@@ -22,7 +22,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * PostgreSQL's string and small numeric functions that Calcite's PostgreSQL library lacks: {@code reverse},
  * {@code btrim},
  * {@code quote_literal}, {@code quote_nullable}, {@code format} (%s, %I, %L, %%, positions {@code %2$s} and widths),
- * {@code array_length(array, dimension)}, {@code div}, {@code make_timestamp}. Called by generated code.
+ * {@code div}, {@code make_timestamp}. Called by generated code.
  */
 public final class TextFunctions {
   private TextFunctions() {
@@ -43,9 +43,6 @@ public final class TextFunctions {
     out.add(PgFunctions.function("format", nullableText(true), 1, 100, new PgFunctions.Implementation(
         PgFunctions.method(TextFunctions.class, "format"), false, NullPolicy.NONE,
         call -> List.of(typeNames(call.getOperands())), true)));
-    out.add(PgFunctions.function("array_length", binding -> binding.getTypeFactory().createTypeWithNullability(
-        binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
-        PgFunctions.method(TextFunctions.class, "arrayLength"), false, NullPolicy.STRICT)));
     out.add(PgFunctions.scalar("div", PgFunctions.returning(SqlTypeName.DECIMAL), List.of(SqlTypeName.DECIMAL,
         SqlTypeName.DECIMAL), TextFunctions.class, "div", false, true));
     out.add(PgFunctions.scalar("make_timestamp", PgFunctions.returning(SqlTypeName.TIMESTAMP), List.of(
@@ -68,9 +65,6 @@ public final class TextFunctions {
           100, new PgFunctions.Implementation(PgFunctions.method(TextFunctions.class,
               name.equals("num_nulls") ? "numNulls" : "numNonNulls"), false, NullPolicy.NONE, c -> List.of(), true)));
     }
-    out.add(PgFunctions.function("array_position", binding -> binding.getTypeFactory().createTypeWithNullability(
-        binding.getTypeFactory().createSqlType(SqlTypeName.INTEGER), true), 2, 2, new PgFunctions.Implementation(
-        PgFunctions.method(TextFunctions.class, "arrayPosition"), false, NullPolicy.NONE)));
     out.add(SUBSTRING_REGEX);
     // regexp_match(s, pattern [, flags]) and regexp_split_to_array(s, pattern [, flags]): text[]
     for (String[] f : new String[][] {{"regexp_match", "regexpMatch"}, {"regexp_split_to_array", "regexpSplit"}}) {
@@ -459,22 +453,6 @@ public final class TextFunctions {
     return values.length - numNulls(values);
   }
 
-  /** array_position(array, value): the 1-based position of the first element equal to the value, else NULL. */
-  public static @Nullable Integer arrayPosition(Object array, Object value) {
-    if (array == null) {
-      return null;
-    }
-    List<?> list = (List<?>) array;
-    for (int i = 0; i < list.size(); i++) {
-      Object e = list.get(i);
-      if (e == null ? value == null : value != null && (e.equals(value) || e instanceof Number x
-          && value instanceof Number y && new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0)) {
-        return i + 1;
-      }
-    }
-    return null;
-  }
-
   private static org.apache.calcite.sql.type.SqlReturnTypeInference nullableText(boolean fromOperands) {
     return binding -> {
       boolean nullable = false;
@@ -650,12 +628,6 @@ public final class TextFunctions {
 
   private static AccelException invalid(String message) {
     return new AccelException(SqlState.INVALID_PARAMETER_VALUE, message);
-  }
-
-  /** array_length(a, 1): its element count, NULL for an empty array or another dimension (one-dimensional arrays). */
-  public static @Nullable Integer arrayLength(Object array, Object dimension) {
-    List<?> list = (List<?>) array;
-    return ((Number) dimension).intValue() != 1 || list.isEmpty() ? null : list.size();
   }
 
   /** div(y, x): the integer quotient, truncated towards zero. */

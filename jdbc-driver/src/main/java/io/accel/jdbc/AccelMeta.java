@@ -655,11 +655,11 @@ final class AccelMeta extends MetaImpl {
         if (!like(tableNamePattern.s, t.name())) {
           continue;
         }
+        List<io.accel.catalog.SequenceDef> owned = session.database().sequences().ownedBy(t.id());
         for (int i = 0; i < t.columns().size(); i++) {
           Column column = t.columns().get(i);
           if (like(columnNamePattern.s, column.name())) {
-            boolean identity = session.database().sequences().ownedBy(t.id()).stream()
-                .anyMatch(q -> q.identityOf(t.id(), column.name()));
+            boolean identity = owned.stream().anyMatch(q -> q.identityOf(t.id(), column.name()));
             rows.add(ColumnRow.of(t.name(), column, i + 1,
                 comment(Catalog.columnComment(t.id(), t.layout().columnSlots().get(i))), identity));
           }
