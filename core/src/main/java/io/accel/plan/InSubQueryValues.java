@@ -98,13 +98,15 @@ final class InSubQueryValues {
       @Override
       public RexNode visitCall(RexCall call) {
         if (call.getOperator() != KEEP_UNKNOWN) {
-          return super.visitCall(call);
+          // an AND or OR whose operand was a removed IN's AND or OR is flattened, as conditions must be
+          RexNode visited = super.visitCall(call);
+          return visited != call && (visited.getKind() == SqlKind.AND || visited.getKind() == SqlKind.OR)
+              ? org.apache.calcite.rex.RexUtil.flatten(rel.getCluster().getRexBuilder(), visited) : visited;
         }
         RexNode value = call.getOperands().get(0).accept(this);
         return value.getType().equals(call.getType()) ? value
             : rel.getCluster().getRexBuilder().makeAbstractCast(call.getType(), value, false);
       }
-
     };
     return rel.accept(new RelHomogeneousShuttle() {
       @Override
