@@ -100,6 +100,15 @@ public final class PgExpressions {
       returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY), List.of(SqlTypeName.ANY));
 
+  /**
+   * An explicit cast of text to VARCHAR(n): the first n characters. A call, not Calcite's CAST, which its simplifier
+   * dropped inside another cast (CAST(CAST(x AS VARCHAR(3)) AS VARCHAR) became x: text's precision is unspecified,
+   * which Calcite's isLosslessCast counts as narrower than any n).
+   */
+  static final SqlUserDefinedFunction VARCHAR_LIMIT = function("accel_varchar_limit", "varcharLimit",
+      returning(SqlTypeName.VARCHAR),
+      List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER), List.of(SqlTypeName.VARCHAR, SqlTypeName.INTEGER));
+
   static final SqlUserDefinedFunction INTERVAL_TO_TEXT = function("accel_interval_text", "intervalText",
       returning(SqlTypeName.VARCHAR),
       List.of(SqlTypeFamily.ANY, SqlTypeFamily.BOOLEAN), List.of(SqlTypeName.ANY, SqlTypeName.BOOLEAN));
@@ -676,7 +685,7 @@ public final class PgExpressions {
           || parsesFloat(from.getSqlTypeName(), to.getSqlTypeName())
           || from.getSqlTypeName() == SqlTypeName.TIMESTAMP
               && to.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
-          || keepsScale(from, to);
+          || keepsScale(from, to) || narrowsVarchar(from, to);
     }
 
     private static boolean parsesFloat(SqlTypeName from, SqlTypeName to) {
@@ -804,9 +813,25 @@ public final class PgExpressions {
                         from == SqlTypeName.TIMESTAMP)))
                     : rexBuilder.makeCall(varchar, TO_TEXT, List.of(operand));
         return type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && to == SqlTypeName.VARCHAR ? text
-            : rexBuilder.makeCast(type, text, true, false);
+            : to == SqlTypeName.VARCHAR ? limited(type, text) : rexBuilder.makeCast(type, text, true, false);
+      }
+      if (narrowsVarchar(operand.getType(), type)) {
+        return limited(type, operand);
       }
       return null;
+    }
+
+    /** Text cut to VARCHAR(n)'s n characters, typed VARCHAR(n). */
+    private RexNode limited(RelDataType type, RexNode text) {
+      return rexBuilder.makeCall(type, VARCHAR_LIMIT, List.of(text,
+          rexBuilder.makeLiteral(type.getPrecision(), types.createSqlType(SqlTypeName.INTEGER))));
+    }
+
+    /** A cast of text to a VARCHAR(n) that may cut it. */
+    private static boolean narrowsVarchar(RelDataType from, RelDataType to) {
+      return (from.getSqlTypeName() == SqlTypeName.VARCHAR || from.getSqlTypeName() == SqlTypeName.CHAR)
+          && to.getSqlTypeName() == SqlTypeName.VARCHAR && to.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED
+          && (from.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED || from.getPrecision() > to.getPrecision());
     }
 
     /**
@@ -973,6 +998,11 @@ public final class PgExpressions {
   }
 
   /** A boolean, NUMERIC or float as PostgreSQL prints it; NULL for NULL. Called by generated code. */
+  public static @Nullable String varcharLimit(@Nullable String text, int length) {
+    return text == null || text.codePointCount(0, text.length()) <= length ? text
+        : text.substring(0, text.offsetByCodePoints(0, length));
+  }
+
   public static @Nullable String toText(@Nullable Object value) {
     if (value == null) {
       return null;
