@@ -56,6 +56,20 @@ public final class AccelSort {
     return rel.accept(new RelHomogeneousShuttle() {
       @Override
       public RelNode visit(RelNode other) {
+        if (other instanceof org.apache.calcite.adapter.enumerable.EnumerableMergeUnion union) {
+          // an input Volcano chose for the merge's sorted subset without that order (a FULL JOIN with an empty
+          // side reduced to a Calc over a scan; copying the union then failed, XX000): sorted here
+          RelCollation collation = union.getTraitSet().getCollation();
+          List<RelNode> inputs = new java.util.ArrayList<>();
+          for (RelNode input : union.getInputs()) {
+            RelNode visitedInput = input.accept(this);
+            RelCollation order = visitedInput.getTraitSet().getCollation();
+            inputs.add(collation == null || order != null && order.satisfies(collation) ? visitedInput
+                : new Sort(visitedInput.getCluster(), visitedInput.getTraitSet().replace(collation), visitedInput,
+                    collation, null, null));
+          }
+          return union.copy(union.getTraitSet(), inputs);
+        }
         RelNode visited = super.visit(other);
         if (visited instanceof EnumerableLimit limit && limit.getInput() instanceof Sort sort
             && sort.offset == null && sort.fetch == null) {

@@ -19,10 +19,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class ArrayFunctions {
   private ArrayFunctions() {}
 
+  /** array_append, also {@code array || element} (PgSqlValidator). */
+  static final SqlOperator APPEND = PgFunctions.function("array_append", arrayOf(0), 2, 2,
+      elementTyped("append", 0));
+  /** array_prepend, also {@code element || array}. */
+  static final SqlOperator PREPEND = PgFunctions.function("array_prepend", arrayOf(1), 2, 2,
+      elementTyped("prepend", 1));
+
   static List<SqlOperator> operators() {
     List<SqlOperator> out = new ArrayList<>();
-    out.add(PgFunctions.function("array_append", arrayOf(0), 2, 2, elementTyped("append", 0)));
-    out.add(PgFunctions.function("array_prepend", arrayOf(1), 2, 2, elementTyped("prepend", 1)));
+    out.add(APPEND);
+    out.add(PREPEND);
     out.add(PgFunctions.function("array_cat", arrayOf(0), 2, 2, new PgFunctions.Implementation(
         PgFunctions.method(ArrayFunctions.class, "cat"), false, NullPolicy.NONE)));
     out.add(PgFunctions.function("array_remove", arrayOf(0), 2, 2, elementTyped("remove", 0)));

@@ -358,6 +358,11 @@ public final class PgFunctions {
     OPERATORS.add(PG_TYPEOF);
     OPERATORS.add(LikeQuantified.FUNCTION);
     OPERATORS.add(PgExtract.FUNCTION);
+    for (List<SqlTypeName> operands : List.of(List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+        List.of(SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR))) {
+      OPERATORS.add(table("regexp_matches", operands, RegexpRows.class, "matches"));
+      OPERATORS.add(table("regexp_split_to_table", operands, RegexpRows.class, "splitToTable"));
+    }
     for (String prefix : List.of("jsonb", "json")) {
       OPERATORS.add(table(prefix + "_each", List.of(SqlTypeName.VARCHAR), JsonRows.class, "each"));
       OPERATORS.add(table(prefix + "_each_text", List.of(SqlTypeName.VARCHAR), JsonRows.class, "eachText"));

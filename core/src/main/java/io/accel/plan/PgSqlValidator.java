@@ -215,6 +215,15 @@ final class PgSqlValidator extends CalciteSqlValidator {
     if (expr instanceof SqlCall call && call.getOperator() == PgFunctions.PG_TYPEOF && call.operandCount() == 1) {
       recordDeclaredType(scope, call);
     }
+    if (expr instanceof org.apache.calcite.sql.SqlBasicCall call && call.getOperator() == SqlStdOperatorTable.CONCAT
+        && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null) {
+      // array || element and element || array append and prepend, as in PostgreSQL (Calcite's || joins two arrays)
+      boolean firstArray = super.deriveType(scope, call.operand(0)).getComponentType() != null;
+      boolean secondArray = super.deriveType(scope, call.operand(1)).getComponentType() != null;
+      if (firstArray != secondArray) {
+        call.setOperator(firstArray ? ArrayFunctions.APPEND : ArrayFunctions.PREPEND);
+      }
+    }
     // (not again once typed: PgTypeCoercion's date + n * INTERVAL '1' DAY stays a date)
     if (expr instanceof SqlCall call && call.operandCount() == 2 && getValidatedNodeTypeIfKnown(call) == null
         && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {

@@ -321,7 +321,7 @@ public final class TextFunctions {
    * A POSIX regular expression with PostgreSQL's flags (i: case-insensitive, c: case-sensitive, n and m:
    * newline-sensitive, s: not, x: expanded); g is refused where PostgreSQL refuses it.
    */
-  private static java.util.regex.Pattern regex(String pattern, String flags, String function) {
+  static java.util.regex.Pattern regex(String pattern, String flags, String function) {
     int options = 0;
     for (char c : flags.toCharArray()) {
       switch (c) {
@@ -352,9 +352,11 @@ public final class TextFunctions {
   /** The first match's parenthesized groups (the whole match when there are none); NULL when nothing matches. */
   public static @Nullable List<String> regexpMatch(String s, String pattern, String flags) {
     java.util.regex.Matcher m = regex(pattern, flags, "regexp_match").matcher(s);
-    if (!m.find()) {
-      return null;
-    }
+    return m.find() ? groups(m) : null;
+  }
+
+  /** A match's parenthesized groups, or the whole match when there are none. */
+  static List<String> groups(java.util.regex.Matcher m) {
     List<String> groups = new ArrayList<>();
     if (m.groupCount() == 0) {
       groups.add(m.group());

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * PostgreSQL's array literals written as text cast to an array type, which Calcite's parser does not read:
  * {@code '{1,2}'::int[]} and {@code CAST('{a,"b c"}' AS text[])} become {@code accel_array_in('{1,2}', 'INTEGER')}
- * ({@link io.accel.plan.ArrayFunctions}), an array of that element type. The type is named as a column's
+ * ({@link io.accel.plan.ArrayFunctions}), an array of that element type; {@code ARRAY[]::int[]} (an empty
+ * ARRAY, which Calcite's parser refuses) is {@code accel_array_in('{}', 'INTEGER')}. The type is named as a column's
  * ({@link CommandParser#parseType}); element types: the integer types, numeric, real, double precision, boolean,
  * text, varchar and date.
  */
@@ -36,6 +37,22 @@ public final class ArrayLiterals {
         ArrayType type = arrayType(sql, tokens, k + 2);
         if (type != null) {
           return replace(sql, literal, type.element(), literal.start(), tokens.get(type.end()).end());
+        }
+      }
+      // ARRAY[]::type[] and CAST(ARRAY[] AS type[]): an empty array of that type
+      if (literal.is("array") && tokens.get(k + 1).isSymbol("[") && tokens.get(k + 2).isSymbol("]")
+          && tokens.get(k + 3).isSymbol("::") && k + 4 < tokens.size()) {
+        ArrayType type = arrayType(sql, tokens, k + 4);
+        if (type != null) {
+          return empty(sql, type.element(), literal.start(), tokens.get(type.end()).end());
+        }
+      }
+      if (literal.is("cast") && tokens.get(k + 1).isSymbol("(") && tokens.get(k + 2).is("array")
+          && k + 6 < tokens.size() && tokens.get(k + 3).isSymbol("[") && tokens.get(k + 4).isSymbol("]")
+          && tokens.get(k + 5).is("as")) {
+        ArrayType type = arrayType(sql, tokens, k + 6);
+        if (type != null && type.end() + 1 < tokens.size() && tokens.get(type.end() + 1).isSymbol(")")) {
+          return empty(sql, type.element(), literal.start(), tokens.get(type.end() + 1).end());
         }
       }
       // CAST('text' AS type[])
@@ -68,6 +85,10 @@ public final class ArrayLiterals {
       }
     }
     return null;
+  }
+
+  private static String empty(String sql, String element, int from, int to) {
+    return sql.substring(0, from) + "accel_array_in('{}', '" + element + "')" + sql.substring(to);
   }
 
   private static String replace(String sql, Token literal, String element, int from, int to) {

@@ -25,7 +25,8 @@ public final class LateralFunctions {
       java.util.Map.entry("json_each", false), java.util.Map.entry("jsonb_each_text", false),
       java.util.Map.entry("json_each_text", false), java.util.Map.entry("jsonb_array_elements", false),
       java.util.Map.entry("json_array_elements", false), java.util.Map.entry("jsonb_array_elements_text", false),
-      java.util.Map.entry("json_array_elements_text", false));
+      java.util.Map.entry("json_array_elements_text", false), java.util.Map.entry("regexp_matches", true),
+      java.util.Map.entry("regexp_split_to_table", true));
 
   /** Words that end a FROM clause at its depth. */
   private static final Set<String> ENDS_FROM = Set.of("where", "group", "having", "window", "order", "limit",

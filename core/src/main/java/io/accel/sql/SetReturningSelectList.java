@@ -27,7 +27,8 @@ public final class SetReturningSelectList {
   private static final Map<String, String> FUNCTIONS = Map.of("generate_series", "generate_series",
       "jsonb_object_keys", "jsonb_object_keys", "json_object_keys", "jsonb_object_keys",
       "jsonb_array_elements", "value", "json_array_elements", "value", "jsonb_array_elements_text", "value",
-      "json_array_elements_text", "value", "unnest", "\"unnest\"");
+      "json_array_elements_text", "value", "unnest", "\"unnest\"", "regexp_matches", "regexp_matches",
+      "regexp_split_to_table", "regexp_split_to_table");
 
   /** Aggregates and words that make the SELECT group. */
   private static final Set<String> GROUPING = Set.of("count", "sum", "avg", "min", "max", "string_agg",
@@ -38,7 +39,7 @@ public final class SetReturningSelectList {
   public static String rewrite(String sql) {
     String lower = sql.toLowerCase(Locale.ROOT);
     if (!lower.contains("generate_series") && !lower.contains("_object_keys") && !lower.contains("_elements")
-        && !lower.contains("unnest")) {
+        && !lower.contains("unnest") && !lower.contains("regexp_")) {
       return sql;
     }
     return SqlLexer.rewriteEach(sql, 8, SetReturningSelectList::rewriteFirst);
@@ -94,12 +95,11 @@ public final class SetReturningSelectList {
       int listEnd = tokens.get(end - 1).end();
       boolean unnest = function.equals("unnest");
       if (!from) {
-        if (!function.equals("generate_series") && !unnest) {
-          continue; // (Calcite's FROM reads the json functions only with TABLE)
-        }
+        // (Calcite's FROM reads the functions other than these only inside TABLE(...))
+        boolean bare = function.equals("generate_series") || unnest;
         return sql.substring(0, tokens.get(call).start()) + reference
-            + sql.substring(tokens.get(close).end(), listEnd) + " FROM " + callText + " AS " + ALIAS + "(" + column
-            + ")" + sql.substring(listEnd);
+            + sql.substring(tokens.get(close).end(), listEnd) + " FROM " + (bare ? callText : "TABLE(" + callText
+            + ")") + " AS " + ALIAS + "(" + column + ")" + sql.substring(listEnd);
       }
       int fromEnd = fromEnd(tokens, end);
       if (fromEnd < 0 || grouping || groups(tokens, end, fromEnd)) {

@@ -317,7 +317,7 @@ final class DriverResultSet implements ResultSet {
     }
     try {
       Object o = rs.getObject(column);
-      return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes() : o;
+      return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes() : JdbcArray.wrap(o);
     } catch (SQLException | RuntimeException e) {
       throw JdbcErrors.translateOnce(e);
     }
@@ -884,7 +884,7 @@ final class DriverResultSet implements ResultSet {
 
   @Override
   public Array getArray(int column) throws SQLException {
-    return general().getArray(column);
+    return (Array) JdbcArray.wrap(general().getArray(column));
   }
 
   @Override
@@ -909,7 +909,7 @@ final class DriverResultSet implements ResultSet {
 
   @Override
   public Array getArray(String label) throws SQLException {
-    return general().getArray(label);
+    return (Array) JdbcArray.wrap(general().getArray(label));
   }
 
   @Override

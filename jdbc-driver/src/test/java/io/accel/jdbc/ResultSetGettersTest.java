@@ -84,6 +84,29 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
+  void arraysReadAsPgJdbcsBoxedArrays() throws SQLException {
+    // pgJDBC's getArray() is an array of the element's boxed class, NULL elements included; Avatica's was a
+    // primitive int[] (an Integer[] cast failed) and failed on a NULL element
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT ARRAY[id, 7], ARRAY[id, NULL], ARRAY['a', 'b c', NULL, ''],"
+            + " ARRAY[big], ARRAY[ok, NOT ok], ARRAY[price], ARRAY[id] || 3 FROM t WHERE id = 1")) {
+      assertThat(rs.next()).isTrue();
+      assertThat((Integer[]) rs.getArray(1).getArray()).containsExactly(1, 7);
+      assertThat(rs.getArray(1).getBaseTypeName()).isEqualTo("int4");
+      assertThat((Integer[]) rs.getArray(2).getArray()).containsExactly(1, null);
+      assertThat((String[]) rs.getArray(3).getArray()).containsExactly("a", "b c", null, "");
+      assertThat(rs.getArray(3).getBaseTypeName()).isEqualTo("text");
+      assertThat((Long[]) rs.getArray(4).getArray()).containsExactly(10_000_000_000L);
+      assertThat((Boolean[]) rs.getArray(5).getArray()).containsExactly(true, false);
+      assertThat((BigDecimal[]) rs.getArray(6).getArray()).containsExactly(new BigDecimal("12.30"));
+      assertThat((Integer[]) rs.getArray(7).getArray(2, 1)).containsExactly(3);
+      assertThat(rs.getObject(2)).isInstanceOf(java.sql.Array.class);
+      assertThat(rs.getObject(2).toString()).isEqualTo("{1,NULL}");
+      assertThat(rs.getObject(3).toString()).isEqualTo("{a,\"b c\",NULL,\"\"}");
+    }
+  }
+
+  @Test
   void getStringOfASingleColumnIsPostgresTextToo() throws SQLException {
     // a result of one column is the cursor's values themselves, not rows of one value
     try (Statement s = c.createStatement()) {
