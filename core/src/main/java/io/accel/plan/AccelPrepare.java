@@ -251,9 +251,9 @@ public class AccelPrepare extends CalcitePrepareImpl {
         (planner, rel, traits, materializations, lattices) -> mixedSubQueries[0] ? rel
             : decorrelate(planner, rel, traits, materializations, lattices),
         FloatKeys::rewrite,
-        NumericKeys::rewriteJoins,
         AccelPrepare::foldNullComparisons,
         JoinOrder::heuristic,
+        NumericKeys::rewriteJoins,
         // the expressions of join conditions into projections below the joins (see PgSqlToRelConverter)
         Programs.hep(List.of(CoreRules.JOIN_PUSH_EXPRESSIONS), true, metadata),
         Programs.measure(metadata),

@@ -121,7 +121,16 @@ public final class NumericKeys {
    */
   static RelNode rewriteJoins(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
       List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
-    return PgExpressions.bottomUp(rel, node -> node instanceof Join join ? keyedJoin(join) : node);
+    return PgExpressions.bottomUp(rel, node -> {
+      if (node instanceof org.apache.calcite.rel.core.Filter filter && filter.getInput() instanceof Join) {
+        // a WHERE over a comma join, whose equalities the planner moves into the join (avg(x) = n over a
+        // comma join missed the rows whose quotient has more decimals than n)
+        RexNode condition = filter.getCondition().accept(new KeyedEquality(filter.getCluster().getRexBuilder()));
+        return condition == filter.getCondition() ? filter
+            : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
+      }
+      return node instanceof Join join ? keyedJoin(join) : node;
+    });
   }
 
   private static RelNode keyedJoin(Join join) {

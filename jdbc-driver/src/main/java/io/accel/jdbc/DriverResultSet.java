@@ -129,7 +129,7 @@ final class DriverResultSet implements ResultSet {
             : typeName.startsWith("INTERVAL_") ? INTERVAL
             : type == java.sql.Types.TIMESTAMP || type == java.sql.Types.TIME || type == java.sql.Types.ARRAY
                 || type == java.sql.Types.BOOLEAN || type == java.sql.Types.DOUBLE || type == java.sql.Types.REAL
-                || type == java.sql.Types.FLOAT ? PG_TEXT
+                || type == java.sql.Types.FLOAT || type == java.sql.Types.DECIMAL ? PG_TEXT
             : PLAIN;
       }
       rawClasses = classes;

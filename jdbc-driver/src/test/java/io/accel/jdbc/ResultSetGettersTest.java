@@ -84,6 +84,20 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
+  void getStringOfNumericIsPlainDecimals() throws SQLException {
+    // PostgreSQL's text of a numeric never has an exponent (BigDecimal.toString printed 0E-20)
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT avg(price * 0), avg(price), 0.000000000000000000001::numeric(30,21)"
+            + " FROM t")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("0.00000000000000000000");
+      assertThat(rs.getString(2)).isEqualTo("12.3000000000000000");
+      assertThat(rs.getString(3)).isEqualTo("0.000000000000000000001");
+      assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("0");
+    }
+  }
+
+  @Test
   void arraysReadAsPgJdbcsBoxedArrays() throws SQLException {
     // pgJDBC's getArray() is an array of the element's boxed class, NULL elements included; Avatica's was a
     // primitive int[] (an Integer[] cast failed) and failed on a NULL element
