@@ -534,8 +534,16 @@ public final class PgExpressions {
         RexNode row = expandRowComparison(rexBuilder, visited);
         return row == null ? visited : row;
       }
-      if (visited.getKind() == SqlKind.SEARCH && typedAsText(visited.getOperands().get(0)) != null) {
+      if (visited.getKind() == SqlKind.SEARCH && (typedAsText(visited.getOperands().get(0)) != null
+          || mixesZones(visited.getOperands().get(0).getType(), visited.getOperands().get(1).getType()))) {
         return RexUtil.expandSearch(rexBuilder, null, visited).accept(this);
+      }
+      if ((visited.getKind().belongsTo(SqlKind.COMPARISON) || visited.getKind() == SqlKind.IS_DISTINCT_FROM
+          || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM) && visited.getOperands().size() == 2) {
+        RexNode zoned = zonedComparison(visited);
+        if (zoned != null) {
+          return zoned;
+        }
       }
       if (visited.getKind().belongsTo(SqlKind.COMPARISON) && visited.getOperands().size() == 2) {
         RexNode typedComparison = typedComparison(visited);
@@ -614,6 +622,48 @@ public final class PgExpressions {
       }
       SqlTypeName type = inner.getType().getSqlTypeName();
       return inner != node && (type == SqlTypeName.UUID || SqlTypeName.BINARY_TYPES.contains(type)) ? inner : null;
+    }
+
+    /**
+     * A timestamp compared with a timestamptz as PostgreSQL compares them: the timestamp read as a wall-clock time
+     * in the session's zone (a literal converted here, so index bounds stay literals). Calcite compared the
+     * timestamp's wall clock as if it were UTC ({@code at > now() - interval '1 minute'} was off by the zone's
+     * offset).
+     */
+    private @Nullable RexNode zonedComparison(RexCall call) {
+      for (int side = 0; side < 2; side++) {
+        RexNode local = call.getOperands().get(side);
+        RexNode other = call.getOperands().get(1 - side);
+        if (local.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
+            && other.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+          RexNode zoned = zoned(local);
+          return rexBuilder.makeCall(call.getType(), call.getOperator(),
+              side == 0 ? List.of(zoned, other) : List.of(other, zoned));
+        }
+      }
+      return null;
+    }
+
+    /** Whether one type is a timestamp and the other a timestamptz. */
+    private static boolean mixesZones(RelDataType a, RelDataType b) {
+      java.util.Set<SqlTypeName> both = java.util.Set.of(a.getSqlTypeName(), b.getSqlTypeName());
+      return both.size() == 2 && both.contains(SqlTypeName.TIMESTAMP)
+          && both.contains(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+    }
+
+    /** A timestamp as the timestamptz of its wall clock in the session's zone. */
+    private RexNode zoned(RexNode timestamp) {
+      String zone = StatementPlanner.planningZone().getId();
+      RelDataType type = types.createTypeWithNullability(types.createSqlType(
+          SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, timestamp.getType().getPrecision()),
+          timestamp.getType().isNullable());
+      if (timestamp instanceof RexLiteral literal && !literal.isNull()) {
+        Long millis = timestampToTz(literal.getValueAs(Long.class), zone);
+        return rexBuilder.makeTimestampWithLocalTimeZoneLiteral(
+            org.apache.calcite.util.TimestampString.fromMillisSinceEpoch(requireNonNull(millis)),
+            type.getPrecision());
+      }
+      return rexBuilder.makeCall(type, TIMESTAMP_TO_TZ, List.of(timestamp, rexBuilder.makeLiteral(zone)));
     }
 
     /**

@@ -93,6 +93,12 @@ public final class AccelJdbcFactory implements AvaticaFactory {
       return r == null ? null : r.current();
     }
 
+    /** The session's time zone (SET TIME ZONE), in which PostgreSQL prints a timestamptz. */
+    java.time.ZoneId sessionZone() {
+      return statement.connection instanceof AccelConnection c ? c.accelMeta().session().timeZone().toZoneId()
+          : getLocalCalendar().getTimeZone().toZoneId();
+    }
+
     /** The type of a 1-based column, or null when out of range. */
     org.apache.calcite.avatica.ColumnMetaData.AvaticaType columnType(int column) {
       return column >= 1 && column <= columnMetaDataList.size() ? columnMetaDataList.get(column - 1).type : null;

@@ -134,7 +134,7 @@ final class DriverResultSet implements ResultSet {
       }
       rawClasses = classes;
       kinds = columnKinds;
-      zone = local == null ? null : local.getLocalCalendar().getTimeZone().toZoneId();
+      zone = local == null ? null : local.sessionZone();
     } catch (SQLException | RuntimeException e) {
       throw JdbcErrors.translateOnce(e);
     }

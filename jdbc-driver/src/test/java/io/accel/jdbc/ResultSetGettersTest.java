@@ -84,6 +84,24 @@ class ResultSetGettersTest extends JdbcTestSupport {
   }
 
   @Test
+  void getStringOfTimestamptzFollowsSetTimeZone() throws SQLException {
+    // pgJDBC's getString is the server's text, printed in the session's zone; the driver printed in the zone the
+    // connection opened with
+    update(c, "SET TIME ZONE 'America/New_York'");
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT TIMESTAMPTZ '2024-01-01 12:00:00+00', id FROM t WHERE id = 1")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("2024-01-01 07:00:00-05");
+    }
+    update(c, "SET TIME ZONE 'Asia/Tokyo'");
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT TIMESTAMPTZ '2024-01-01 12:00:00+00', id FROM t WHERE id = 1")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1)).isEqualTo("2024-01-01 21:00:00+09");
+    }
+  }
+
+  @Test
   void getStringOfNumericIsPlainDecimals() throws SQLException {
     // PostgreSQL's text of a numeric never has an exponent (BigDecimal.toString printed 0E-20)
     try (Statement s = c.createStatement();
