@@ -646,9 +646,10 @@ public final class PgExpressions {
 
     /** Whether one type is a timestamp and the other a timestamptz. */
     private static boolean mixesZones(RelDataType a, RelDataType b) {
-      java.util.Set<SqlTypeName> both = java.util.Set.of(a.getSqlTypeName(), b.getSqlTypeName());
-      return both.size() == 2 && both.contains(SqlTypeName.TIMESTAMP)
-          && both.contains(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+      SqlTypeName x = a.getSqlTypeName();
+      SqlTypeName y = b.getSqlTypeName();
+      return x == SqlTypeName.TIMESTAMP && y == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+          || y == SqlTypeName.TIMESTAMP && x == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
     /** A timestamp as the timestamptz of its wall clock in the session's zone. */
