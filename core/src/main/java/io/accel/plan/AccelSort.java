@@ -100,9 +100,63 @@ public final class AccelSort {
         if (call.method.equals(CALCITE_NULLS_COMPARATOR)) {
           return Expressions.call(NULLS_COMPARATOR, args);
         }
+        Method values = VALUE_COMPARISONS.get(call.method.getName());
+        if (call.method.getDeclaringClass() == org.apache.calcite.runtime.Utilities.class && values != null
+            && args.size() == 2 && call.method.getParameterTypes()[0] == Comparable.class) {
+          // a key of a multi-key sort: an array (a List) is no Comparable, which Calcite's call cast it to
+          return Expressions.call(values, args.stream().map(AccelSort::uncastComparable).toList());
+        }
         return super.visit(call, target, args);
       }
     });
+  }
+
+  /** Calcite's Utilities.compare, compareNullsFirst and compareNullsLast of Comparables, and Accel's for values. */
+  private static final java.util.Map<String, Method> VALUE_COMPARISONS = new java.util.HashMap<>();
+
+  static {
+    for (String name : List.of("compare", "compareNullsFirst", "compareNullsLast")) {
+      try {
+        VALUE_COMPARISONS.put(name, AccelSort.class.getMethod(name + "Values", Object.class, Object.class));
+      } catch (NoSuchMethodException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+  }
+
+  private static Expression uncastComparable(Expression e) {
+    return e instanceof org.apache.calcite.linq4j.tree.UnaryExpression u
+        && u.getNodeType() == org.apache.calcite.linq4j.tree.ExpressionType.Convert && u.getType() == Comparable.class
+        ? u.expression : e;
+  }
+
+  /** Two non-null values; arrays element by element (a NULL element after any value), then by length. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static int compareValues(Object a, Object b) {
+    if (a == b) {
+      return 0;
+    }
+    if (a == null || b == null) {
+      return a == null ? 1 : -1;
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+        int c = compareNullsLastValues(x.get(i), y.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(x.size(), y.size());
+    }
+    return ((Comparable) a).compareTo(b);
+  }
+
+  public static int compareNullsFirstValues(Object a, Object b) {
+    return a == null || b == null ? (a == b ? 0 : a == null ? -1 : 1) : compareValues(a, b);
+  }
+
+  public static int compareNullsLastValues(Object a, Object b) {
+    return compareValues(a, b);
   }
 
   /** {@code EnumerableSort} with {@link #nullsComparator}. */

@@ -174,7 +174,9 @@ public final class ErrorTranslator {
   }
 
   private static AccelException arithmetic(ArithmeticException a) {
-    String m = a.getMessage() == null ? "" : a.getMessage().toLowerCase(Locale.ROOT);
+    // no message: the JVM's preallocated exception for an integer division by zero in hot compiled code
+    // (OmitStackTraceInFastThrow); every explicit ArithmeticException (overflow, BigDecimal) has one
+    String m = a.getMessage() == null ? "by zero" : a.getMessage().toLowerCase(Locale.ROOT);
     if (m.contains("by zero") || m.contains("division undefined") || m.contains("divide by zero")) {
       return new AccelException(SqlState.DIVISION_BY_ZERO, "division by zero", a);
     }
