@@ -32,7 +32,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * costs about a microsecond, and C1 ({@code ORDER BY ctr DESC LIMIT 100} over 50,000 groups) spent most of
  * its time there. After planning, {@link #replaceSorts} replaces Calcite's {@code EnumerableSort} and
  * {@code EnumerableLimitSort} by these subclasses, and a limit over a full sort by one bounded sort, whose generated code calls {@link #nullsComparator}
- * instead: two values of the same class compare directly ({@code Double.compareTo}: NaN above every number,
+ * instead: two values of the same class compare directly ({@link #compareFloats} for floats: NaN above every number, -0 equal to 0,
  * as in PostgreSQL), anything else as Calcite does. EXPLAIN shows the same operator names.
  */
 public final class AccelSort {
@@ -100,6 +100,11 @@ public final class AccelSort {
         if (call.method.equals(CALCITE_NULLS_COMPARATOR)) {
           return Expressions.call(NULLS_COMPARATOR, args);
         }
+        if (call.method.getDeclaringClass() == org.apache.calcite.runtime.Utilities.class
+            && call.method.getName().equals("compare") && args.size() == 2
+            && (call.method.getParameterTypes()[0] == double.class || call.method.getParameterTypes()[0] == float.class)) {
+          return Expressions.call(COMPARE_FLOATS, args);
+        }
         Method values = VALUE_COMPARISONS.get(call.method.getName());
         if (call.method.getDeclaringClass() == org.apache.calcite.runtime.Utilities.class && values != null
             && args.size() == 2 && call.method.getParameterTypes()[0] == Comparable.class) {
@@ -121,6 +126,16 @@ public final class AccelSort {
       } catch (NoSuchMethodException e) {
         throw new ExceptionInInitializerError(e);
       }
+    }
+  }
+
+  private static final Method COMPARE_FLOATS;
+
+  static {
+    try {
+      COMPARE_FLOATS = AccelSort.class.getMethod("compareFloats", double.class, double.class);
+    } catch (NoSuchMethodException e) {
+      throw new ExceptionInInitializerError(e);
     }
   }
 
@@ -148,7 +163,15 @@ public final class AccelSort {
       }
       return Integer.compare(x.size(), y.size());
     }
+    if ((a instanceof Double || a instanceof Float) && (b instanceof Double || b instanceof Float)) {
+      return compareFloats(((Number) a).doubleValue(), ((Number) b).doubleValue());
+    }
     return ((Comparable) a).compareTo(b);
+  }
+
+  /** Floats as PostgreSQL orders them: -0 and 0 equal ({@code Double.compare} put -0 first), NaN above all. */
+  public static int compareFloats(double a, double b) {
+    return a == b ? 0 : Double.compare(a, b);
   }
 
   public static int compareNullsFirstValues(Object a, Object b) {
@@ -237,7 +260,8 @@ public final class AccelSort {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public int compare(Object a, Object b) {
       if (a instanceof Number && b != null && a.getClass() == b.getClass() && a instanceof Comparable c) {
-        int r = c.compareTo(b);
+        int r = a instanceof Double || a instanceof Float ? compareFloats(((Number) a).doubleValue(),
+            ((Number) b).doubleValue()) : c.compareTo(b);
         return reverse ? -r : r;
       }
       return calcite.compare(a, b);

@@ -31,6 +31,8 @@ public final class PgColumnNames {
   private static final Set<String> OPERATOR_WORDS = Set.of("and", "or", "is", "isnull", "notnull", "in", "not",
       "like", "ilike", "similar", "between", "at", "overlaps", "collate", "escape", "from", "into", "where",
       "group", "having", "window", "order", "limit", "offset", "fetch", "for", "union", "intersect", "except");
+  /** Keywords that are values (IS NULL, IS TRUE), never an alias. */
+  private static final Set<String> VALUE_WORDS = Set.of("null", "true", "false", "unknown", "distinct");
   /** Words that end a SELECT list at its own depth. */
   private static final Set<String> LIST_END = Set.of("from", "into", "where", "group", "having", "window", "order",
       "limit", "offset", "fetch", "for", "union", "intersect", "except");
@@ -174,7 +176,28 @@ public final class PgColumnNames {
         && OPERATOR_WORDS.contains(at(b - 1).text()))) {
       return at(b - 1).text(); // a bare alias
     }
+    if (e.end == b && e.strength == 0 && aliasAfterOperand(a, b)) {
+      return at(b - 1).text(); // an operator expression's bare alias: price * qty total
+    }
     return e.end == b ? e.label() : UNNAMED;
+  }
+
+  /**
+   * Whether the last token of an operator expression's item is a bare alias: a name after an operand (not after an
+   * operator, nor a keyword value such as the NULL of IS NULL, nor the zone of AT TIME ZONE).
+   */
+  private boolean aliasAfterOperand(int a, int b) {
+    Token last = at(b - 1);
+    Token before = at(b - 2);
+    if (b - a < 3 || !last.isName() || last.kind() == Kind.WORD && (OPERATOR_WORDS.contains(last.text())
+        || VALUE_WORDS.contains(last.text()))) {
+      return false;
+    }
+    if (before.kind() == Kind.SYMBOL && !before.isSymbol(")") && !before.isSymbol("]")
+        || before.kind() == Kind.WORD && (OPERATOR_WORDS.contains(before.text()) || before.is("zone"))) {
+      return false;
+    }
+    return true;
   }
 
   /** A name and its strength as FigureColnameInternal ranks them (0 none, 1 a type's or case, 2 a name). */

@@ -37,6 +37,20 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
         assertThat(rs.getString("x")).isEqualTo("10");
       }
     }
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select x * 2 doubled, id + 1 next_id, x - 1 \"Less\", x is null, x is not"
+            + " null, x > 1, -x neg, (x + 1) p, x + 1 as q, x between 1 and 20 from t where id = 1")) {
+      // a bare alias after an operator expression names it (it was ?column?)
+      ResultSetMetaData md = rs.getMetaData();
+      List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        labels.add(md.getColumnLabel(i));
+      }
+      assertThat(labels).containsExactly("doubled", "next_id", "Less", "?column?", "?column?", "?column?", "neg",
+          "p", "q", "?column?");
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt("doubled")).isEqualTo(20);
+    }
     try (PreparedStatement ps = c.prepareStatement("select count(*), count(*) from t where id = ?")) {
       ps.setInt(1, 1);
       try (ResultSet rs = ps.executeQuery()) {
