@@ -567,6 +567,26 @@ public final class PgExpressions {
           return rexBuilder.makeCall(type, SqlStdOperatorTable.OCTET_LENGTH, List.of(bytes));
         }
       }
+      if (visited.getKind() == SqlKind.EXTRACT && visited.getOperands().size() == 2
+          && visited.getOperands().get(0) instanceof RexLiteral unit && unit.getValue() != TimeUnitRange.EPOCH
+          && visited.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        // a field of a timestamptz as the session's zone shows it (Calcite read it in UTC)
+        RexNode tz = visited.getOperands().get(1);
+        RexNode wall = rexBuilder.makeCall(types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP,
+            tz.getType().getPrecision()), tz.getType().isNullable()), PgFunctions.WALL_CLOCK,
+            List.of(rexBuilder.makeLiteral(StatementPlanner.planningZone().getId()), tz));
+        visited = (RexCall) rexBuilder.makeCall(type, visited.getOperator(), List.of(unit, wall));
+      }
+      if (visited.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TO_CHAR_PG
+          && visited.getOperands().size() == 2
+          && visited.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        // to_char of a timestamptz formats its time in the session's zone
+        RexNode tz = visited.getOperands().get(0);
+        RexNode wall = rexBuilder.makeCall(types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP,
+            tz.getType().getPrecision()), tz.getType().isNullable()), PgFunctions.WALL_CLOCK,
+            List.of(rexBuilder.makeLiteral(StatementPlanner.planningZone().getId()), tz));
+        return rexBuilder.makeCall(type, visited.getOperator(), List.of(wall, visited.getOperands().get(1)));
+      }
       if (visited.getKind() == SqlKind.EXTRACT && visited.getOperands().get(0) instanceof RexLiteral unit
           && unit.getValue() == TimeUnitRange.DOW) {
         // Calcite numbers the days of the week 1 (Sunday) to 7; PostgreSQL 0 (Sunday) to 6

@@ -208,6 +208,11 @@ public final class PgFunctions {
 
   private static final List<SqlOperator> OPERATORS = new ArrayList<>();
 
+  /** {@code timezone(zone, timestamptz)}: the instant's wall-clock time in the zone, a timestamp. */
+  static final SqlUserDefinedFunction WALL_CLOCK = scalar("timezone", returning(SqlTypeName.TIMESTAMP),
+      List.of(SqlTypeName.VARCHAR, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE), PgTimeFunctions.class,
+      "timestampTzAtZone", false, true);
+
   static {
     for (SqlTypeName t : List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
         SqlTypeName.DATE)) {
@@ -222,9 +227,7 @@ public final class PgFunctions {
     // x AT TIME ZONE z (io.accel.sql.AtTimeZone): a timestamp read in z, or an instant's wall-clock time in z
     OPERATORS.add(scalar("timezone", returning(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
         List.of(SqlTypeName.VARCHAR, SqlTypeName.TIMESTAMP), PgTimeFunctions.class, "timestampAtZone", false, true));
-    OPERATORS.add(scalar("timezone", returning(SqlTypeName.TIMESTAMP),
-        List.of(SqlTypeName.VARCHAR, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE), PgTimeFunctions.class,
-        "timestampTzAtZone", false, true));
+    OPERATORS.add(WALL_CLOCK);
     // the argument numbers the call (io.accel.sql.PgCatalogSyntax adds it): two calls are two values
     OPERATORS.add(scalar("gen_random_uuid", binding -> binding.getTypeFactory().createSqlType(SqlTypeName.UUID),
         List.of(SqlTypeName.INTEGER), PgFunctions.class, "randomUuid", false, false));
