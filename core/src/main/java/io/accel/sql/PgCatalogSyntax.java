@@ -189,10 +189,14 @@ public final class PgCatalogSyntax {
         boolean item = (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
             || i > 2 && tokens.get(i - 1).isSymbol(".") && (tokens.get(i - 3).is("select")
                 || tokens.get(i - 3).isSymbol(","))) && inSelectList(tokens, i);
-        pieces[i] = "CURRENT_TIMESTAMP";
+        pieces[i] = NOW;
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
+      } else if (t.is("current_timestamp") && !symbol(tokens, i + 1, "(")
+          && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
+        pieces[i] = NOW + (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
+            && inSelectList(tokens, i) && endsItem(tokens, i + 1) ? " AS current_timestamp" : "");
       } else if (t.is("generate_series") && symbol(tokens, i + 1, "(") && i > 0
           && (tokens.get(i - 1).is("from") || tokens.get(i - 1).is("join") || tokens.get(i - 1).is("lateral"))) {
         // FROM generate_series(...) AS g: PostgreSQL names the one column g too
@@ -363,6 +367,12 @@ public final class PgCatalogSyntax {
     return -1;
   }
 
+  /**
+   * now() and CURRENT_TIMESTAMP: a timestamptz, as in PostgreSQL (Calcite's CURRENT_TIMESTAMP is the session's
+   * wall-clock timestamp, which the cast reads in the session's zone).
+   */
+  private static final String NOW = "CAST(CURRENT_TIMESTAMP AS TIMESTAMP WITH LOCAL TIME ZONE)";
+
   private static final Set<String> SPECIAL_DATETIMES = Set.of("epoch", "now", "today", "tomorrow", "yesterday");
 
   /**
@@ -402,7 +412,7 @@ public final class PgCatalogSyntax {
       case "timestamp" -> word.equals("epoch") ? "TIMESTAMP '1970-01-01 00:00:00'"
           : word.equals("now") ? "LOCALTIMESTAMP" : "CAST(" + day + " AS TIMESTAMP)";
       case "timestamptz" -> word.equals("epoch") ? "to_timestamp(0)"
-          : word.equals("now") ? "CURRENT_TIMESTAMP" : "CAST(CAST(" + day + " AS TIMESTAMP) AS TIMESTAMP WITH LOCAL TIME ZONE)";
+          : word.equals("now") ? NOW : "CAST(CAST(" + day + " AS TIMESTAMP) AS TIMESTAMP WITH LOCAL TIME ZONE)";
       default -> null;
     };
     if (value == null) {
