@@ -44,7 +44,8 @@ public final class PgCatalogSyntax {
 
   private static final Pattern TRIGGER = Pattern.compile(
       "(?i)operator\\s*\\(|collate|\\be'|::\\s*(pg_catalog\\s*\\.\\s*)?reg|current_|pg_get_|pg_table_is_visible"
-          + "|_pg_expandarray|generate_series|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
+          + "|_pg_expandarray|generate_series|regexp_matches|regexp_split_to_table|object_keys"
+          + "|any\\s*\\(|\\bnow\\s*\\(|set_config|pg_notify|pg_has_role|_size\\s*\\(|unnest"
           + "|nextval|currval|setval|lastval|date_trunc|gen_random_uuid|uuid_generate_v|clock_timestamp|random"
           + "|round\\s*\\("
           + "|_advisory_|select\\s+exists|_description\\s*\\("
@@ -197,9 +198,11 @@ public final class PgCatalogSyntax {
           && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
         pieces[i] = NOW + (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
             && inSelectList(tokens, i) && endsItem(tokens, i + 1) ? " AS current_timestamp" : "");
-      } else if (t.is("generate_series") && symbol(tokens, i + 1, "(") && i > 0
+      } else if (t.kind() == SqlLexer.Kind.WORD && ONE_COLUMN_FUNCTIONS.contains(t.text())
+          && symbol(tokens, i + 1, "(") && i > 0
           && (tokens.get(i - 1).is("from") || tokens.get(i - 1).is("join") || tokens.get(i - 1).is("lateral"))) {
-        // FROM generate_series(...) AS g: PostgreSQL names the one column g too
+        // FROM generate_series(...) AS g: PostgreSQL names the one column g too (so for the other functions of
+        // one column)
         int close = closing(tokens, i + 1);
         int alias = close < 0 ? -1 : close + 1 < n && tokens.get(close + 1).is("as") ? close + 2 : close + 1;
         if (alias > 0 && alias < n && tokens.get(alias).kind() == SqlLexer.Kind.WORD
@@ -372,6 +375,10 @@ public final class PgCatalogSyntax {
    * wall-clock timestamp, which the cast reads in the session's zone).
    */
   private static final String NOW = "CAST(CURRENT_TIMESTAMP AS TIMESTAMP WITH LOCAL TIME ZONE)";
+
+  /** Set-returning functions of one column, which an alias without a column list names. */
+  private static final Set<String> ONE_COLUMN_FUNCTIONS = Set.of("generate_series", "regexp_matches",
+      "regexp_split_to_table", "jsonb_object_keys", "json_object_keys");
 
   private static final Set<String> SPECIAL_DATETIMES = Set.of("epoch", "now", "today", "tomorrow", "yesterday");
 
