@@ -293,7 +293,7 @@ public final class PgColumnNames {
     boolean call = at(p + 1).isSymbol("(");
     switch (t.text()) {
       case "case":
-        return new Named("case", 1, caseEnd(p) + 1);
+        return caseName(p);
       case "true", "false", "null":
         return new Named(null, 0, p + 1);
       case "array":
@@ -478,6 +478,27 @@ public final class PgColumnNames {
   }
 
   /** The position of the END of the CASE at {@code p}. */
+  /** A CASE is named by its ELSE value when that has a name of its own (a column, a function), else "case". */
+  private Named caseName(int p) {
+    int end = caseEnd(p);
+    int depth = 0;
+    for (int i = p + 1; i < end; i++) {
+      Token t = at(i);
+      if (t.is("case")) {
+        i = caseEnd(i);
+      } else if (t.isSymbol("(") || t.isSymbol("[")) {
+        depth++;
+      } else if (t.isSymbol(")") || t.isSymbol("]")) {
+        depth--;
+      } else if (depth == 0 && t.is("else") && i + 1 < end) {
+        Named value = expression(i + 1, end);
+        return value.end == end && value.strength == 2 ? new Named(value.name, 2, end + 1)
+            : new Named("case", 1, end + 1);
+      }
+    }
+    return new Named("case", 1, end + 1);
+  }
+
   private int caseEnd(int p) {
     int depth = 0;
     for (int i = p; i < tokens.size(); i++) {

@@ -51,6 +51,19 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getInt("doubled")).isEqualTo(20);
     }
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select case when id = 1 then 10 else x end, case when id = 1 then 'a' else"
+            + " upper('b') end, case when true then 1 else 2 end, case when id = 1 then 1 else x + 1 end,"
+            + " case when id = 1 then (case when true then x end) else t.id end, case when id > 0 then id end"
+            + " from t where id = 1")) {
+      // a CASE is named by its ELSE value when that has a name (as PostgreSQL's FigureColname does)
+      ResultSetMetaData md = rs.getMetaData();
+      List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        labels.add(md.getColumnLabel(i));
+      }
+      assertThat(labels).containsExactly("x", "upper", "case", "case", "id", "case");
+    }
     try (PreparedStatement ps = c.prepareStatement("select count(*), count(*) from t where id = ?")) {
       ps.setInt(1, 1);
       try (ResultSet rs = ps.executeQuery()) {
