@@ -40,15 +40,7 @@ public final class AccelSort {
   }
 
   private static final Method CALCITE_NULLS_COMPARATOR = BuiltInMethod.NULLS_COMPARATOR.method;
-  private static final Method NULLS_COMPARATOR;
-
-  static {
-    try {
-      NULLS_COMPARATOR = AccelSort.class.getMethod("nullsComparator", boolean.class, boolean.class);
-    } catch (NoSuchMethodException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final Method NULLS_COMPARATOR = method("nullsComparator", boolean.class, boolean.class);
 
   /** The last planning phase: Calcite's one-key sorts become Accel's. */
   public static RelNode replaceSorts(RelOptPlanner planner, RelNode rel, RelTraitSet requiredOutputTraits,
@@ -121,23 +113,19 @@ public final class AccelSort {
 
   static {
     for (String name : List.of("compare", "compareNullsFirst", "compareNullsLast")) {
-      try {
-        VALUE_COMPARISONS.put(name, AccelSort.class.getMethod(name + "Values", Object.class, Object.class));
-      } catch (NoSuchMethodException e) {
-        throw new ExceptionInInitializerError(e);
-      }
+      VALUE_COMPARISONS.put(name, method(name + "Values", Object.class, Object.class));
     }
   }
 
-  private static final Method COMPARE_FLOATS;
-
-  static {
+  private static Method method(String name, Class<?>... parameters) {
     try {
-      COMPARE_FLOATS = AccelSort.class.getMethod("compareFloats", double.class, double.class);
+      return AccelSort.class.getMethod(name, parameters);
     } catch (NoSuchMethodException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
+
+  private static final Method COMPARE_FLOATS = method("compareFloats", double.class, double.class);
 
   private static Expression uncastComparable(Expression e) {
     return e instanceof org.apache.calcite.linq4j.tree.UnaryExpression u

@@ -571,21 +571,15 @@ public final class PgExpressions {
           && visited.getOperands().get(0) instanceof RexLiteral unit && unit.getValue() != TimeUnitRange.EPOCH
           && visited.getOperands().get(1).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         // a field of a timestamptz as the session's zone shows it (Calcite read it in UTC)
-        RexNode tz = visited.getOperands().get(1);
-        RexNode wall = rexBuilder.makeCall(types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP,
-            tz.getType().getPrecision()), tz.getType().isNullable()), PgFunctions.WALL_CLOCK,
-            List.of(rexBuilder.makeLiteral(StatementPlanner.planningZone().getId()), tz));
-        visited = (RexCall) rexBuilder.makeCall(type, visited.getOperator(), List.of(unit, wall));
+        visited = (RexCall) rexBuilder.makeCall(type, visited.getOperator(),
+            List.of(unit, wallClock(visited.getOperands().get(1))));
       }
       if (visited.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.TO_CHAR_PG
           && visited.getOperands().size() == 2
           && visited.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         // to_char of a timestamptz formats its time in the session's zone
-        RexNode tz = visited.getOperands().get(0);
-        RexNode wall = rexBuilder.makeCall(types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP,
-            tz.getType().getPrecision()), tz.getType().isNullable()), PgFunctions.WALL_CLOCK,
-            List.of(rexBuilder.makeLiteral(StatementPlanner.planningZone().getId()), tz));
-        return rexBuilder.makeCall(type, visited.getOperator(), List.of(wall, visited.getOperands().get(1)));
+        return rexBuilder.makeCall(type, visited.getOperator(),
+            List.of(wallClock(visited.getOperands().get(0)), visited.getOperands().get(1)));
       }
       if (visited.getKind() == SqlKind.EXTRACT && visited.getOperands().get(0) instanceof RexLiteral unit
           && unit.getValue() == TimeUnitRange.DOW) {
@@ -662,6 +656,13 @@ public final class PgExpressions {
         }
       }
       return null;
+    }
+
+    /** A timestamptz's wall-clock time in the session's zone, a timestamp. */
+    private RexNode wallClock(RexNode tz) {
+      return rexBuilder.makeCall(types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP,
+          tz.getType().getPrecision()), tz.getType().isNullable()), PgFunctions.WALL_CLOCK,
+          List.of(rexBuilder.makeLiteral(StatementPlanner.planningZone().getId()), tz));
     }
 
     /** Whether one type is a timestamp and the other a timestamptz. */

@@ -25,12 +25,7 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
       s.execute("INSERT INTO t VALUES (1, 10), (2, 20)");
       try (ResultSet rs = s.executeQuery("select count(*), max(x), 1 + 2, 1::int, x::text, now() from t group by x"
           + " order by x limit 1")) {
-        ResultSetMetaData md = rs.getMetaData();
-        List<String> labels = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          labels.add(md.getColumnLabel(i));
-        }
-        assertThat(labels).containsExactly("count", "max", "?column?", "int4", "x", "now");
+        assertThat(labels(rs)).containsExactly("count", "max", "?column?", "int4", "x", "now");
         assertThat(rs.next()).isTrue();
         assertThat(rs.getLong("count")).isEqualTo(1);
         assertThat(rs.getInt("max")).isEqualTo(10);
@@ -41,12 +36,7 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
         ResultSet rs = s.executeQuery("select x * 2 doubled, id + 1 next_id, x - 1 \"Less\", x is null, x is not"
             + " null, x > 1, -x neg, (x + 1) p, x + 1 as q, x between 1 and 20 from t where id = 1")) {
       // a bare alias after an operator expression names it (it was ?column?)
-      ResultSetMetaData md = rs.getMetaData();
-      List<String> labels = new ArrayList<>();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        labels.add(md.getColumnLabel(i));
-      }
-      assertThat(labels).containsExactly("doubled", "next_id", "Less", "?column?", "?column?", "?column?", "neg",
+      assertThat(labels(rs)).containsExactly("doubled", "next_id", "Less", "?column?", "?column?", "?column?", "neg",
           "p", "q", "?column?");
       assertThat(rs.next()).isTrue();
       assertThat(rs.getInt("doubled")).isEqualTo(20);
@@ -57,12 +47,7 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
             + " case when id = 1 then (case when true then x end) else t.id end, case when id > 0 then id end"
             + " from t where id = 1")) {
       // a CASE is named by its ELSE value when that has a name (as PostgreSQL's FigureColname does)
-      ResultSetMetaData md = rs.getMetaData();
-      List<String> labels = new ArrayList<>();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        labels.add(md.getColumnLabel(i));
-      }
-      assertThat(labels).containsExactly("x", "upper", "case", "case", "id", "case");
+      assertThat(labels(rs)).containsExactly("x", "upper", "case", "case", "id", "case");
     }
     try (PreparedStatement ps = c.prepareStatement("select count(*), count(*) from t where id = ?")) {
       ps.setInt(1, 1);
@@ -73,5 +58,14 @@ class ColumnLabelsJdbcTest extends JdbcTestSupport {
         assertThat(rs.getLong("count")).isEqualTo(1);
       }
     }
+  }
+
+  private static List<String> labels(ResultSet rs) throws SQLException {
+    ResultSetMetaData md = rs.getMetaData();
+    List<String> labels = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      labels.add(md.getColumnLabel(i));
+    }
+    return labels;
   }
 }
