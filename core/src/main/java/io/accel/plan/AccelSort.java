@@ -92,30 +92,32 @@ public final class AccelSort {
         if (call.method.equals(CALCITE_NULLS_COMPARATOR)) {
           return Expressions.call(NULLS_COMPARATOR, args);
         }
-        if (call.method.getDeclaringClass() == org.apache.calcite.runtime.Utilities.class
-            && call.method.getName().equals("compare") && args.size() == 2
-            && (call.method.getParameterTypes()[0] == double.class || call.method.getParameterTypes()[0] == float.class)) {
-          return Expressions.call(COMPARE_FLOATS, args);
-        }
         Method values = VALUE_COMPARISONS.get(call.method.getName());
         if (call.method.getDeclaringClass() == org.apache.calcite.runtime.Utilities.class && values != null
-            && args.size() == 2 && call.method.getParameterTypes()[0] == Comparable.class) {
-          // a key of a multi-key sort: an array (a List) is no Comparable, which Calcite's call cast it to
-          return Expressions.call(values, args.stream().map(AccelSort::uncastComparable).toList());
+            && args.size() == 2) {
+          // a key of a multi-key sort: a float with -0 equal to 0; an array (a List) is no Comparable, which
+          // Calcite's call cast it to
+          Class<?> key = call.method.getParameterTypes()[0];
+          if (key == double.class || key == float.class) {
+            return Expressions.call(COMPARE_FLOATS, args);
+          }
+          if (key == Comparable.class) {
+            return Expressions.call(values, args.stream().map(AccelSort::uncastComparable).toList());
+          }
         }
         return super.visit(call, target, args);
       }
     });
   }
 
-  /** Calcite's Utilities.compare, compareNullsFirst and compareNullsLast of Comparables, and Accel's for values. */
-  private static final java.util.Map<String, Method> VALUE_COMPARISONS = new java.util.HashMap<>();
-
-  static {
-    for (String name : List.of("compare", "compareNullsFirst", "compareNullsLast")) {
-      VALUE_COMPARISONS.put(name, method(name + "Values", Object.class, Object.class));
-    }
-  }
+  /**
+   * Calcite's Utilities.compare, compareNullsFirst and compareNullsLast of Comparables, and Accel's for values
+   * ({@link #compareValues} puts a NULL last).
+   */
+  private static final java.util.Map<String, Method> VALUE_COMPARISONS = java.util.Map.of(
+      "compare", method("compareValues", Object.class, Object.class),
+      "compareNullsLast", method("compareValues", Object.class, Object.class),
+      "compareNullsFirst", method("compareNullsFirstValues", Object.class, Object.class));
 
   private static Method method(String name, Class<?>... parameters) {
     try {
@@ -133,7 +135,10 @@ public final class AccelSort {
         ? u.expression : e;
   }
 
-  /** Two non-null values; arrays element by element (a NULL element after any value), then by length. */
+  /**
+   * Two values, a NULL after any other; arrays element by element, then by length; floats by
+   * {@link #compareFloats}; the rest by their compareTo.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   public static int compareValues(Object a, Object b) {
     if (a == b) {
@@ -144,7 +149,7 @@ public final class AccelSort {
     }
     if (a instanceof List<?> x && b instanceof List<?> y) {
       for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
-        int c = compareNullsLastValues(x.get(i), y.get(i));
+        int c = compareValues(x.get(i), y.get(i));
         if (c != 0) {
           return c;
         }
@@ -164,10 +169,6 @@ public final class AccelSort {
 
   public static int compareNullsFirstValues(Object a, Object b) {
     return a == null || b == null ? (a == b ? 0 : a == null ? -1 : 1) : compareValues(a, b);
-  }
-
-  public static int compareNullsLastValues(Object a, Object b) {
-    return compareValues(a, b);
   }
 
   /** {@code EnumerableSort} with {@link #nullsComparator}. */
@@ -247,9 +248,8 @@ public final class AccelSort {
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public int compare(Object a, Object b) {
-      if (a instanceof Number && b != null && a.getClass() == b.getClass() && a instanceof Comparable c) {
-        int r = a instanceof Double || a instanceof Float ? compareFloats(((Number) a).doubleValue(),
-            ((Number) b).doubleValue()) : c.compareTo(b);
+      if (a instanceof Number && b != null && a.getClass() == b.getClass()) {
+        int r = compareValues(a, b);
         return reverse ? -r : r;
       }
       return calcite.compare(a, b);

@@ -125,7 +125,7 @@ public final class NumericKeys {
       if (node instanceof org.apache.calcite.rel.core.Filter filter && filter.getInput() instanceof Join) {
         // a WHERE over a comma join, whose equalities the planner moves into the join (avg(x) = n over a
         // comma join missed the rows whose quotient has more decimals than n)
-        RexNode condition = filter.getCondition().accept(new KeyedEquality(filter.getCluster().getRexBuilder()));
+        RexNode condition = keyed(filter.getCondition(), filter);
         return condition == filter.getCondition() ? filter
             : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
       }
@@ -133,8 +133,13 @@ public final class NumericKeys {
     });
   }
 
+  /** {@code condition} of {@code rel} with its equalities of numeric or float values comparing keys. */
+  private static RexNode keyed(RexNode condition, RelNode rel) {
+    return condition.accept(new KeyedEquality(rel.getCluster().getRexBuilder()));
+  }
+
   private static RelNode keyedJoin(Join join) {
-    RexNode condition = join.getCondition().accept(new KeyedEquality(join.getCluster().getRexBuilder()));
+    RexNode condition = keyed(join.getCondition(), join);
     return condition == join.getCondition() ? join : join.copy(join.getTraitSet(), condition, join.getLeft(),
         join.getRight(), join.getJoinType(), join.isSemiJoinDone());
   }

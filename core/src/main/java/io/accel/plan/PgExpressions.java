@@ -640,7 +640,7 @@ public final class PgExpressions {
 
     /**
      * A timestamp compared with a timestamptz as PostgreSQL compares them: the timestamp read as a wall-clock time
-     * in the session's zone (a literal converted here, so index bounds stay literals). Calcite compared the
+     * in the session's zone, as {@link #zoned} casts it. Calcite compared the
      * timestamp's wall clock as if it were UTC ({@code at > now() - interval '1 minute'} was off by the zone's
      * offset).
      */
@@ -650,7 +650,9 @@ public final class PgExpressions {
         RexNode other = call.getOperands().get(1 - side);
         if (local.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP
             && other.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
-          RexNode zoned = zoned(local);
+          RexNode zoned = zoned(local, types.createTypeWithNullability(types.createSqlType(
+              SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, local.getType().getPrecision()),
+              local.getType().isNullable()));
           return rexBuilder.makeCall(call.getType(), call.getOperator(),
               side == 0 ? List.of(zoned, other) : List.of(other, zoned));
         }
@@ -673,12 +675,12 @@ public final class PgExpressions {
           || y == SqlTypeName.TIMESTAMP && x == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
     }
 
-    /** A timestamp as the timestamptz of its wall clock in the session's zone. */
-    private RexNode zoned(RexNode timestamp) {
+    /**
+     * A timestamp as the timestamptz (of {@code type}) of its wall clock in the session's zone: a cast, and a
+     * timestamp compared with a timestamptz. A literal is converted here, so an index bound stays a literal.
+     */
+    private RexNode zoned(RexNode timestamp, RelDataType type) {
       String zone = StatementPlanner.planningZone().getId();
-      RelDataType type = types.createTypeWithNullability(types.createSqlType(
-          SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, timestamp.getType().getPrecision()),
-          timestamp.getType().isNullable());
       if (timestamp instanceof RexLiteral literal && !literal.isNull()) {
         Long millis = timestampToTz(literal.getValueAs(Long.class), zone);
         return rexBuilder.makeTimestampWithLocalTimeZoneLiteral(
@@ -860,8 +862,7 @@ public final class PgExpressions {
       }
       if (from == SqlTypeName.TIMESTAMP && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         // a wall-clock time read in the session's zone, with its fraction of a second (Calcite's cast dropped it)
-        return rexBuilder.makeCall(type, TIMESTAMP_TO_TZ, List.of(operand,
-            rexBuilder.makeLiteral(StatementPlanner.planningZone().getId())));
+        return zoned(operand, type);
       }
       if (parsesBytea(from, to)) {
         RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
@@ -1069,12 +1070,13 @@ public final class PgExpressions {
     return (long) rounded;
   }
 
-  /** A boolean, NUMERIC or float as PostgreSQL prints it; NULL for NULL. Called by generated code. */
+  /** The first {@code length} characters of the text (an explicit cast to VARCHAR(n)). Called by generated code. */
   public static @Nullable String varcharLimit(@Nullable String text, int length) {
     return text == null || text.codePointCount(0, text.length()) <= length ? text
         : text.substring(0, text.offsetByCodePoints(0, length));
   }
 
+  /** A boolean, NUMERIC or float as PostgreSQL prints it; NULL for NULL. Called by generated code. */
   public static @Nullable String toText(@Nullable Object value) {
     if (value == null) {
       return null;

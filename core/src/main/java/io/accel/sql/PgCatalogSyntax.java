@@ -187,17 +187,16 @@ public final class PgCatalogSyntax {
           pieces[i - 2] = "";
           pieces[i - 1] = "";
         }
-        boolean item = (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
-            || i > 2 && tokens.get(i - 1).isSymbol(".") && (tokens.get(i - 3).is("select")
-                || tokens.get(i - 3).isSymbol(","))) && inSelectList(tokens, i);
+        boolean item = (startsItem(tokens, i) || i > 2 && tokens.get(i - 1).isSymbol(".")
+            && startsItem(tokens, i - 2)) && inSelectList(tokens, i);
         pieces[i] = NOW;
         pieces[i + 1] = "";
         pieces[i + 2] = item && endsItem(tokens, i + 3) ? " AS now" : "";
         i += 2;
       } else if (t.is("current_timestamp") && !symbol(tokens, i + 1, "(")
           && !(i > 0 && tokens.get(i - 1).isSymbol("."))) {
-        pieces[i] = NOW + (i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","))
-            && inSelectList(tokens, i) && endsItem(tokens, i + 1) ? " AS current_timestamp" : "");
+        pieces[i] = NOW + (startsItem(tokens, i) && inSelectList(tokens, i) && endsItem(tokens, i + 1)
+            ? " AS current_timestamp" : "");
       } else if (t.kind() == SqlLexer.Kind.WORD && ONE_COLUMN_FUNCTIONS.contains(t.text())
           && symbol(tokens, i + 1, "(") && i > 0
           && (tokens.get(i - 1).is("from") || tokens.get(i - 1).is("join") || tokens.get(i - 1).is("lateral"))) {
@@ -368,6 +367,11 @@ public final class PgCatalogSyntax {
       }
     }
     return -1;
+  }
+
+  /** Whether token {@code i} starts a list item (follows SELECT or a comma). */
+  private static boolean startsItem(List<SqlLexer.Token> tokens, int i) {
+    return i > 0 && (tokens.get(i - 1).is("select") || tokens.get(i - 1).isSymbol(","));
   }
 
   /**

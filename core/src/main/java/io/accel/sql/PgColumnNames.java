@@ -172,8 +172,7 @@ public final class PgColumnNames {
       return at(b - 1).text();
     }
     Named e = expression(a, b);
-    if (e.end == b - 1 && at(b - 1).isName() && !(at(b - 1).kind() == Kind.WORD
-        && OPERATOR_WORDS.contains(at(b - 1).text()))) {
+    if (e.end == b - 1 && nameNoOperator(at(b - 1))) {
       return at(b - 1).text(); // a bare alias
     }
     if (e.end == b && e.strength == 0 && aliasAfterOperand(a, b)) {
@@ -189,8 +188,7 @@ public final class PgColumnNames {
   private boolean aliasAfterOperand(int a, int b) {
     Token last = at(b - 1);
     Token before = at(b - 2);
-    if (b - a < 3 || !last.isName() || last.kind() == Kind.WORD && (OPERATOR_WORDS.contains(last.text())
-        || VALUE_WORDS.contains(last.text()))) {
+    if (b - a < 3 || !nameNoOperator(last) || last.kind() == Kind.WORD && VALUE_WORDS.contains(last.text())) {
       return false;
     }
     if (before.kind() == Kind.SYMBOL && !before.isSymbol(")") && !before.isSymbol("]")
@@ -198,6 +196,11 @@ public final class PgColumnNames {
       return false;
     }
     return true;
+  }
+
+  /** Whether the token is a name that no operator word continues the expression with (so may be an alias). */
+  private static boolean nameNoOperator(Token t) {
+    return t.isName() && !(t.kind() == Kind.WORD && OPERATOR_WORDS.contains(t.text()));
   }
 
   /** A name and its strength as FigureColnameInternal ranks them (0 none, 1 a type's or case, 2 a name). */
@@ -477,7 +480,6 @@ public final class PgColumnNames {
     throw new IllegalStateException("unbalanced");
   }
 
-  /** The position of the END of the CASE at {@code p}. */
   /** A CASE is named by its ELSE value when that has a name of its own (a column, a function), else "case". */
   private Named caseName(int p) {
     int end = caseEnd(p);
@@ -499,6 +501,7 @@ public final class PgColumnNames {
     return new Named("case", 1, end + 1);
   }
 
+  /** The position of the END of the CASE at {@code p}. */
   private int caseEnd(int p) {
     int depth = 0;
     for (int i = p; i < tokens.size(); i++) {

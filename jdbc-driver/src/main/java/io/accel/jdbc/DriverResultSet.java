@@ -195,6 +195,16 @@ final class DriverResultSet implements ResultSet {
     }
   }
 
+  /** The column's text (for an array's toString); wasNull stays as the getter that asked left it. */
+  private String text(int column) throws SQLException {
+    byte saved = lastNull;
+    try {
+      return getString(column);
+    } finally {
+      lastNull = saved;
+    }
+  }
+
   @Override
   public boolean getBoolean(int column) throws SQLException {
     Object v = raw(column, Boolean.class);
@@ -303,7 +313,7 @@ final class DriverResultSet implements ResultSet {
 
   /**
    * A timestamptz is an instant the general path converts, an interval its PostgreSQL text; bytes come as byte[], not
-   * Avatica's ByteString.
+   * Avatica's ByteString, and arrays as pgJDBC's ({@link JdbcArray}).
    */
   @Override
   public Object getObject(int column) throws SQLException {
@@ -317,7 +327,8 @@ final class DriverResultSet implements ResultSet {
     }
     try {
       Object o = rs.getObject(column);
-      return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes() : JdbcArray.wrap(o);
+      return o instanceof org.apache.calcite.avatica.util.ByteString b ? b.getBytes()
+          : o instanceof Array a ? JdbcArray.of(a, text(column)) : o;
     } catch (SQLException | RuntimeException e) {
       throw JdbcErrors.translateOnce(e);
     }
@@ -884,7 +895,7 @@ final class DriverResultSet implements ResultSet {
 
   @Override
   public Array getArray(int column) throws SQLException {
-    return (Array) JdbcArray.wrap(general().getArray(column));
+    return JdbcArray.of(general().getArray(column), text(column));
   }
 
   @Override
@@ -909,7 +920,7 @@ final class DriverResultSet implements ResultSet {
 
   @Override
   public Array getArray(String label) throws SQLException {
-    return (Array) JdbcArray.wrap(general().getArray(label));
+    return getArray(column(label));
   }
 
   @Override

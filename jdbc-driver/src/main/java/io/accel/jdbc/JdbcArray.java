@@ -13,37 +13,48 @@ import java.util.Map;
  * An array value as pgJDBC returns it: {@link #getArray()} is an array of the element's boxed class ({@code Integer[]}
  * for int4[], {@code String[]} for text[], {@code BigDecimal[]} for numeric[], with NULL elements), where Avatica's
  * gave a primitive {@code int[]} (or failed on a NULL element, or gave {@code Object[]}); {@link #toString()} is
- * PostgreSQL's text of it. The elements are read through Avatica's array, which converts them.
+ * the column's text as {@code getString} gives it (PostgreSQL's). The elements are read through Avatica's array,
+ * which converts them.
  */
 final class JdbcArray implements Array {
   private final Array avatica;
+  private final String text;
 
-  JdbcArray(Array avatica) {
+  private JdbcArray(Array avatica, String text) {
     this.avatica = avatica;
+    this.text = text;
   }
 
-  static Object wrap(Object value) {
-    return value instanceof Array a && !(value instanceof JdbcArray) ? new JdbcArray(a) : value;
+  /** Avatica's array (null for NULL) as pgJDBC's, whose text is {@code text}. */
+  static JdbcArray of(Array avatica, String text) {
+    return avatica == null ? null : new JdbcArray(avatica, text);
   }
 
-  /** PostgreSQL's name of the element type, as pgJDBC gives it ({@code int4}, {@code text}). */
+  /** The element type's PostgreSQL name, as pgJDBC gives it, and the class of its values in {@link #getArray()}. */
+  private record Element(String pgName, Class<?> type) {
+  }
+
+  private Element element() throws SQLException {
+    return switch (avatica.getBaseType()) {
+      case Types.SMALLINT, Types.TINYINT -> new Element("int2", Short.class);
+      case Types.INTEGER -> new Element("int4", Integer.class);
+      case Types.BIGINT -> new Element("int8", Long.class);
+      case Types.DECIMAL, Types.NUMERIC -> new Element("numeric", BigDecimal.class);
+      case Types.REAL -> new Element("float4", Float.class);
+      case Types.DOUBLE, Types.FLOAT -> new Element("float8", Double.class);
+      case Types.BOOLEAN, Types.BIT -> new Element("bool", Boolean.class);
+      case Types.CHAR -> new Element("bpchar", String.class);
+      case Types.VARCHAR, Types.LONGVARCHAR -> new Element("text", String.class);
+      case Types.DATE -> new Element("date", java.sql.Date.class);
+      case Types.TIME -> new Element("time", java.sql.Time.class);
+      case Types.TIMESTAMP -> new Element("timestamp", java.sql.Timestamp.class);
+      default -> new Element(avatica.getBaseTypeName(), Object.class);
+    };
+  }
+
   @Override
   public String getBaseTypeName() throws SQLException {
-    return switch (avatica.getBaseType()) {
-      case Types.SMALLINT, Types.TINYINT -> "int2";
-      case Types.INTEGER -> "int4";
-      case Types.BIGINT -> "int8";
-      case Types.DECIMAL, Types.NUMERIC -> "numeric";
-      case Types.REAL -> "float4";
-      case Types.DOUBLE, Types.FLOAT -> "float8";
-      case Types.BOOLEAN, Types.BIT -> "bool";
-      case Types.CHAR -> "bpchar";
-      case Types.VARCHAR, Types.LONGVARCHAR -> "text";
-      case Types.DATE -> "date";
-      case Types.TIME -> "time";
-      case Types.TIMESTAMP -> "timestamp";
-      default -> avatica.getBaseTypeName();
-    };
+    return element().pgName();
   }
 
   @Override
@@ -114,20 +125,7 @@ final class JdbcArray implements Array {
   }
 
   private Object[] typed(List<Object> elements) throws SQLException {
-    Class<?> type = switch (avatica.getBaseType()) {
-      case Types.SMALLINT, Types.TINYINT -> Short.class;
-      case Types.INTEGER -> Integer.class;
-      case Types.BIGINT -> Long.class;
-      case Types.DECIMAL, Types.NUMERIC -> BigDecimal.class;
-      case Types.REAL -> Float.class;
-      case Types.DOUBLE, Types.FLOAT -> Double.class;
-      case Types.BOOLEAN, Types.BIT -> Boolean.class;
-      case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> String.class;
-      case Types.DATE -> java.sql.Date.class;
-      case Types.TIME -> java.sql.Time.class;
-      case Types.TIMESTAMP -> java.sql.Timestamp.class;
-      default -> Object.class;
-    };
+    Class<?> type = element().type();
     Object[] out = (Object[]) java.lang.reflect.Array.newInstance(type, elements.size());
     for (int i = 0; i < out.length; i++) {
       Object e = elements.get(i);
@@ -156,29 +154,8 @@ final class JdbcArray implements Array {
     return type == String.class ? e.toString() : e;
   }
 
-  /** PostgreSQL's text of the array: {1,2,NULL}, {a,"b c"}, {t,f}. */
   @Override
   public String toString() {
-    try {
-      StringBuilder b = new StringBuilder("{");
-      for (Object e : elements(1, Integer.MAX_VALUE)) {
-        if (b.length() > 1) {
-          b.append(',');
-        }
-        if (e == null) {
-          b.append("NULL");
-        } else if (e instanceof Boolean bool) {
-          b.append(bool ? 't' : 'f');
-        } else {
-          String s = e instanceof BigDecimal d ? d.toPlainString() : e.toString();
-          boolean quote = s.isEmpty() || s.equalsIgnoreCase("NULL")
-              || s.chars().anyMatch(c -> "{},\"\\".indexOf(c) >= 0 || Character.isWhitespace(c));
-          b.append(quote ? '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"' : s);
-        }
-      }
-      return b.append('}').toString();
-    } catch (SQLException e) {
-      return super.toString();
-    }
+    return text;
   }
 }
