@@ -759,6 +759,7 @@ public final class PgExpressions {
           || parsesFloat(from.getSqlTypeName(), to.getSqlTypeName())
           || from.getSqlTypeName() == SqlTypeName.TIMESTAMP
               && to.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+          || wallClockCast(from.getSqlTypeName(), to.getSqlTypeName())
           || keepsScale(from, to) || narrowsVarchar(from, to);
     }
 
@@ -776,6 +777,12 @@ public final class PgExpressions {
       // (also from unconstrained NUMERIC: Calcite's cast of only the nullability rescaled the value too)
       return AccelTypeSystem.isUnconstrainedNumeric(to)
           && (SqlTypeName.EXACT_TYPES.contains(f) || approximate(f) || f == SqlTypeName.CHAR || f == SqlTypeName.VARCHAR);
+    }
+
+    /** A timestamptz cast to a timestamp, date or time: its wall clock in the session's zone. */
+    private static boolean wallClockCast(SqlTypeName from, SqlTypeName to) {
+      return from == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+          && (to == SqlTypeName.TIMESTAMP || to == SqlTypeName.DATE || to == SqlTypeName.TIME);
     }
 
     private static boolean parsesBytea(SqlTypeName from, SqlTypeName to) {
@@ -863,6 +870,12 @@ public final class PgExpressions {
       if (from == SqlTypeName.TIMESTAMP && to == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         // a wall-clock time read in the session's zone, with its fraction of a second (Calcite's cast dropped it)
         return zoned(operand, type);
+      }
+      if (wallClockCast(from, to)) {
+        // the wall clock in the session's zone, computed; Calcite's cast printed and parsed a string per value
+        // (an INSERT of now() into a timestamp column: most of the statement's time)
+        RexNode local = wallClock(operand);
+        return local.getType().equals(type) ? local : rexBuilder.makeCast(type, local, true, false);
       }
       if (parsesBytea(from, to)) {
         RelDataType varbinary = types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARBINARY),
