@@ -7,11 +7,12 @@ import java.util.Objects;
 import java.util.Optional;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The labels of a query's result columns as PostgreSQL gives them, in place of Calcite's: the one place they are
- * decided. Calcite labels an expression without alias {@code EXPR$0} and makes names unique ({@code x0}); PostgreSQL
+ * decided (and where json and jsonb columns get their type names back). Calcite labels an expression without alias {@code EXPR$0} and makes names unique ({@code x0}); PostgreSQL
  * names it by its form ({@link PgColumnNames}: {@code count}, {@code ?column?}, {@code int4}) and allows duplicates.
  * Only the labels frontends read change ({@link ColumnMetaData#label}, and {@link ColumnMetaData#columnName} where
  * it is Calcite's label, not a table column's name); Calcite's own field names, the plan and its cost stay as they were.
@@ -33,24 +34,30 @@ final class ColumnLabels {
   static CalcitePrepare.CalciteSignature<Object> relabel(CalcitePrepare.CalciteSignature<Object> signature,
       String sql, @Nullable List<@Nullable String> starColumns) {
     List<String> labels = labels(signature.columns.size(), sql, starColumns);
-    if (labels == null) {
+    List<RelDataTypeField> fields = signature.rowType == null ? null : signature.rowType.getFieldList();
+    if (fields != null && fields.size() != signature.columns.size()) {
+      fields = null;
+    }
+    if (labels == null && (fields == null || fields.stream().noneMatch(f -> JsonSqlType.is(f.getType())))) {
       return signature;
     }
     List<ColumnMetaData> columns = new ArrayList<>(signature.columns.size());
     boolean changed = false;
-    for (int i = 0; i < labels.size(); i++) {
+    for (int i = 0; i < signature.columns.size(); i++) {
       ColumnMetaData c = signature.columns.get(i);
-      String label = labels.get(i);
+      String label = labels == null ? c.label : labels.get(i);
       // Calcite's column name is the column's origin, or its label when it has none (an expression)
       String columnName = c.columnName == null || c.columnName.equals(c.label) ? label : c.columnName;
-      if (Objects.equals(label, c.label) && Objects.equals(columnName, c.columnName)) {
+      // json and jsonb by their names, which Calcite's VARCHAR lost
+      ColumnMetaData.AvaticaType type = fields == null ? c.type : JsonSqlType.avaticaType(fields.get(i).getType(), c.type);
+      if (Objects.equals(label, c.label) && Objects.equals(columnName, c.columnName) && type == c.type) {
         columns.add(c);
         continue;
       }
       changed = true;
       columns.add(new ColumnMetaData(c.ordinal, c.autoIncrement, c.caseSensitive, c.searchable, c.currency,
           c.nullable, c.signed, c.displaySize, label, columnName, c.schemaName,
-          c.precision, c.scale, c.tableName, c.catalogName, c.type, c.readOnly, c.writable, c.definitelyWritable,
+          c.precision, c.scale, c.tableName, c.catalogName, type, c.readOnly, c.writable, c.definitelyWritable,
           c.columnClassName));
     }
     if (!changed) {

@@ -89,6 +89,18 @@ public final class AccelException extends RuntimeException {
     return this;
   }
 
+  /**
+   * The message without the "(at line L, column C)" it names when {@link #position} carries it: PostgreSQL's
+   * clients show the position themselves (psql's LINE 1 and caret).
+   */
+  public String messageWithoutPosition() {
+    String m = getMessage();
+    return position <= 0 || m == null ? m : IN_MESSAGE.matcher(m).replaceFirst("");
+  }
+
+  private static final java.util.regex.Pattern IN_MESSAGE =
+      java.util.regex.Pattern.compile(" \\(at line \\d+, column \\d+\\)| at line \\d+, column \\d+");
+
   public static AccelException syntax(String message) {
     return new AccelException(SqlState.SYNTAX_ERROR, message);
   }

@@ -8,6 +8,7 @@ import java.util.Set;
 /**
  * PostgreSQL's array literals written as text cast to an array type, which Calcite's parser does not read:
  * {@code '{1,2}'::int[]} and {@code CAST('{a,"b c"}' AS text[])} become {@code accel_array_in('{1,2}', 'INTEGER')}
+ * (a parameter so cast, {@code $1::int[]}, too: its value is an array's text)
  * ({@link io.accel.plan.ArrayFunctions}), an array of that element type; {@code ARRAY[]::int[]} (an empty
  * ARRAY, which Calcite's parser refuses) is {@code accel_array_in('{}', 'INTEGER')}. The type is named as a column's
  * ({@link CommandParser#parseType}); element types: the integer types, numeric, real, double precision, boolean,
@@ -32,8 +33,8 @@ public final class ArrayLiterals {
   private static String rewriteFirst(String sql, List<Token> tokens) {
     for (int k = 0; k + 3 < tokens.size(); k++) {
       Token literal = tokens.get(k);
-      // 'text'::type[]
-      if (literal.kind() == Kind.STRING && tokens.get(k + 1).isSymbol("::")) {
+      // 'text'::type[], and a parameter so cast ($1::int[], an array's text bound to it)
+      if ((literal.kind() == Kind.STRING || literal.kind() == Kind.PARAM) && tokens.get(k + 1).isSymbol("::")) {
         ArrayType type = arrayType(sql, tokens, k + 2);
         if (type != null) {
           return replace(sql, literal, type.element(), literal.start(), tokens.get(type.end()).end());
@@ -55,8 +56,9 @@ public final class ArrayLiterals {
           return empty(sql, type.element(), literal.start(), tokens.get(type.end() + 1).end());
         }
       }
-      // CAST('text' AS type[])
-      if (literal.is("cast") && tokens.get(k + 1).isSymbol("(") && tokens.get(k + 2).kind() == Kind.STRING
+      // CAST('text' AS type[]), CAST($1 AS type[])
+      if (literal.is("cast") && tokens.get(k + 1).isSymbol("(")
+          && (tokens.get(k + 2).kind() == Kind.STRING || tokens.get(k + 2).kind() == Kind.PARAM)
           && k + 4 < tokens.size() && tokens.get(k + 3).is("as")) {
         ArrayType type = arrayType(sql, tokens, k + 4);
         if (type != null && type.end() + 1 < tokens.size() && tokens.get(type.end() + 1).isSymbol(")")) {

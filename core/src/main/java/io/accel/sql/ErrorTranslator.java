@@ -97,8 +97,10 @@ public final class ErrorTranslator {
     String m = p.getMessage() == null ? "" : p.getMessage();
     Matcher e = ENCOUNTERED.matcher(m);
     if (e.find()) {
-      return AccelException.syntax("syntax error at or near \"" + e.group(1) + "\" at line " + e.group(2)
-          + ", column " + e.group(3));
+      // the statement ended where more was expected: PostgreSQL's words for it ("+ <EOF>" before)
+      String near = e.group(1).endsWith("<EOF>") ? "syntax error at end of input"
+          : "syntax error at or near \"" + e.group(1) + "\"";
+      return AccelException.syntax(near + " at line " + e.group(2) + ", column " + e.group(3));
     }
     String firstLine = m.lines().findFirst().orElse("syntax error");
     if (p.getPos() != null && p.getPos().getLineNum() > 0) {

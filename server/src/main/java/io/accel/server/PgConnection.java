@@ -2279,7 +2279,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter {
     }
     // the engine's message carries its detail in parentheses for embedded callers, who see only the message; a
     // PostgreSQL client shows the DETAIL field itself
-    String message = e.getMessage();
+    String message = e.messageWithoutPosition();
     String inline = e.detail() == null ? null : " (" + e.detail() + ")";
     if (inline != null && message.endsWith(inline)) {
       message = message.substring(0, message.length() - inline.length());

@@ -7,6 +7,8 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -38,6 +40,10 @@ final class PgTypes {
   static final int TIMESTAMPTZ = 1184;
   static final int NUMERIC = 1700;
   static final int UUID_OID = 2950;
+  static final int JSON = 114;
+  static final int JSONB = 3802;
+  /** The version byte that starts jsonb's binary form (then the JSON text). */
+  private static final int JSONB_VERSION = 1;
 
   private static final long PG_EPOCH_DAYS = 10_957L; // 2000-01-01 in days since 1970-01-01
   private static final long PG_EPOCH_MILLIS = PG_EPOCH_DAYS * 86_400_000L;
@@ -57,12 +63,19 @@ final class PgTypes {
       case Types.FLOAT, Types.DOUBLE -> FLOAT8;
       case Types.DECIMAL, Types.NUMERIC -> NUMERIC;
       case Types.CHAR -> BPCHAR;
-      case Types.VARCHAR -> name.equals("TEXT") ? TEXT : VARCHAR;
+      case Types.VARCHAR -> switch (name) {
+        case "TEXT" -> TEXT;
+        case "JSONB" -> JSONB;
+        case "JSON" -> JSON;
+        default -> VARCHAR;
+      };
       case Types.LONGVARCHAR, Types.CLOB -> TEXT;
       case Types.DATE -> DATE;
       case Types.TIME -> TIME;
       case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> PgText.isTimestampTz(type) ? TIMESTAMPTZ : TIMESTAMP;
       case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> BYTEA;
+      // an array by its element's array type (int4[], text[], ...): clients parse those, where text[] would not be
+      case Types.ARRAY -> type instanceof ColumnMetaData.ArrayType a ? arrayOf(oid(a.getComponent())) : TEXT;
       default -> name.equals("UUID") ? UUID_OID : PgText.isTimestampTz(type) ? TIMESTAMPTZ : TEXT;
     };
   }
@@ -89,6 +102,11 @@ final class PgTypes {
 
   /** Writes a non-null value in PostgreSQL's binary format, preceded by its length. */
   static void writeBinary(ByteBuf out, int oid, Object v) {
+    int element = elementOf(oid);
+    if (element != 0 && v instanceof List<?> list) {
+      writeArray(out, element, list);
+      return;
+    }
     switch (oid) {
       case BOOL -> {
         out.writeInt(1);
@@ -137,6 +155,13 @@ final class PgTypes {
         out.writeInt(16);
         out.writeLong(u.getMostSignificantBits());
         out.writeLong(u.getLeastSignificantBits());
+      }
+      case JSONB -> {
+        int at = out.writerIndex();
+        out.writeInt(0);
+        out.writeByte(JSONB_VERSION);
+        int n = out.writeCharSequence(v.toString(), StandardCharsets.UTF_8);
+        out.setInt(at, n + 1);
       }
       default -> {
         int at = out.writerIndex();
@@ -234,9 +259,86 @@ final class PgTypes {
         yield TypedValue.ofLocal(Rep.BYTE_STRING, new ByteString(b));
       }
       case UUID_OID -> TypedValue.ofLocal(Rep.STRING, new UUID(in.readLong(), in.readLong()).toString());
+      case JSONB -> {
+        if (length == 0 || in.readByte() != JSONB_VERSION) {
+          throw new IllegalArgumentException("unsupported jsonb version number");
+        }
+        yield TypedValue.ofLocal(Rep.STRING, in.readCharSequence(length - 1, StandardCharsets.UTF_8).toString());
+      }
       default -> TypedValue.ofLocal(Rep.STRING, isArray(oid) ? arrayText(in)
           : in.readCharSequence(length, StandardCharsets.UTF_8).toString());
     };
+  }
+
+  /** The OIDs of element types and of their array types, side by side. */
+  private static final int[][] ARRAYS = {{BOOL, 1000}, {BYTEA, 1001}, {INT2, 1005}, {INT4, 1007}, {TEXT, 1009},
+      {BPCHAR, 1014}, {VARCHAR, 1015}, {INT8, 1016}, {FLOAT4, 1021}, {FLOAT8, 1022}, {TIMESTAMP, 1115},
+      {DATE, 1182}, {TIME, 1183}, {TIMESTAMPTZ, 1185}, {NUMERIC, 1231}, {UUID_OID, 2951}, {JSON, 199},
+      {JSONB, 3807}};
+
+  /** The array type of element type {@code element} (text[] for one without). */
+  static int arrayOf(int element) {
+    for (int[] pair : ARRAYS) {
+      if (pair[0] == element) {
+        return pair[1];
+      }
+    }
+    return 1009;
+  }
+
+  /** The element type of array type {@code oid}, or 0 when it is no array type. */
+  private static int elementOf(int oid) {
+    for (int[] pair : ARRAYS) {
+      if (pair[1] == oid) {
+        return pair[0];
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * An array value (a list of elements or of lists, one level per dimension) in PostgreSQL's binary format: the
+   * dimensions, whether it holds NULLs, the element type, each dimension's size and lower bound (1), then each
+   * element's length and value.
+   */
+  private static void writeArray(ByteBuf out, int element, List<?> list) {
+    List<Integer> sizes = new ArrayList<>();
+    for (Object level = list; level instanceof List<?> l; level = l.isEmpty() ? null : l.get(0)) {
+      sizes.add(l.size());
+    }
+    if (sizes.size() == 1 && sizes.get(0) == 0) {
+      sizes.clear();
+    }
+    int at = out.writerIndex();
+    out.writeInt(0);
+    out.writeInt(sizes.size());
+    int nullsAt = out.writerIndex();
+    out.writeInt(0);
+    out.writeInt(element);
+    for (int size : sizes) {
+      out.writeInt(size);
+      out.writeInt(1);
+    }
+    if (!sizes.isEmpty() && writeElements(out, element, list)) {
+      out.setInt(nullsAt, 1);
+    }
+    out.setInt(at, out.writerIndex() - at - 4);
+  }
+
+  /** Writes the elements of {@code list} (depth first); whether one was NULL. */
+  private static boolean writeElements(ByteBuf out, int element, List<?> list) {
+    boolean nulls = false;
+    for (Object e : list) {
+      if (e instanceof List<?> inner) {
+        nulls |= writeElements(out, element, inner);
+      } else if (e == null) {
+        out.writeInt(-1);
+        nulls = true;
+      } else {
+        writeBinary(out, element, e);
+      }
+    }
+    return nulls;
   }
 
   /** Whether {@code oid} is an array of a type {@link #readBinary} reads (pgJDBC sends those in binary). */

@@ -243,10 +243,20 @@ class PgJdbcTest {
   @Test
   void errorsCarrySqlStateAndTheSessionGoesOn() throws SQLException {
     try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      // PostgreSQL's message, its position in a field of its own (psql draws the caret from it)
       assertThatThrownBy(() -> s.executeQuery("select * from no_such_table"))
-          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42P01"));
+          .isInstanceOfSatisfying(org.postgresql.util.PSQLException.class, e -> {
+            assertThat(e.getSQLState()).isEqualTo("42P01");
+            assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("relation \"no_such_table\" does not exist");
+            assertThat(e.getServerErrorMessage().getPosition()).isEqualTo(15);
+          });
       assertThatThrownBy(() -> s.executeQuery("selec 1"))
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42601"));
+      assertThatThrownBy(() -> s.executeQuery("select 1 +"))
+          .isInstanceOfSatisfying(org.postgresql.util.PSQLException.class, e -> {
+            assertThat(e.getSQLState()).isEqualTo("42601");
+            assertThat(e.getServerErrorMessage().getMessage()).isEqualTo("syntax error at end of input");
+          });
       assertThatThrownBy(() -> s.executeQuery("select 1/0"))
           .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("22012"));
       c.setAutoCommit(false);
