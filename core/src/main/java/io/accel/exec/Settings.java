@@ -160,7 +160,7 @@ public final class Settings {
       return get(key);
     }
     String v = switch (key) {
-      case "timezone" -> zone(value).getId();
+      case "timezone" -> zoneSetting(value);
       case "statement_timeout", "lock_timeout" -> Long.toString(millis(name, value));
       case "extra_float_digits" -> Integer.toString(integer(name, value, -15, 3));
       case "datestyle" -> {
@@ -299,7 +299,36 @@ public final class Settings {
     throw invalid(name, value, "expected an integer from " + min + " to " + max);
   }
 
-  /** A time zone as PostgreSQL reads one: a name ({@code Europe/Paris}, {@code UTC}), an offset, or hours east. */
+  /**
+   * The TimeZone setting for {@code value} as PostgreSQL shows it, which {@link #zone} reads back as the same zone:
+   * a name as given, a POSIX offset as written, hours east as {@code <+05>-05}.
+   */
+  static String zoneSetting(String value) {
+    ZoneId z = zone(value);
+    String v = value.trim();
+    if (!(z instanceof ZoneOffset o)) {
+      return z.getId();
+    }
+    if (v.equalsIgnoreCase("utc") || v.equalsIgnoreCase("gmt") || v.equalsIgnoreCase("z")) {
+      return v.equalsIgnoreCase("gmt") ? "GMT" : "UTC";
+    }
+    if (POSIX_OFFSET.matcher(v).matches()) {
+      return v;
+    }
+    int seconds = Math.abs(o.getTotalSeconds());
+    String hours = String.format(Locale.ROOT, "%02d", seconds / 3600)
+        + (seconds % 3600 == 0 ? "" : String.format(Locale.ROOT, ":%02d", seconds % 3600 / 60));
+    boolean east = o.getTotalSeconds() >= 0;
+    return "<" + (east ? "+" : "-") + hours + ">" + (east ? "-" : "+") + hours;
+  }
+
+  private static final java.util.regex.Pattern POSIX_OFFSET =
+      java.util.regex.Pattern.compile("(?i)(utc|gmt|<[^>]*>)?([+-])(\\d{1,2})(?::(\\d{2}))?");
+
+  /**
+   * A time zone as PostgreSQL reads one: a name ({@code Europe/Paris}, {@code UTC}), a POSIX offset (hours west),
+   * or a number of hours east.
+   */
   static ZoneId zone(String value) {
     String v = value.trim();
     try {
@@ -310,8 +339,13 @@ public final class Settings {
         // a number is hours east of UTC (SET TIME ZONE -5)
         return ZoneOffset.ofTotalSeconds((int) Math.round(Double.parseDouble(v) * 3600));
       }
-      if (v.matches("[+-]\\d{1,2}(:\\d{2})?")) {
-        return ZoneOffset.of(v.length() == 2 ? v.charAt(0) + "0" + v.charAt(1) : v);
+      // POSIX offsets count hours west: '+05:30' and 'UTC+5' are behind UTC (pgJDBC names a JVM in GMT+05:30
+      // 'GMT-05:30' for that reason)
+      java.util.regex.Matcher posix = POSIX_OFFSET.matcher(v);
+      if (posix.matches()) {
+        int seconds = Integer.parseInt(posix.group(3)) * 3600
+            + (posix.group(4) == null ? 0 : Integer.parseInt(posix.group(4)) * 60);
+        return ZoneOffset.ofTotalSeconds(posix.group(2).equals("+") ? -seconds : seconds);
       }
       return ZoneId.of(v);
     } catch (DateTimeException | NumberFormatException e) {

@@ -12,7 +12,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The labels of a query's result columns as PostgreSQL gives them, in place of Calcite's: the one place they are
- * decided (and where json and jsonb columns get their type names back). Calcite labels an expression without alias {@code EXPR$0} and makes names unique ({@code x0}); PostgreSQL
+ * decided (and where json, jsonb and name columns get their type names back). Calcite labels an expression without alias {@code EXPR$0} and makes names unique ({@code x0}); PostgreSQL
  * names it by its form ({@link PgColumnNames}: {@code count}, {@code ?column?}, {@code int4}) and allows duplicates.
  * Only the labels frontends read change ({@link ColumnMetaData#label}, and {@link ColumnMetaData#columnName} where
  * it is Calcite's label, not a table column's name); Calcite's own field names, the plan and its cost stay as they were.
@@ -38,9 +38,6 @@ final class ColumnLabels {
     if (fields != null && fields.size() != signature.columns.size()) {
       fields = null;
     }
-    if (labels == null && (fields == null || fields.stream().noneMatch(f -> JsonSqlType.is(f.getType())))) {
-      return signature;
-    }
     List<ColumnMetaData> columns = new ArrayList<>(signature.columns.size());
     boolean changed = false;
     for (int i = 0; i < signature.columns.size(); i++) {
@@ -48,8 +45,8 @@ final class ColumnLabels {
       String label = labels == null ? c.label : labels.get(i);
       // Calcite's column name is the column's origin, or its label when it has none (an expression)
       String columnName = c.columnName == null || c.columnName.equals(c.label) ? label : c.columnName;
-      // json and jsonb by their names, which Calcite's VARCHAR lost
-      ColumnMetaData.AvaticaType type = fields == null ? c.type : JsonSqlType.avaticaType(fields.get(i).getType(), c.type);
+      // json, jsonb and name by their names, which Calcite's VARCHAR lost
+      ColumnMetaData.AvaticaType type = fields == null ? c.type : PgTypes.avaticaType(fields.get(i).getType(), c.type);
       if (Objects.equals(label, c.label) && Objects.equals(columnName, c.columnName) && type == c.type) {
         columns.add(c);
         continue;

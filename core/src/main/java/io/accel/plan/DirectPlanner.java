@@ -825,7 +825,7 @@ final class DirectPlanner {
     /** A result column as Calcite's preparation describes it; {@code origin} the column it reads, or -1. */
     private ColumnMetaData metaData(int ordinal, String label, RelDataType type, int origin) {
       ColumnMetaData.Rep rep = ColumnMetaData.Rep.of(((JavaTypeFactoryImpl) planner.typeFactory()).getJavaClass(type));
-      ColumnMetaData.AvaticaType avaticaType = JsonSqlType.avaticaType(type,
+      ColumnMetaData.AvaticaType avaticaType = PgTypes.avaticaType(type,
           ColumnMetaData.scalar(type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), rep));
       Relation r = origin < 0 ? null : relationOf(origin);
       String columnName = r == null ? label : r.def().columns().get(origin - r.offset()).name();

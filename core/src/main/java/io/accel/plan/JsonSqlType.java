@@ -39,16 +39,6 @@ public final class JsonSqlType extends BasicSqlType {
     return type instanceof JsonSqlType j && j.binary;
   }
 
-  /**
-   * The Avatica type of a result column of {@code type}: json and jsonb keep their names (a PostgreSQL client reads
-   * their OIDs: node-postgres parses them, pgJDBC names them), other types {@code calcite}'s.
-   */
-  public static org.apache.calcite.avatica.ColumnMetaData.AvaticaType avaticaType(RelDataType type,
-      org.apache.calcite.avatica.ColumnMetaData.AvaticaType calcite) {
-    return type instanceof JsonSqlType j ? org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR,
-        j.binary ? "JSONB" : "JSON", org.apache.calcite.avatica.ColumnMetaData.Rep.STRING) : calcite;
-  }
-
   public boolean binary() {
     return binary;
   }

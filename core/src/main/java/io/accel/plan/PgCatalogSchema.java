@@ -55,7 +55,7 @@ public final class PgCatalogSchema extends AbstractSchema {
       Map.entry("pg_tablespace", 1213), Map.entry("pg_collation", 3456), Map.entry("pg_settings", 12000),
       Map.entry("pg_extension", 3079), Map.entry("pg_auth_members", 1261), Map.entry("pg_trigger", 2620),
       Map.entry("pg_rewrite", 2618), Map.entry("pg_opclass", 2616), Map.entry("pg_opfamily", 2753),
-      Map.entry("pg_language", 2612), Map.entry("pg_shdescription", 2396));
+      Map.entry("pg_language", 2612), Map.entry("pg_shdescription", 2396), Map.entry("pg_range", 3541));
 
   /** Oids of the extensions Accel provides, in the range PostgreSQL keeps for objects made at initdb. */
   private static final Map<String, Integer> EXTENSION_OIDS = Map.of("plpgsql", 13559, "pgcrypto", 13570,
@@ -492,10 +492,12 @@ public final class PgCatalogSchema extends AbstractSchema {
   /** A read-only table whose rows are computed from the session's catalog when it is scanned. */
   private static final class VirtualTable extends AbstractTable implements ScannableTable {
     private final List<String> names;
-    private final List<SqlTypeName> types;
+    /** Per column, its (nullable) type. */
+    private final List<java.util.function.Function<RelDataTypeFactory, RelDataType>> types;
     private final java.util.function.Supplier<List<Object[]>> rows;
 
-    VirtualTable(List<String> names, List<SqlTypeName> types, java.util.function.Supplier<List<Object[]>> rows) {
+    VirtualTable(List<String> names, List<java.util.function.Function<RelDataTypeFactory, RelDataType>> types,
+        java.util.function.Supplier<List<Object[]>> rows) {
       this.names = names;
       this.types = types;
       this.rows = rows;
@@ -505,7 +507,7 @@ public final class PgCatalogSchema extends AbstractSchema {
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
       RelDataTypeFactory.Builder b = typeFactory.builder();
       for (int i = 0; i < names.size(); i++) {
-        b.add(names.get(i), typeFactory.createTypeWithNullability(typeFactory.createSqlType(types.get(i)), true));
+        b.add(names.get(i), types.get(i).apply(typeFactory));
       }
       return b.build();
     }
@@ -517,7 +519,7 @@ public final class PgCatalogSchema extends AbstractSchema {
   }
 
   /**
-   * Declares a table from {@code "name type, name type, ..."} (types: oid, int2, int4, int8, float4, bool, text)
+   * Declares a table from {@code "name type, name type, ..."} (types: oid, int2, int4, int8, float4, bool, text, name)
    * and its rows.
    */
   void table(String name, String columns, java.util.function.Supplier<List<Object[]>> rows) {
@@ -526,11 +528,15 @@ public final class PgCatalogSchema extends AbstractSchema {
 
   static Table virtual(String columns, java.util.function.Supplier<List<Object[]>> rows) {
     List<String> names = new ArrayList<>();
-    List<SqlTypeName> types = new ArrayList<>();
+    List<java.util.function.Function<RelDataTypeFactory, RelDataType>> types = new ArrayList<>();
     for (String c : columns.split(",")) {
       String[] p = c.trim().split("\\s+");
       names.add(p[0]);
-      types.add(switch (p[1]) {
+      if (p[1].equals("name")) {
+        types.add(NameSqlType::of);
+        continue;
+      }
+      SqlTypeName type = switch (p[1]) {
         case "oid", "int4" -> SqlTypeName.INTEGER;
         case "int2" -> SqlTypeName.SMALLINT;
         case "int8" -> SqlTypeName.BIGINT;
@@ -538,7 +544,8 @@ public final class PgCatalogSchema extends AbstractSchema {
         case "bool" -> SqlTypeName.BOOLEAN;
         case "timestamptz" -> SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
         default -> SqlTypeName.VARCHAR;
-      });
+      };
+      types.add(f -> f.createTypeWithNullability(f.createSqlType(type), true));
     }
     return new VirtualTable(List.copyOf(names), List.copyOf(types), rows);
   }
@@ -562,23 +569,23 @@ public final class PgCatalogSchema extends AbstractSchema {
   }
 
   private void defineTables() {
-    table("pg_namespace", "oid oid, nspname text, nspowner oid, nspacl text", () -> List.of(
+    table("pg_namespace", "oid oid, nspname name, nspowner oid, nspacl text", () -> List.of(
         new Object[] {PG_CATALOG_OID, NAME, USER_OID, null},
         new Object[] {PUBLIC_OID, "public", DATABASE_OWNER_OID, null},
         new Object[] {INFORMATION_SCHEMA_OID, "information_schema", USER_OID, null}));
-    table("pg_class", "oid oid, relname text, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid,"
+    table("pg_class", "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid,"
         + " relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4,"
         + " reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence text, relkind text, relnatts int2,"
         + " relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool,"
         + " relforcerowsecurity bool, relispopulated bool, relreplident text, relispartition bool, relrewrite oid,"
         + " relfrozenxid int4, relminmxid int4, relacl text, reloptions text, relpartbound text", this::classRows);
-    table("pg_attribute", "attrelid oid, attname text, atttypid oid, attstattarget int4, attlen int2, attnum int2,"
+    table("pg_attribute", "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2,"
         + " attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign text, attstorage text,"
         + " attcompression text, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity text,"
         + " attgenerated text, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text,"
         + " attoptions text, attfdwoptions text, attmissingval text", this::attributeRows);
     table("pg_attrdef", "oid oid, adrelid oid, adnum int2, adbin text", this::attrdefRows);
-    table("pg_type", "oid oid, typname text, typnamespace oid, typowner oid, typlen int2, typbyval bool,"
+    table("pg_type", "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool,"
         + " typtype text, typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid oid,"
         + " typsubscript text, typelem oid, typarray oid, typinput text, typoutput text, typreceive text,"
         + " typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text,"
@@ -589,13 +596,13 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,"
         + " indisreplident bool, indkey text, indcollation text, indclass text, indoption text, indexprs text,"
         + " indpred text", this::indexRows);
-    table("pg_constraint", "oid oid, conname text, connamespace oid, contype text, condeferrable bool,"
+    table("pg_constraint", "oid oid, conname name, connamespace oid, contype text, condeferrable bool,"
         + " condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid,"
         + " confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,"
         + " coninhcount int4, connoinherit bool, conkey text, confkey text, conpfeqop text, conppeqop text,"
         + " conffeqop text, confdelsetcols text, conexclop text, conbin text, tableoid oid",
         withTableOid(PG_CONSTRAINT_CLASS, this::constraintRows));
-    table("pg_database", "oid oid, datname text, datdba oid, encoding int4, datlocprovider text,"
+    table("pg_database", "oid oid, datname name, datdba oid, encoding int4, datlocprovider text,"
         + " datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid int4, datminmxid int4,"
         + " dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text",
         () -> List.<Object[]>of(new Object[] {DATABASE_OID, databaseName(), USER_OID, 6, "c", false, true, -1, 0, 1,
@@ -603,23 +610,23 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_settings", "name text, setting text, unit text, category text, short_desc text, extra_desc text,"
         + " context text, vartype text, source text, min_val text, max_val text, enumvals text, boot_val text,"
         + " reset_val text, sourcefile text, sourceline int4, pending_restart bool", this::settingRows);
-    table("pg_roles", "rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool,"
+    table("pg_roles", "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool,"
         + " rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil text,"
         + " rolbypassrls bool, rolconfig text, oid oid", () -> List.<Object[]>of(new Object[] {user, true, true,
             true, true, true, true, -1, "********", null, true, null, USER_OID}));
-    table("pg_authid", "oid oid, rolname text, rolsuper bool, rolinherit bool, rolcreaterole bool,"
+    table("pg_authid", "oid oid, rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool,"
         + " rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolbypassrls bool, rolconnlimit int4",
         () -> List.<Object[]>of(new Object[] {USER_OID, user, true, true, true, true, true, true, true, -1}));
-    table("pg_user", "usename text, usesysid oid, usecreatedb bool, usesuper bool, userepl bool,"
+    table("pg_user", "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool,"
         + " usebypassrls bool, passwd text, valuntil text, useconfig text",
         () -> List.<Object[]>of(new Object[] {user, USER_OID, true, true, true, true, "********", null, null}));
-    table("pg_am", "oid oid, amname text, amhandler text, amtype text",
+    table("pg_am", "oid oid, amname name, amhandler text, amtype text",
         () -> List.<Object[]>of(new Object[] {HEAP_OID, "heap", "heap_tableam_handler", "t"},
             new Object[] {BTREE_OID, "btree", "bthandler", "i"}));
-    table("pg_tablespace", "oid oid, spcname text, spcowner oid, spcacl text, spcoptions text", () -> List.of(
+    table("pg_tablespace", "oid oid, spcname name, spcowner oid, spcacl text, spcoptions text", () -> List.of(
         new Object[] {1663, "pg_default", USER_OID, null, null},
         new Object[] {1664, "pg_global", USER_OID, null, null}));
-    table("pg_collation", "oid oid, collname text, collnamespace oid, collowner oid, collprovider text,"
+    table("pg_collation", "oid oid, collname name, collnamespace oid, collowner oid, collprovider text,"
         + " collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text",
         () -> List.of(new Object[] {100, "default", PG_CATALOG_OID, USER_OID, "d", true, -1, null, null, null},
             new Object[] {950, "C", PG_CATALOG_OID, USER_OID, "c", true, -1, "C", "C", null}));
@@ -637,7 +644,7 @@ public final class PgCatalogSchema extends AbstractSchema {
       return rows;
     });
     // PostgreSQL's languages (psql's \dL lists those with a call handler: none of these three)
-    table("pg_language", "oid oid, lanname text, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid,"
+    table("pg_language", "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid,"
         + " laninline oid, lanvalidator oid, lanacl text, tableoid oid", () -> List.of(
             new Object[] {12, "internal", USER_OID, false, false, 0, 0, 2246, null, 2612},
             new Object[] {13, "c", USER_OID, false, false, 0, 0, 2247, null, 2612},
@@ -649,19 +656,19 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_inherits", "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", PgCatalogSchema::none);
     table("pg_partitioned_table", "partrelid oid, partstrat text, partnatts int2, partdefid oid, partattrs text",
         PgCatalogSchema::none);
-    table("pg_policy", "oid oid, polname text, polrelid oid, polcmd text, polpermissive bool, polroles text,"
+    table("pg_policy", "oid oid, polname name, polrelid oid, polcmd text, polpermissive bool, polroles text,"
         + " polqual text, polwithcheck text", PgCatalogSchema::none);
-    table("pg_statistic_ext", "oid oid, stxrelid oid, stxname text, stxnamespace oid, stxowner oid,"
+    table("pg_statistic_ext", "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid,"
         + " stxstattarget int4, stxkeys text, stxkind text, stxexprs text", PgCatalogSchema::none);
-    table("pg_publication", "oid oid, pubname text, pubowner oid, puballtables bool, pubinsert bool,"
+    table("pg_publication", "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool,"
         + " pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", PgCatalogSchema::none);
     table("pg_publication_rel", "oid oid, prpubid oid, prrelid oid, prqual text, prattrs text",
         PgCatalogSchema::none);
     table("pg_publication_namespace", "oid oid, pnpubid oid, pnnspid oid", PgCatalogSchema::none);
-    table("pg_trigger", "oid oid, tgrelid oid, tgparentid oid, tgname text, tgfoid oid, tgtype int2,"
+    table("pg_trigger", "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2,"
         + " tgenabled text, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tableoid oid",
         PgCatalogSchema::none);
-    table("pg_rewrite", "oid oid, rulename text, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
+    table("pg_rewrite", "oid oid, rulename name, ev_class oid, ev_type text, ev_enabled text, is_instead bool,"
         + " tableoid oid", PgCatalogSchema::none);
     // no operator classes or families of Accel's own (psql's \dd lists their comments)
     // objects Accel does not have (per-role settings, default privileges, conversions, text search, subscriptions,
@@ -669,36 +676,35 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_db_role_setting", "setdatabase oid, setrole oid, setconfig text", PgCatalogSchema::none);
     table("pg_default_acl", "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype text, defaclacl text",
         PgCatalogSchema::none);
-    table("pg_conversion", "oid oid, conname text, connamespace oid, conowner oid, conforencoding int4,"
+    table("pg_conversion", "oid oid, conname name, connamespace oid, conowner oid, conforencoding int4,"
         + " contoencoding int4, conproc text, condefault bool, tableoid oid", PgCatalogSchema::none);
-    table("pg_ts_config", "oid oid, cfgname text, cfgnamespace oid, cfgowner oid, cfgparser oid, tableoid oid",
+    table("pg_ts_config", "oid oid, cfgname name, cfgnamespace oid, cfgowner oid, cfgparser oid, tableoid oid",
         PgCatalogSchema::none);
-    table("pg_ts_parser", "oid oid, prsname text, prsnamespace oid, prsstart text, prstoken text, prsend text,"
+    table("pg_ts_parser", "oid oid, prsname name, prsnamespace oid, prsstart text, prstoken text, prsend text,"
         + " prsheadline text, prslextype text, tableoid oid", PgCatalogSchema::none);
-    table("pg_ts_dict", "oid oid, dictname text, dictnamespace oid, dictowner oid, dicttemplate oid,"
+    table("pg_ts_dict", "oid oid, dictname name, dictnamespace oid, dictowner oid, dicttemplate oid,"
         + " dictinitoption text, tableoid oid", PgCatalogSchema::none);
-    table("pg_ts_template", "oid oid, tmplname text, tmplnamespace oid, tmplinit text, tmpllexize text,"
+    table("pg_ts_template", "oid oid, tmplname name, tmplnamespace oid, tmplinit text, tmpllexize text,"
         + " tableoid oid", PgCatalogSchema::none);
-    table("pg_subscription", "oid oid, subdbid oid, subskiplsn text, subname text, subowner oid, subenabled bool,"
+    table("pg_subscription", "oid oid, subdbid oid, subskiplsn text, subname name, subowner oid, subenabled bool,"
         + " subbinary bool, substream bool, subtwophasestate text, subdisableonerr bool, subconninfo text,"
         + " subslotname text, subsynccommit text, subpublications text", PgCatalogSchema::none);
-    table("pg_foreign_data_wrapper", "oid oid, fdwname text, fdwowner oid, fdwhandler oid, fdwvalidator oid,"
+    table("pg_foreign_data_wrapper", "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid,"
         + " fdwacl text, fdwoptions text, tableoid oid", PgCatalogSchema::none);
-    table("pg_foreign_server", "oid oid, srvname text, srvowner oid, srvfdw oid, srvtype text, srvversion text,"
+    table("pg_foreign_server", "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text,"
         + " srvacl text, srvoptions text, tableoid oid", PgCatalogSchema::none);
     table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
-    table("pg_user_mappings", "umid oid, srvid oid, srvname text, umuser oid, usename text, umoptions text",
+    table("pg_user_mappings", "umid oid, srvid oid, srvname name, umuser oid, usename name, umoptions text",
         PgCatalogSchema::none);
-    table("pg_opclass", "oid oid, opcmethod oid, opcname text, opcnamespace oid, opcowner oid, opcfamily oid,"
+    table("pg_opclass", "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid,"
         + " opcintype oid, opcdefault bool, opckeytype oid, tableoid oid", PgCatalogSchema::none);
-    table("pg_opfamily", "oid oid, opfmethod oid, opfname text, opfnamespace oid, opfowner oid, tableoid oid",
+    table("pg_opfamily", "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid, tableoid oid",
         PgCatalogSchema::none);
     table("pg_sequence", "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8,"
         + " seqcache int8, seqcycle bool", () -> sequences().stream().map(q -> new Object[] {sequenceOid(q),
             q.type() == io.accel.catalog.ColumnType.SMALLINT ? 21 : q.type() == io.accel.catalog.ColumnType.INTEGER
                 ? 23 : 20, q.start(), q.increment(), q.max(), q.min(), q.cache(), q.cycle()}).toList());
-    table("pg_foreign_table", "ftrelid oid, ftserver oid, ftoptions text", PgCatalogSchema::none);
-    table("pg_proc", "oid oid, proname text, pronamespace oid, proowner oid, prolang oid, prokind text,"
+    table("pg_proc", "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, prokind text,"
         + " prorettype oid, proargtypes text, proretset bool, pronargs int2, provolatile text, proparallel text,"
         + " prosecdef bool, proacl text, prosrc text", PgCatalogSchema::procRows);
     // the statements PREPARE named in this session (the protocol's named statements are the server's own)
@@ -709,7 +715,7 @@ public final class PgCatalogSchema extends AbstractSchema {
                 .map(t -> t.contains(" ") ? "\"" + t + "\"" : t).toList()) + "}", true, 0L, p.executions()}).toList());
     // the extensions created (plpgsql, which every PostgreSQL database has, only once created: Accel runs no
     // PL/pgSQL), plpgsql in pg_catalog, the others in public
-    table("pg_extension", "oid oid, extname text, extowner oid, extnamespace oid, extrelocatable bool,"
+    table("pg_extension", "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool,"
         + " extversion text", () -> {
           List<Object[]> rows = new ArrayList<>();
           session.database().catalog().extensions().forEach((name, version) -> rows.add(new Object[] {
@@ -718,23 +724,31 @@ public final class PgCatalogSchema extends AbstractSchema {
           return rows;
         });
     // the user's tables (PostgreSQL's view also lists the system catalogs, which Accel's pg_class does not)
-    table("pg_tables", "schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool,"
+    table("pg_tables", "schemaname name, tablename name, tableowner name, tablespace text, hasindexes bool,"
         + " hasrules bool, hastriggers bool, rowsecurity bool", () -> model().tables().stream().map(t -> new Object[] {
             "public", t.name(), userName(), null, !t.hasHiddenRowId() || !t.indexes().isEmpty(), false, false,
             false}).toList());
-    table("pg_indexes", "schemaname text, tablename text, indexname text, tablespace text, indexdef text",
+    table("pg_indexes", "schemaname name, tablename name, indexname name, tablespace text, indexdef text",
         () -> model().allIndexes().stream().map(i -> new Object[] {"public", i.table().name(), i.name(), null,
             PgCatalogFunctions.createIndexText(i, true, false)}).toList());
     // empty: Accel has no extensions (deptype 'e', what Flyway and pg_dump ask for), and tools find a sequence's owner
     // and a view's tables through pg_get_serial_sequence and the views' own relations
     table("pg_depend", "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4,"
         + " deptype text", PgCatalogSchema::none);
-    table("pg_enum", "oid oid, enumtypid oid, enumsortorder float4, enumlabel text", PgCatalogSchema::none);
+    table("pg_enum", "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", PgCatalogSchema::none);
+    // the user's tables with I/O counters Accel does not keep (zero): Sequelize's describeTable joins it for comments
+    table("pg_statio_all_tables", "relid oid, schemaname name, relname name, heap_blks_read int8, heap_blks_hit int8,"
+        + " idx_blks_read int8, idx_blks_hit int8, toast_blks_read int8, toast_blks_hit int8, tidx_blks_read int8,"
+        + " tidx_blks_hit int8", () -> model().tables().stream().map(t -> new Object[] {tableOid(t), "public",
+            t.name(), 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L}).toList());
+    // no range types (Sequelize reads it with pg_type on every connection)
+    table("pg_range", "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid,"
+        + " rngcanonical text, rngsubdiff text", PgCatalogSchema::none);
     // one role per session and no role memberships (psql's \du); no extensions: Accel runs no PL/pgSQL or other
     // extension, so it lists none rather than PostgreSQL's plpgsql (psql's \dx)
     table("pg_auth_members", "roleid oid, member oid, grantor oid, admin_option bool", PgCatalogSchema::none);
     // helpers for the rewritten shapes of client queries (see io.accel.sql.PgCatalogSyntax)
-    table("accel_search_path", "r int4, nspname text", () -> {
+    table("accel_search_path", "r int4, nspname name", () -> {
       List<Object[]> rows = new ArrayList<>();
       List<String> path = searchPath(false);
       for (int i = 0; i < path.size(); i++) {
@@ -773,7 +787,7 @@ public final class PgCatalogSchema extends AbstractSchema {
       }
       return rows;
     });
-    table("pg_stat_activity", "datid oid, datname text, pid int4, usesysid oid, usename text,"
+    table("pg_stat_activity", "datid oid, datname name, pid int4, usesysid oid, usename name,"
         + " application_name text, client_addr text, state text, query text", this::activityRows);
   }
 

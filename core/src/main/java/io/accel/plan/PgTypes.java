@@ -62,6 +62,30 @@ final class PgTypes {
     return List.copyOf(types);
   }
 
+  /**
+   * The Avatica type of a result column of {@code type}: json, jsonb and name keep their names, also as an array's
+   * elements (a PostgreSQL client reads their OIDs: node-postgres parses json, pgJDBC names them), other types
+   * {@code calcite}'s.
+   */
+  static org.apache.calcite.avatica.ColumnMetaData.AvaticaType avaticaType(org.apache.calcite.rel.type.RelDataType type,
+      org.apache.calcite.avatica.ColumnMetaData.AvaticaType calcite) {
+    if (type instanceof JsonSqlType j) {
+      return org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR, j.binary() ? "JSONB" : "JSON",
+          org.apache.calcite.avatica.ColumnMetaData.Rep.STRING);
+    }
+    if (type instanceof NameSqlType) {
+      return org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR, "NAME",
+          org.apache.calcite.avatica.ColumnMetaData.Rep.STRING);
+    }
+    if (type.getComponentType() != null && calcite instanceof org.apache.calcite.avatica.ColumnMetaData.ArrayType a) {
+      org.apache.calcite.avatica.ColumnMetaData.AvaticaType component = avaticaType(type.getComponentType(),
+          a.getComponent());
+      return component == a.getComponent() ? calcite
+          : org.apache.calcite.avatica.ColumnMetaData.array(component, a.name, a.rep);
+    }
+    return calcite;
+  }
+
   /** The pg_type oid of a column type. */
   static int oid(DataType type) {
     return switch (type.kind()) {
@@ -99,7 +123,7 @@ final class PgTypes {
       case DECIMAL -> 1700;
       case REAL -> 700;
       case FLOAT, DOUBLE -> 701;
-      case VARCHAR -> JsonSqlType.is(type) ? (JsonSqlType.isBinary(type) ? 3802 : 114) : 25;
+      case VARCHAR -> JsonSqlType.is(type) ? (JsonSqlType.isBinary(type) ? 3802 : 114) : NameSqlType.is(type) ? 19 : 25;
       case DATE -> 1082;
       case TIME -> 1083;
       case TIMESTAMP -> 1114;

@@ -41,8 +41,9 @@ public final class StatementPlanner {
     public org.apache.calcite.rel.type.RelDataType createTypeWithCharsetAndCollation(
         org.apache.calcite.rel.type.RelDataType type, java.nio.charset.Charset charset,
         org.apache.calcite.sql.SqlCollation collation) {
-      // json and jsonb have the default character set; Calcite's copy would make them VARCHAR
-      return JsonSqlType.is(type) ? type : super.createTypeWithCharsetAndCollation(type, charset, collation);
+      // json, jsonb and name have the default character set; Calcite's copy would make them VARCHAR
+      return JsonSqlType.is(type) || NameSqlType.is(type) ? type
+          : super.createTypeWithCharsetAndCollation(type, charset, collation);
     }
   };
   /** Immutable; Calcite's connection derived it again for every execution. */

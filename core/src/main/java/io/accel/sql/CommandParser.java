@@ -101,6 +101,31 @@ public final class CommandParser {
   }
 
   /**
+   * {@code INTERVAL '+05:30' HOUR TO MINUTE} (the SQL standard's zone, Sequelize's on every connection) as the
+   * zone PostgreSQL names it ({@code <+05:30>-05:30}).
+   */
+  private String intervalZone() {
+    next();
+    Token text = next();
+    java.util.regex.Matcher m = text.kind() == Kind.STRING
+        ? java.util.regex.Pattern.compile("\\s*([+-]?)(\\d{1,2})(?::(\\d{2}))?\\s*").matcher(text.text()) : null;
+    if (m == null || !m.matches()) {
+      throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid interval value for time zone: "
+          + text.text());
+    }
+    if (optionalWord("hour")) {
+      if (optionalWord("to")) {
+        expectWord("minute");
+      }
+    }
+    String hours = String.format(java.util.Locale.ROOT, "%02d", Integer.parseInt(m.group(2)))
+        + (m.group(3) == null || m.group(3).equals("00") ? "" : ":" + m.group(3));
+    boolean west = m.group(1).equals("-");
+    // PostgreSQL's own name for it: the abbreviation, then the POSIX offset (hours west)
+    return "<" + (west ? "-" : "+") + hours + ">" + (west ? "+" : "-") + hours;
+  }
+
+  /**
    * {@code SET [SESSION | LOCAL] name {TO | =} value [, ...] | DEFAULT}, {@code SET TIME ZONE value | LOCAL |
    * DEFAULT}. Null when the statement is not a setting (Calcite's own SET forms are left to it).
    */
@@ -137,9 +162,14 @@ public final class CommandParser {
     if (peek().is("time") && tokens.get(pos + 1).is("zone")) {
       next();
       next();
-      String value = peek().is("local") || peek().is("default") ? null : settingValue();
-      if (value == null) {
-        next();
+      String value;
+      if (peek().is("interval")) {
+        value = intervalZone();
+      } else {
+        value = peek().is("local") || peek().is("default") ? null : settingValue();
+        if (value == null) {
+          next();
+        }
       }
       finish();
       return new Command.Set("timezone", value, local);

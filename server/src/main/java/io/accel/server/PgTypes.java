@@ -29,6 +29,7 @@ final class PgTypes {
   static final int INT4 = 23;
   static final int TEXT = 25;
   static final int OID = 26;
+  static final int NAME = 19;
   static final int FLOAT4 = 700;
   static final int FLOAT8 = 701;
   static final int UNKNOWN = 705;
@@ -67,6 +68,7 @@ final class PgTypes {
         case "TEXT" -> TEXT;
         case "JSONB" -> JSONB;
         case "JSON" -> JSON;
+        case "NAME" -> NAME;
         default -> VARCHAR;
       };
       case Types.LONGVARCHAR, Types.CLOB -> TEXT;
@@ -96,6 +98,7 @@ final class PgTypes {
       case INT4, FLOAT4, DATE, OID -> 4;
       case INT8, FLOAT8, TIME, TIMESTAMP, TIMESTAMPTZ -> 8;
       case UUID_OID -> 16;
+      case NAME -> 64;
       default -> -1;
     };
   }
@@ -274,7 +277,7 @@ final class PgTypes {
   private static final int[][] ARRAYS = {{BOOL, 1000}, {BYTEA, 1001}, {INT2, 1005}, {INT4, 1007}, {TEXT, 1009},
       {BPCHAR, 1014}, {VARCHAR, 1015}, {INT8, 1016}, {FLOAT4, 1021}, {FLOAT8, 1022}, {TIMESTAMP, 1115},
       {DATE, 1182}, {TIME, 1183}, {TIMESTAMPTZ, 1185}, {NUMERIC, 1231}, {UUID_OID, 2951}, {JSON, 199},
-      {JSONB, 3807}};
+      {JSONB, 3807}, {NAME, 1003}};
 
   /** The array type of element type {@code element} (text[] for one without). */
   static int arrayOf(int element) {
