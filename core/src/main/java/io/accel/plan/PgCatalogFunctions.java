@@ -24,6 +24,19 @@ public final class PgCatalogFunctions {
     return n <= parts.length ? Short.valueOf(parts[n - 1].trim()) : null;
   }
 
+  /** Whether {@code n} is one of the keys of a catalog key column's text ({@code {1,2}}, {@code 1 2}). */
+  public static Boolean accel_key_in(Integer n, String keys) {
+    if (n == null || keys == null) {
+      return null;
+    }
+    for (String k : keys.replace("{", "").replace("}", "").split("[,\\s]+")) {
+      if (!k.isEmpty() && Integer.parseInt(k.trim()) == n) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static String version() {
     return "PostgreSQL " + Settings.SERVER_VERSION + " on x86_64-pc-linux-gnu, compiled by javac, 64-bit";
   }
@@ -191,7 +204,6 @@ public final class PgCatalogFunctions {
     return oid != null && PgCatalogSchema.of(token).relationVisible(oid);
   }
 
-  /** {@code X::regclass} for an oid: the relation's name (NULL-safe), or the number when there is none. */
   /** {@code text::regclass::oid}: the oid of the relation the text names; 42P01 when there is none. */
   public static Integer accel_regclass_oid(int token, String name) {
     if (name == null) {
@@ -205,6 +217,20 @@ public final class PgCatalogFunctions {
     return oid;
   }
 
+  /** {@code text::regtype}: the type the text names, as format_type prints it; 42704 when there is none. */
+  public static String accel_regtype_text(String name) {
+    if (name == null) {
+      return null;
+    }
+    Integer oid = PgCatalogSchema.typeOid(name);
+    if (oid == null) {
+      throw new io.accel.sql.AccelException(io.accel.sql.SqlState.UNDEFINED_OBJECT,
+          "type \"" + name + "\" does not exist");
+    }
+    return format_type(oid, null);
+  }
+
+  /** {@code X::regclass} for an oid: the relation's name (NULL-safe), or the number when there is none. */
   public static String accel_regclass_name(int token, Integer oid) {
     return oid == null ? null : PgCatalogSchema.of(token).relationName(oid);
   }

@@ -175,27 +175,78 @@ public final class PgCatalogSchema extends AbstractSchema {
 
   /** The oid of the relation {@code name} names ({@code 'items'::regclass}), or null. */
   public Integer relationOid(String name) {
-    String n = name.trim();
-    String schema = null;
-    int dot = n.indexOf('.');
-    if (dot > 0 && !n.startsWith("\"")) {
-      schema = n.substring(0, dot);
-      n = n.substring(dot + 1);
+    List<String> parts = identifierParts(name);
+    if (parts.size() == 3) {
+      parts = parts.subList(1, 3); // database.schema.relation: the session's database is the only one
     }
-    n = n.startsWith("\"") && n.endsWith("\"") && n.length() > 1 ? n.substring(1, n.length() - 1).replace("\"\"", "\"")
-        : n.toLowerCase(java.util.Locale.ROOT);
-    if (schema == null || schema.equalsIgnoreCase("public")) {
+    if (parts.isEmpty() || parts.size() > 2) {
+      return null;
+    }
+    String schema = parts.size() == 2 ? parts.get(0) : null;
+    String n = parts.get(parts.size() - 1);
+    if (schema == null || schema.equals("public")) {
       Integer oid = model().oidsByName.get(n);
       if (oid != null) {
         return oid;
       }
     }
-    return schema == null || schema.equalsIgnoreCase(NAME) ? SYSTEM_RELATIONS.get(n) : null;
+    return schema == null || schema.equals(NAME) ? SYSTEM_RELATIONS.get(n) : null;
+  }
+
+  /**
+   * A dotted name as PostgreSQL reads it ({@code "Public".t}, {@code db.public.t}): its parts, quoted ones as
+   * written, the others in lower case.
+   */
+  static List<String> identifierParts(String name) {
+    List<String> parts = new ArrayList<>();
+    String n = name.trim();
+    int i = 0;
+    while (i <= n.length()) {
+      StringBuilder part = new StringBuilder();
+      if (i < n.length() && n.charAt(i) == '"') {
+        i++;
+        while (i < n.length()) {
+          char c = n.charAt(i++);
+          if (c == '"') {
+            if (i < n.length() && n.charAt(i) == '"') {
+              part.append('"');
+              i++;
+            } else {
+              break;
+            }
+          } else {
+            part.append(c);
+          }
+        }
+      } else {
+        int dot = n.indexOf('.', i);
+        int end = dot < 0 ? n.length() : dot;
+        part.append(n.substring(i, end).trim().toLowerCase(java.util.Locale.ROOT));
+        i = end;
+      }
+      parts.add(part.toString());
+      if (i >= n.length()) {
+        break;
+      }
+      if (n.charAt(i) != '.') {
+        return List.of(); // text after a quoted part
+      }
+      i++;
+    }
+    return parts;
   }
 
   /** The oid of the type {@code name} names ({@code 'int4'::regtype}), or null. */
   public static Integer typeOid(String name) {
     String n = name.trim().toLowerCase(java.util.Locale.ROOT);
+    if (n.startsWith("\"")) {
+      // "pg_catalog"."int4", as information_schema's udt_schema and udt_name quote it
+      List<String> parts = identifierParts(name);
+      if (parts.size() > 2 || parts.size() == 2 && !parts.get(0).equals(NAME)) {
+        return null;
+      }
+      n = parts.isEmpty() ? n : parts.get(parts.size() - 1);
+    }
     if (n.startsWith("pg_catalog.")) {
       n = n.substring("pg_catalog.".length());
     }
@@ -728,6 +779,12 @@ public final class PgCatalogSchema extends AbstractSchema {
         + " hasrules bool, hastriggers bool, rowsecurity bool", () -> model().tables().stream().map(t -> new Object[] {
             "public", t.name(), userName(), null, !t.hasHiddenRowId() || !t.indexes().isEmpty(), false, false,
             false}).toList());
+    // no materialized views
+    table("pg_matviews", "schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes bool,"
+        + " ispopulated bool, definition text", PgCatalogSchema::none);
+    // the user's views, their queries as written (PostgreSQL prints its own deparsed form); TypeORM lists them
+    table("pg_views", "schemaname name, viewname name, viewowner name, definition text", () -> userViews().stream()
+        .map(v -> new Object[] {"public", v.name(), userName(), v.definition()}).toList());
     table("pg_indexes", "schemaname name, tablename name, indexname name, tablespace text, indexdef text",
         () -> model().allIndexes().stream().map(i -> new Object[] {"public", i.table().name(), i.name(), null,
             PgCatalogFunctions.createIndexText(i, true, false)}).toList());

@@ -105,6 +105,7 @@ public final class PgCatalogSyntax {
   }
 
   public static String rewrite(String sql, Resolver resolver) {
+    sql = scalarsInFrom(sql);
     if (!TRIGGER.matcher(sql).find()) {
       return sql;
     }
@@ -176,7 +177,8 @@ public final class PgCatalogSyntax {
             pieces[k] = "";
           }
           i = j;
-        } else if (j < n && tokens.get(j).kind() == SqlLexer.Kind.WORD && REG_TYPES.contains(tokens.get(j).text())) {
+        } else if (j < n && (tokens.get(j).kind() == SqlLexer.Kind.WORD || tokens.get(j).kind() == SqlLexer.Kind.QUOTED)
+            && REG_TYPES.contains(tokens.get(j).text())) {
           regCast(tokens, pieces, i, j, resolver, token);
           i = j;
         }
@@ -343,6 +345,19 @@ public final class PgCatalogSyntax {
       pieces[i - 1] = pieces[i - 1] + "))";
       return;
     }
+    if (type.equals("regtype") && textOperand(tokens, start, i - 1)) {
+      // a type named by text ('"' || udt_schema || '"."' || udt_name || '"')::regtype: its name as format_type's
+      pieces[start] = "(pg_catalog.accel_regtype_text(" + pieces[start];
+      pieces[i - 1] = pieces[i - 1] + "))";
+      return;
+    }
+    if (type.equals("regclass") && textOperand(tokens, start, i - 1)) {
+      // a name computed as text ((quote_ident(schema) || '.' || quote_ident(name))::regclass, TypeORM's table
+      // comments): the relation's oid, which the functions it is passed to (obj_description, ...) take
+      pieces[start] = "(pg_catalog.accel_regclass_oid(" + token + ", " + pieces[start];
+      pieces[i - 1] = pieces[i - 1] + "))";
+      return;
+    }
     String function = switch (type) {
       case "regclass" -> "pg_catalog.accel_regclass_name(" + token + ", ";
       case "regnamespace" -> "pg_catalog.accel_regnamespace_name(" + token + ", ";
@@ -351,6 +366,18 @@ public final class PgCatalogSyntax {
     };
     pieces[start] = "(" + function + pieces[start];
     pieces[i - 1] = pieces[i - 1] + (type.equals("regtype") ? ", NULL))" : "))");
+  }
+
+  /** Whether tokens {@code from..to} compute text: a string literal, a concatenation or quote_ident in them. */
+  private static boolean textOperand(List<SqlLexer.Token> tokens, int from, int to) {
+    for (int k = from; k <= to; k++) {
+      SqlLexer.Token t = tokens.get(k);
+      if (t.kind() == SqlLexer.Kind.STRING || t.isSymbol("||") || t.is("quote_ident") || t.is("concat")
+          || t.is("format")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The number of arguments of the call whose parenthesis is at {@code open} (0 for none). */
@@ -379,6 +406,56 @@ public final class PgCatalogSyntax {
    * wall-clock timestamp, which the cast reads in the session's zone).
    */
   private static final String NOW = "CAST(CURRENT_TIMESTAMP AS TIMESTAMP WITH LOCAL TIME ZONE)";
+
+  /** Scalar functions a client calls in FROM as a table of one row ({@code SELECT * FROM current_schema()}). */
+  private static final Set<String> SCALARS_IN_FROM = Set.of("current_schema", "current_schemas", "current_database",
+      "version", "now", "current_setting", "pg_backend_pid", "pg_is_in_recovery", "statement_timestamp",
+      "transaction_timestamp", "clock_timestamp", "gen_random_uuid", "nextval", "currval", "lastval", "setval");
+
+  private static final Pattern SCALAR_IN_FROM = Pattern.compile("(?i)\\b(?:from|join)\\s+(?:pg_catalog\\s*\\.\\s*)?(?:"
+      + String.join("|", SCALARS_IN_FROM) + ")\\s*\\(");
+
+  /**
+   * A scalar function in FROM as PostgreSQL reads it, a one-row table whose one column the alias (else the
+   * function) names: {@code FROM version() v} is {@code FROM (SELECT version() AS v) AS v} (TypeORM asks
+   * {@code SELECT * FROM current_schema()}; Calcite's FROM takes only table functions).
+   */
+  static String scalarsInFrom(String sql) {
+    return SCALAR_IN_FROM.matcher(sql).find() ? SqlLexer.rewriteEach(sql, 16, PgCatalogSyntax::scalarInFrom) : sql;
+  }
+
+  private static String scalarInFrom(String sql, List<SqlLexer.Token> tokens) {
+    int n = tokens.size();
+    for (int k = 0; k + 2 < n; k++) {
+      if (!tokens.get(k).is("from") && !tokens.get(k).is("join")) {
+        continue;
+      }
+      int start = k + 1;
+      int f = tokens.get(start).is("pg_catalog") && symbol(tokens, start + 1, ".") ? start + 2 : start;
+      if (f >= n || tokens.get(f).kind() != SqlLexer.Kind.WORD || !SCALARS_IN_FROM.contains(tokens.get(f).text())
+          || !symbol(tokens, f + 1, "(")) {
+        continue;
+      }
+      int close = closing(tokens, f + 1);
+      if (close < 0) {
+        return null;
+      }
+      int alias = close + 1 < n && tokens.get(close + 1).is("as") ? close + 2 : close + 1;
+      boolean aliased = alias < n && (tokens.get(alias).kind() == SqlLexer.Kind.QUOTED
+          || tokens.get(alias).kind() == SqlLexer.Kind.WORD && !COLUMN_ALIAS_STOPS.contains(tokens.get(alias).text()));
+      if (aliased && symbol(tokens, alias + 1, "(")) {
+        continue; // a column list: left as written
+      }
+      // quoted: the function's name as a name, which the renaming of functions below leaves alone
+      String name = aliased ? sql.substring(tokens.get(alias).start(), tokens.get(alias).end())
+          : "\"" + tokens.get(f).text() + "\"";
+      int end = aliased ? tokens.get(alias).end() : tokens.get(close).end();
+      return sql.substring(0, tokens.get(start).start()) + "(SELECT "
+          + sql.substring(tokens.get(start).start(), tokens.get(close).end()) + " AS " + name + ") AS " + name
+          + sql.substring(end);
+    }
+    return null;
+  }
 
   /** Set-returning functions of one column, which an alias without a column list names. */
   private static final Set<String> ONE_COLUMN_FUNCTIONS = Set.of("generate_series", "regexp_matches",
@@ -617,9 +694,21 @@ public final class PgCatalogSyntax {
         && !lower.contains("unnest")) {
       return sql;
     }
+    if (KEY_IN.matcher(sql).find()) {
+      sql = KEY_IN.matcher(sql).replaceAll("pg_catalog.accel_key_in($1, $2)");
+    }
     for (Shape shape : SHAPES) {
       sql = shape.pattern().matcher(sql).replaceAll(shape.replacement());
     }
     return sql;
   }
+
+  private static final String IDENTIFIER = "(?:\"[^\"]+\"|\\w+)";
+
+  /**
+   * {@code a.attnum = ANY (con.conkey)} over the catalog's key columns, which Accel keeps as text ({@code {1,2}},
+   * an index's {@code 1 2}): whether the number is one of the keys (TypeORM's constraint and index listings).
+   */
+  private static final Pattern KEY_IN = Pattern.compile("(" + IDENTIFIER + "(?:\\s*\\.\\s*" + IDENTIFIER
+      + ")*)\\s*=\\s*(?i:any)\\s*\\(\\s*((?:" + IDENTIFIER + "\\s*\\.\\s*)?\"?(?i:conkey|confkey|indkey)\"?)\\s*\\)");
 }

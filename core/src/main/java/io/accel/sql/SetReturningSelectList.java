@@ -54,6 +54,7 @@ public final class SetReturningSelectList {
       int depth = 0;
       int call = -1;
       int calls = 0;
+      List<Integer> unnests = new java.util.ArrayList<>();
       boolean grouping = false;
       int end = s + 1;
       for (; end < tokens.size(); end++) {
@@ -74,6 +75,9 @@ public final class SetReturningSelectList {
             && tokens.get(end + 1).isSymbol("(") && !tokens.get(end - 1).isSymbol(".")) {
           calls++;
           call = end;
+          if (t.is("unnest")) {
+            unnests.add(end);
+          }
         } else if (t.kind() == Kind.WORD && GROUPING.contains(t.text())) {
           grouping = true;
         } else if (t.is("select")) {
@@ -81,6 +85,13 @@ public final class SetReturningSelectList {
         }
       }
       boolean from = end < tokens.size() && tokens.get(end).is("from");
+      if (from && !grouping && calls > 0 && unnests.size() == calls
+          && unnests.stream().allMatch(c -> catalogKeys(tokens, c))) {
+        String keys = catalogKeys(sql, tokens, unnests, end);
+        if (keys != null) {
+          return keys;
+        }
+      }
       if (call < 0 || calls != 1) {
         continue;
       }
@@ -113,6 +124,72 @@ public final class SetReturningSelectList {
     }
     return null;
   }
+
+  /** The catalog's key columns, arrays Accel keeps as their text ({@code {1,2}}). */
+  private static final Set<String> KEY_ARRAYS = Set.of("conkey", "confkey");
+
+  /** Whether the call at {@code call} is unnest of a catalog key column ({@code unnest(con.conkey)}). */
+  private static boolean catalogKeys(List<Token> tokens, int call) {
+    int close = PgCatalogSyntax.closing(tokens, call + 1);
+    if (close < 0 || close == call + 2) {
+      return false;
+    }
+    for (int k = call + 2; k < close; k++) {
+      boolean name = tokens.get(k).kind() == Kind.WORD || tokens.get(k).kind() == Kind.QUOTED;
+      if ((k - call) % 2 == 0 ? !name : !tokens.get(k).isSymbol(".")) {
+        return false;
+      }
+    }
+    return (close - call) % 2 == 1 && KEY_ARRAYS.contains(tokens.get(close - 1).text());
+  }
+
+  /**
+   * unnest of catalog key columns in a SELECT list, several in lockstep as PostgreSQL runs them (TypeORM's foreign
+   * keys: {@code UNNEST(con.conkey) AS parent, UNNEST(con.confkey) AS child}): each is the key at a position of
+   * {@code accel_key_positions}, joined while the first has one. Null when the FROM clause is not one this reads.
+   */
+  private static String catalogKeys(String sql, List<Token> tokens, List<Integer> calls, int from) {
+    int fromEnd = fromEnd(tokens, from);
+    if (fromEnd < 0 || groups(tokens, from, fromEnd)) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    String first = null;
+    for (int c : calls) {
+      int close = PgCatalogSyntax.closing(tokens, c + 1);
+      String argument = sql.substring(tokens.get(c + 2).start(), tokens.get(close - 1).end());
+      first = first == null ? argument : first;
+      out.append(sql, at, tokens.get(c).start()).append("pg_catalog.accel_key_at(").append(argument)
+          .append(", accel_key_pos.n)");
+      at = tokens.get(close).end();
+    }
+    String has = "pg_catalog.accel_key_at(" + first + ", accel_key_pos.n) IS NOT NULL";
+    out.append(sql, at, tokens.get(fromEnd - 1).end()).append(", pg_catalog.accel_key_positions AS accel_key_pos");
+    Token after = tokens.get(fromEnd);
+    if (after.is("where")) {
+      out.append(sql, tokens.get(fromEnd - 1).end(), after.end()).append(" ").append(has).append(" AND (");
+      int whereEnd = fromEnd + 1;
+      int depth = 0;
+      for (; whereEnd < tokens.size(); whereEnd++) {
+        Token t = tokens.get(whereEnd);
+        if (t.kind() == Kind.END || t.isSymbol(";") || t.isSymbol(")") && depth == 0
+            || depth == 0 && t.kind() == Kind.WORD && ENDS_WHERE.contains(t.text())) {
+          break;
+        }
+        depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+      }
+      out.append(sql, after.end(), tokens.get(whereEnd - 1).end()).append(")")
+          .append(sql.substring(tokens.get(whereEnd - 1).end()));
+    } else {
+      out.append(" WHERE ").append(has).append(sql.substring(tokens.get(fromEnd - 1).end()));
+    }
+    return out.toString();
+  }
+
+  /** Words that end a WHERE clause at its depth. */
+  private static final Set<String> ENDS_WHERE = Set.of("group", "having", "window", "order", "limit", "offset",
+      "fetch", "for", "union", "intersect", "except", "returning");
 
   /** The index of the token that ends the FROM clause starting at token {@code from}, or -1. */
   private static int fromEnd(List<Token> tokens, int from) {
