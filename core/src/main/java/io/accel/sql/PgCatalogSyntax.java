@@ -427,8 +427,9 @@ public final class PgCatalogSyntax {
   private static String scalarInFrom(String sql, List<SqlLexer.Token> tokens) {
     int n = tokens.size();
     for (int k = 0; k + 2 < n; k++) {
-      if (!tokens.get(k).is("from") && !tokens.get(k).is("join")) {
-        continue;
+      if (!tokens.get(k).is("from") && !tokens.get(k).is("join") || k > 0 && tokens.get(k - 1).is("distinct")
+          || insideCall(tokens, k)) {
+        continue; // IS DISTINCT FROM now(), extract(hour FROM now()), substring(x FROM 2)
       }
       int start = k + 1;
       int f = tokens.get(start).is("pg_catalog") && symbol(tokens, start + 1, ".") ? start + 2 : start;
@@ -455,6 +456,20 @@ public final class PgCatalogSyntax {
           + sql.substring(end);
     }
     return null;
+  }
+
+  /** Whether token {@code k} is inside the parentheses of a call ({@code extract(... FROM ...)}), not a query's. */
+  private static boolean insideCall(List<SqlLexer.Token> tokens, int k) {
+    int depth = 0;
+    for (int i = k - 1; i >= 0; i--) {
+      if (tokens.get(i).isSymbol(")")) {
+        depth++;
+      } else if (tokens.get(i).isSymbol("(") && depth-- == 0) {
+        return !symbol(tokens, i + 1, "select") && !tokens.get(i + 1).is("select")
+            && i > 0 && tokens.get(i - 1).kind() == SqlLexer.Kind.WORD;
+      }
+    }
+    return false;
   }
 
   /** Set-returning functions of one column, which an alias without a column list names. */
