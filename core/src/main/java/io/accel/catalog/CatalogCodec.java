@@ -13,8 +13,11 @@ import java.util.Optional;
 
 /** The binary form of a {@link TableDef} in the {@code meta} column family, versioned by a leading format byte. */
 final class CatalogCodec {
+  /** Format 8 adds, at the end, the primary key constraint's declared name. */
+  private static final int FORMAT = 8;
+  /** Written before primary key constraints kept their declared names. */
+  private static final int FORMAT_WITHOUT_PK_NAME = 7;
   /** Format 7 adds, after the foreign keys, each index's predicate and expression columns. */
-  private static final int FORMAT = 7;
   /** Written before partial and expression indexes. */
   private static final int FORMAT_WITHOUT_INDEX_EXPRESSIONS = 6;
   /** Format 5 adds each FOREIGN KEY constraint's deferral after its actions. */
@@ -101,6 +104,10 @@ final class CatalogCodec {
             writeType(out, ic.type());
           }
         }
+      }
+      out.writeBoolean(t.pkConstraint() != null);
+      if (t.pkConstraint() != null) {
+        out.writeUTF(t.pkConstraint());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -194,8 +201,9 @@ final class CatalogCodec {
               index.constraint(), predicate));
         }
       }
+      String pkConstraint = format > FORMAT_WITHOUT_PK_NAME && in.readBoolean() ? in.readUTF() : null;
       return new TableDef(id, name, columns, pk, indexes, schemaVersion,
-          layout == null ? RowLayout.plain(columns) : layout, checks, foreignKeys);
+          layout == null ? RowLayout.plain(columns) : layout, checks, foreignKeys, pkConstraint);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -8,11 +8,12 @@ import java.util.Optional;
  * A table as the catalog records it. {@code primaryKey} holds the ordinals of the primary key columns;
  * when it is empty the table has a hidden row id (a BIGINT) as its storage key. {@code id} names the
  * table's RocksDB column family; {@code schemaVersion} is written into every row and moves with every ALTER TABLE;
- * {@code layout} says which stored slot holds each column (rows are not rewritten by ADD or DROP COLUMN).
+ * {@code layout} says which stored slot holds each column (rows are not rewritten by ADD or DROP COLUMN);
+ * {@code pkConstraint} is the primary key's declared name, or null for PostgreSQL's {@code <table>_pkey}.
  */
 public record TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey,
     List<IndexDef> indexes, int schemaVersion, RowLayout layout, List<CheckDef> checks,
-    List<ForeignKeyDef> foreignKeys) {
+    List<ForeignKeyDef> foreignKeys, String pkConstraint) {
 
   public TableDef {
     columns = List.copyOf(columns);
@@ -26,10 +27,16 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
     }
   }
 
+  /** A table whose primary key constraint (if any) has the name PostgreSQL generates, {@code <table>_pkey}. */
+  public TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey, List<IndexDef> indexes,
+      int schemaVersion, RowLayout layout, List<CheckDef> checks, List<ForeignKeyDef> foreignKeys) {
+    this(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys, null);
+  }
+
   /** A table without FOREIGN KEY constraints. */
   public TableDef(long id, String name, List<Column> columns, List<Integer> primaryKey, List<IndexDef> indexes,
       int schemaVersion, RowLayout layout, List<CheckDef> checks) {
-    this(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, List.of());
+    this(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, List.of(), null);
   }
 
   /** A table without CHECK constraints. */
@@ -46,18 +53,30 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
 
   /** This table with {@code checks} as its CHECK constraints. */
   public TableDef withChecks(List<CheckDef> checks) {
-    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys);
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys,
+        pkConstraint);
   }
 
   /** This table with {@code foreignKeys} as its FOREIGN KEY constraints. */
   public TableDef withForeignKeys(List<ForeignKeyDef> foreignKeys) {
-    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys);
+    return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys,
+        pkConstraint);
   }
 
   /** This table with the CHECK and FOREIGN KEY constraints of {@code other} (a rewrite of the same table). */
   public TableDef withConstraintsOf(TableDef other) {
     return new TableDef(id, name, columns, primaryKey, indexes, schemaVersion, layout, other.checks,
-        other.foreignKeys);
+        other.foreignKeys, other.primaryKey.equals(primaryKey) ? other.pkConstraint : pkConstraint);
+  }
+
+  /** This table with its primary key constraint named {@code name} (null: {@code <table>_pkey}). */
+  public TableDef withPkConstraint(String name) {
+    return new TableDef(id, this.name, columns, primaryKey, indexes, schemaVersion, layout, checks, foreignKeys, name);
+  }
+
+  /** The name of the primary key constraint (and its index): as declared, else {@code <table>_pkey}. */
+  public String primaryKeyName() {
+    return pkConstraint != null ? pkConstraint : name + "_pkey";
   }
 
   public boolean hasHiddenRowId() {
@@ -86,13 +105,15 @@ public record TableDef(long id, String name, List<Column> columns, List<Integer>
   public TableDef withIndex(IndexDef index) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.add(index);
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys,
+        pkConstraint);
   }
 
   public TableDef withoutIndex(String indexName) {
     List<IndexDef> list = new ArrayList<>(indexes);
     list.removeIf(i -> i.name().equals(indexName));
-    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys);
+    return new TableDef(id, name, columns, primaryKey, list, schemaVersion, layout, checks, foreignKeys,
+        pkConstraint);
   }
 
   /** The stored form of a row of this table's columns (at its current schema version). */

@@ -168,7 +168,7 @@ final class AlterTableExecutor {
       }
     }
     if (t.index(name).filter(IndexDef::unique).isPresent()
-        || !t.primaryKey().isEmpty() && name.equals(t.name() + "_pkey")) {
+        || !t.primaryKey().isEmpty() && name.equals(t.primaryKeyName())) {
       throw new AccelException(SqlState.WRONG_OBJECT_TYPE, "constraint \"" + name + "\" of relation \"" + t.name()
           + "\" is not a foreign key or check constraint");
     }
@@ -218,7 +218,7 @@ final class AlterTableExecutor {
         }
         int version = t.schemaVersion() + 1;
         publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-            t.layout().withColumnAdded(spec.type(), version, missing), t.checks(), t.foreignKeys()));
+            t.layout().withColumnAdded(spec.type(), version, missing), t.checks(), t.foreignKeys(), t.pkConstraint()));
       }
       if (!add.checks().isEmpty()) {
         TableDef now = table(name);
@@ -392,7 +392,7 @@ final class AlterTableExecutor {
     }
     List<Integer> pk = t.primaryKey().stream().map(c -> shift(c, ordinal)).toList();
     publish(t, new TableDef(t.id(), t.name(), columns, pk, kept, version, t.layout().withColumnDropped(ordinal),
-        checks, t.foreignKeys()));
+        checks, t.foreignKeys(), pk.isEmpty() ? null : t.pkConstraint()));
     for (IndexDef index : dropped) {
       database.store().dropFamily(Catalog.indexFamily(index.id()));
     }
@@ -416,7 +416,7 @@ final class AlterTableExecutor {
     List<io.accel.catalog.ForeignKeyDef> own = t.foreignKeys().stream()
         .map(f -> f.refTable().equals(name) ? f.withRefTable(newName) : f).toList();
     publish(t, new TableDef(t.id(), newName, t.columns(), t.primaryKey(), t.indexes(), t.schemaVersion(), t.layout(),
-        t.checks(), own));
+        t.checks(), own, t.pkConstraint()));
     for (TableDef other : List.copyOf(catalog.tables())) {
       if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(f -> f.refTable().equals(name))) {
         catalog.put(other.withForeignKeys(other.foreignKeys().stream()
@@ -463,7 +463,7 @@ final class AlterTableExecutor {
         && t.indexes().stream().noneMatch(i -> i.include().contains(ordinal)
             || i.columns().stream().anyMatch(ic -> ic.column() == ordinal))) {
       publish(t, new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(), version,
-          t.layout().withColumnType(ordinal, to), t.checks(), t.foreignKeys()));
+          t.layout().withColumnType(ordinal, to), t.checks(), t.foreignKeys(), t.pkConstraint()));
       return;
     }
     java.time.ZoneId zone = session.timeZone().toZoneId();
@@ -595,12 +595,12 @@ final class AlterTableExecutor {
       return;
     }
     Optional<IndexDef> index = t.index(dc.name()).filter(IndexDef::unique);
-    if (index.isPresent() || !t.primaryKey().isEmpty() && dc.name().equals(t.name() + "_pkey")) {
+    if (index.isPresent() || !t.primaryKey().isEmpty() && dc.name().equals(t.primaryKeyName())) {
       // a FOREIGN KEY that references the key depends on it
       for (TableDef other : catalog.tables()) {
         for (io.accel.catalog.ForeignKeyDef f : other.foreignKeys()) {
           if (f.refTable().equals(t.name()) && ReferencedKey.of(t, f.refColumns())
-              .filter(k -> k.index().map(IndexDef::name).orElse(t.name() + "_pkey").equals(dc.name())).isPresent()) {
+              .filter(k -> k.index().map(IndexDef::name).orElse(t.primaryKeyName()).equals(dc.name())).isPresent()) {
             throw new AccelException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop constraint " + dc.name()
                 + " on table " + t.name() + " because other objects depend on it")
                 .withDetail("constraint " + f.name() + " on table " + other.name() + " depends on index "
@@ -616,7 +616,7 @@ final class AlterTableExecutor {
       database.statistics().indexDropped(t.withoutIndex(dc.name()), index.get());
       return;
     }
-    if (!t.primaryKey().isEmpty() && dc.name().equals(t.name() + "_pkey")) {
+    if (!t.primaryKey().isEmpty() && dc.name().equals(t.primaryKeyName())) {
       TableDef shape = new TableDef(t.id(), t.name(), t.columns(), List.of(), t.indexes(), t.schemaVersion() + 1)
           .withConstraintsOf(t);
       rewrite(t, shape, row -> row);
@@ -643,7 +643,7 @@ final class AlterTableExecutor {
     List<Column> columns = new ArrayList<>(t.columns());
     columns.set(ordinal, column);
     return new TableDef(t.id(), t.name(), columns, t.primaryKey(), t.indexes(),
-        t.schemaVersion() + (newVersion ? 1 : 0), t.layout(), t.checks(), t.foreignKeys());
+        t.schemaVersion() + (newVersion ? 1 : 0), t.layout(), t.checks(), t.foreignKeys(), t.pkConstraint());
   }
 
   /**
@@ -715,7 +715,7 @@ final class AlterTableExecutor {
       List<IndexDef> indexes = ddl.newIndexFamilies(shape.indexes(), created);
       TableDef rewritten = new TableDef(id, shape.name(), shape.columns(), shape.primaryKey(), indexes,
           shape.schemaVersion()).withConstraintsOf(shape);
-      String pkName = table.name() + "_pkey";
+      String pkName = table.primaryKeyName();
       List<byte[][]> run = new ArrayList<>();
       int runs = 0;
       long rowId = 0;

@@ -233,7 +233,7 @@ final class BulkLoad implements AutoCloseable {
     /** 23505 for a primary key loaded twice: {@code value} is one of the rows. */
     private AccelException duplicate(byte[] value) {
       Object[] row = table.decodeRow(value, null);
-      return TableWriter.duplicate(table, table.name() + "_pkey", table.primaryKey(), row);
+      return TableWriter.duplicate(table, table.primaryKeyName(), table.primaryKey(), row);
     }
   }
 }

@@ -112,7 +112,7 @@ public final class CommandExecutor {
     boolean exists = switch (o.kind()) {
       case "schema" -> o.name().equals("public");
       case "index" -> relationExists(o.name()) || catalog.tables().stream()
-          .anyMatch(t -> !t.primaryKey().isEmpty() && (t.name() + "_pkey").equals(o.name()));
+          .anyMatch(t -> !t.primaryKey().isEmpty() && t.primaryKeyName().equals(o.name()));
       case "sequence" -> database.sequences().sequence(o.name()).isPresent();
       case "view" -> catalog.view(o.name()).isPresent();
       default -> relationExists(o.name());
@@ -243,14 +243,30 @@ public final class CommandExecutor {
     database.store().createFamily(Catalog.tableFamily(id));
     List<IndexDef> indexes = new ArrayList<>();
     Set<String> indexNames = new HashSet<>();
-    for (List<Integer> u : uniques) {
+    String pkName = c.primaryKeyName().orElse(null);
+    if (pkName != null && relationExists(pkName)) {
+      throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + pkName + "\" already exists");
+    }
+    for (int k = 0; k < uniques.size(); k++) {
+      List<Integer> u = uniques.get(k);
       if (u.equals(pk)) {
         continue;
       }
-      String base = c.name() + "_" + u.stream().map(i -> columns.get(i).name()).collect(Collectors.joining("_")) + "_key";
-      String name = base;
-      for (int n = 1; indexNames.contains(name) || relationExists(name); n++) {
-        name = base + n;
+      String declared = c.uniqueNames().get(k);
+      String name;
+      if (declared != null) {
+        // the constraint's name is its index's, as in PostgreSQL
+        if (indexNames.contains(declared) || relationExists(declared) || declared.equals(pkName)) {
+          throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + declared + "\" already exists");
+        }
+        name = declared;
+      } else {
+        String base = c.name() + "_" + u.stream().map(i -> columns.get(i).name()).collect(Collectors.joining("_"))
+            + "_key";
+        name = base;
+        for (int n = 1; indexNames.contains(name) || relationExists(name) || name.equals(pkName); n++) {
+          name = base + n;
+        }
       }
       indexNames.add(name);
       long indexId = catalog.allocateId();
@@ -258,7 +274,8 @@ public final class CommandExecutor {
       indexes.add(new IndexDef(indexId, name, u.stream().map(i -> new IndexColumn(i, false)).toList(), true)
           .asConstraint());
     }
-    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks);
+    TableDef created = new TableDef(id, c.name(), columns, pk, indexes, 1).withChecks(checks)
+        .withPkConstraint(pk.isEmpty() ? null : pkName);
     if (!c.foreignKeys().isEmpty()) {
       try {
         Set<String> taken = ForeignKeyDefinitions.constraintNames(created);
@@ -797,7 +814,7 @@ public final class CommandExecutor {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION,
           "multiple primary keys for table \"" + table.name() + "\" are not allowed");
     }
-    String pkName = k.constraint().orElse(table.name() + "_pkey");
+    String pkName = k.constraint().orElse(table.primaryKeyName());
     if (relationExists(pkName)) {
       throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + pkName + "\" already exists");
     }
@@ -814,7 +831,7 @@ public final class CommandExecutor {
       created.add(Catalog.tableFamily(id));
       List<IndexDef> indexes = newIndexFamilies(table.indexes(), created);
       TableDef rewritten = new TableDef(id, table.name(), columns, ordinals, indexes, table.schemaVersion(),
-          table.layout(), table.checks(), table.foreignKeys());
+          table.layout(), table.checks(), table.foreignKeys(), k.constraint().orElse(null));
       if (own == null) {
         rekey(table, rewritten, family, pkName);
       } else {
@@ -1066,7 +1083,8 @@ public final class CommandExecutor {
 
   boolean relationExists(String name) {
     return catalog.table(name).isPresent() || catalog.tableOfIndex(name).isPresent() || catalog.view(name).isPresent()
-        || database.sequences().sequence(name).isPresent();
+        || database.sequences().sequence(name).isPresent()
+        || catalog.tables().stream().anyMatch(t -> !t.hasHiddenRowId() && t.primaryKeyName().equals(name));
   }
 
   private static List<Integer> ordinals(TableDef table, List<String> columnNames) {

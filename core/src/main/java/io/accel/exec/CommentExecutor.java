@@ -69,7 +69,7 @@ final class CommentExecutor {
 
   /** The table whose primary key index is named {@code name} ({@code <table>_pkey}). */
   private Optional<TableDef> primaryKeyOf(String name) {
-    return catalog.tables().stream().filter(t -> !t.hasHiddenRowId() && name.equals(t.name() + "_pkey"))
+    return catalog.tables().stream().filter(t -> !t.hasHiddenRowId() && name.equals(t.primaryKeyName()))
         .findFirst();
   }
 
@@ -110,7 +110,7 @@ final class CommentExecutor {
   private String constraintKey(String relation, String name) {
     TableDef t = catalog.table(relation).orElseThrow(() -> new AccelException(SqlState.UNDEFINED_TABLE,
         "relation \"" + relation + "\" does not exist"));
-    boolean found = !t.hasHiddenRowId() && name.equals(t.name() + "_pkey")
+    boolean found = !t.hasHiddenRowId() && name.equals(t.primaryKeyName())
         || t.indexes().stream().anyMatch(i -> i.constraint() && i.name().equals(name))
         || t.checks().stream().anyMatch(k -> k.name().equals(name))
         || t.foreignKeys().stream().anyMatch(f -> f.name().equals(name));
@@ -118,7 +118,7 @@ final class CommentExecutor {
       throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" for table \"" + relation
           + "\" does not exist");
     }
-    return !t.hasHiddenRowId() && name.equals(t.name() + "_pkey") ? Catalog.primaryKeyConstraintComment(t.id())
+    return !t.hasHiddenRowId() && name.equals(t.primaryKeyName()) ? Catalog.primaryKeyConstraintComment(t.id())
         : Catalog.constraintComment(t.id(), name);
   }
 }

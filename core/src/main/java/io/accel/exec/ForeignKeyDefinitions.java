@@ -101,7 +101,7 @@ final class ForeignKeyDefinitions {
     t.foreignKeys().forEach(f -> names.add(f.name()));
     t.indexes().forEach(i -> names.add(i.name()));
     if (!t.primaryKey().isEmpty()) {
-      names.add(t.name() + "_pkey");
+      names.add(t.primaryKeyName());
     }
     return names;
   }

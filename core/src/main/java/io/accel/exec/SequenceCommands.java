@@ -127,7 +127,7 @@ final class SequenceCommands {
           Optional.of(nextvalDefault(names.get(at)))));
     }
     createTable.accept(new Command.CreateTable(t.name(), t.ifNotExists(), columns, t.primaryKey(), t.uniqueKeys(),
-        t.checks(), t.foreignKeys()));
+        t.checks(), t.foreignKeys(), t.primaryKeyName(), t.uniqueNames()));
     TableDef table = catalog.table(t.name()).orElseThrow();
     for (int i = 0; i < c.sequences().size(); i++) {
       Command.ColumnSequence cs = c.sequences().get(i);

@@ -498,7 +498,7 @@ public final class Session implements AutoCloseable {
             found = fk.name().equals(name) ? fk : found;
           }
           other |= t.checks().stream().anyMatch(c -> c.name().equals(name))
-              || t.indexes().stream().anyMatch(i -> i.name().equals(name)) || (t.name() + "_pkey").equals(name);
+              || t.indexes().stream().anyMatch(i -> i.name().equals(name)) || t.primaryKeyName().equals(name);
         }
         if (found == null && !other) {
           throw new AccelException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" does not exist");

@@ -102,7 +102,7 @@ public final class TableWriter {
     if (lockNewKeys && !table.hasHiddenRowId()) {
       for (int i = 0; i < keys.size(); i++) {
         if (ctx.lockNewKey(table.id(), rows, keys.get(i))) {
-          throw duplicate(table.name() + "_pkey", table.primaryKey(), normalized.get(i));
+          throw duplicate(table.primaryKeyName(), table.primaryKey(), normalized.get(i));
         }
       }
     }
@@ -113,7 +113,7 @@ public final class TableWriter {
       Object[] row = normalized.get(i);
       byte[] key = keys.get(i);
       if (existing != null && (existing.get(i) != null || (inserted != null && !inserted.add(ByteBuffer.wrap(key))))) {
-        throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
+        throw duplicate(table.primaryKeyName(), table.primaryKey(), row);
       }
       writeRow(key, row, true, lockNewKeys);
       if (references != null) {
@@ -275,7 +275,7 @@ public final class TableWriter {
       Object[] row = newRows.get(i);
       byte[] key = newKeys.get(i);
       if (!Arrays.equals(oldKeys.get(i), key) && ctx.getForUpdate(rows, key) != null) {
-        throw duplicate(table.name() + "_pkey", table.primaryKey(), row);
+        throw duplicate(table.primaryKeyName(), table.primaryKey(), row);
       }
       writeRow(key, row, false, lockNewKeys);
       if (references != null) {

@@ -56,7 +56,7 @@ public final class Upsert {
     boolean pk = false;
     List<IndexDef> arbiters = new ArrayList<>();
     if (spec.constraint() != null) {
-      if (spec.constraint().equals(table.name() + "_pkey") && !table.primaryKey().isEmpty()) {
+      if (spec.constraint().equals(table.primaryKeyName()) && !table.primaryKey().isEmpty()) {
         pk = true;
       } else {
         IndexDef index = table.index(spec.constraint()).filter(IndexDef::unique).orElseThrow(() -> new AccelException(

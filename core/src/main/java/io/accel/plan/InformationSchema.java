@@ -109,7 +109,7 @@ public final class InformationSchema extends AbstractSchema {
     List<Constraint> list = new ArrayList<>();
     for (TableDef t : pg.userTables()) {
       if (!t.primaryKey().isEmpty()) {
-        list.add(new Constraint(t, t.name() + "_pkey", "PRIMARY KEY", t.primaryKey().stream()
+        list.add(new Constraint(t, t.primaryKeyName(), "PRIMARY KEY", t.primaryKey().stream()
             .map(o -> t.columns().get(o).name()).toList(), null));
       }
       for (io.accel.catalog.IndexDef i : t.indexes()) {

@@ -25,12 +25,13 @@ public final class PgCatalogFunctions {
   }
 
   /** Whether {@code n} is one of the keys of a catalog key column's text ({@code {1,2}}, {@code 1 2}). */
-  public static Boolean accel_key_in(Integer n, String keys) {
+  public static Boolean accel_key_in(Object n, String keys) {
     if (n == null || keys == null) {
       return null;
     }
+    long key = ((Number) n).longValue(); // attnum is a smallint
     for (String k : keys.replace("{", "").replace("}", "").split("[,\\s]+")) {
-      if (!k.isEmpty() && Integer.parseInt(k.trim()) == n) {
+      if (!k.isEmpty() && Long.parseLong(k.trim()) == key) {
         return true;
       }
     }

@@ -442,7 +442,7 @@ public final class PgCatalogSchema extends AbstractSchema {
       byName.put(t.name(), tableOid(t));
       if (!t.hasHiddenRowId()) {
         List<IndexColumn> keys = t.primaryKey().stream().map(c -> new IndexColumn(c, false)).toList();
-        IndexInfo pk = new IndexInfo(tableOid(t) + 1, t.name() + "_pkey", t, keys, true, true, null);
+        IndexInfo pk = new IndexInfo(tableOid(t) + 1, t.primaryKeyName(), t, keys, true, true, null);
         all.add(pk);
         constraints.put(1_000_000_000 + (int) t.id(), pk);
       }

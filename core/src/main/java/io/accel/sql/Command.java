@@ -3,6 +3,7 @@ package io.accel.sql;
 import io.accel.catalog.ColumnType;
 import io.accel.catalog.DataType;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The statements Accel executes itself instead of handing them to Calcite: DDL and transaction control. */
@@ -20,9 +21,19 @@ public sealed interface Command {
     }
   }
 
-  /** CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored. */
+  /**
+   * CREATE [UNLOGGED] TABLE; storage parameters ({@code WITH (fillfactor = 100)}) are checked and ignored.
+   * {@code uniqueNames}: the declared names of UNIQUE constraints, by their position in {@code uniqueKeys}.
+   */
   record CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
-      List<List<String>> uniqueKeys, List<CheckSpec> checks, List<ForeignKeySpec> foreignKeys) implements Command {
+      List<List<String>> uniqueKeys, List<CheckSpec> checks, List<ForeignKeySpec> foreignKeys,
+      Optional<String> primaryKeyName, Map<Integer, String> uniqueNames) implements Command {
+    /** Constraints named as PostgreSQL names them ({@code <table>_pkey}, {@code <table>_<columns>_key}). */
+    public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
+        List<List<String>> uniqueKeys, List<CheckSpec> checks, List<ForeignKeySpec> foreignKeys) {
+      this(name, ifNotExists, columns, primaryKey, uniqueKeys, checks, foreignKeys, Optional.empty(), Map.of());
+    }
+
     public CreateTable(String name, boolean ifNotExists, List<ColumnSpec> columns, List<String> primaryKey,
         List<List<String>> uniqueKeys, List<CheckSpec> checks) {
       this(name, ifNotExists, columns, primaryKey, uniqueKeys, checks, List.of());

@@ -8,6 +8,7 @@ import io.accel.sql.SqlLexer.Kind;
 import io.accel.sql.SqlLexer.Token;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -1284,6 +1285,8 @@ public final class CommandParser {
     List<ColumnSpec> columns = new ArrayList<>();
     List<String> primaryKey = new ArrayList<>();
     List<List<String>> uniques = new ArrayList<>();
+    keyNames.clear();
+    primaryKeyName = Optional.empty();
     do {
       constraintName = Optional.empty();
       if (peek().is("constraint")) {
@@ -1301,8 +1304,10 @@ public final class CommandParser {
               "multiple primary keys for table \"" + table + "\" are not allowed");
         }
         primaryKey.addAll(nameList());
+        primaryKeyName = constraintName;
       } else if (peek().is("unique")) {
         next();
+        constraintName.ifPresent(n -> keyNames.put(uniques.size(), n));
         uniques.add(nameList());
       } else if (peek().is("foreign")) {
         next();
@@ -1326,9 +1331,14 @@ public final class CommandParser {
       throw new AccelException(SqlState.INVALID_TABLE_DEFINITION, "table \"" + table + "\" has no columns");
     }
     Command.CreateTable created = new Command.CreateTable(table, ifNotExists, columns, primaryKey, uniques, checks,
-        foreignKeys);
+        foreignKeys, primaryKeyName, Map.copyOf(keyNames));
     return columnSequences.isEmpty() ? created : new Command.CreateTableWithSequences(created, columnSequences);
   }
+
+  /** The declared names of the UNIQUE constraints of the CREATE TABLE being parsed, by position. */
+  private final Map<Integer, String> keyNames = new java.util.HashMap<>();
+  /** The declared name of its PRIMARY KEY constraint. */
+  private Optional<String> primaryKeyName = Optional.empty();
 
   /** The SERIAL and identity columns of the CREATE TABLE being parsed. */
   private final List<Command.ColumnSequence> columnSequences = new ArrayList<>();
@@ -1610,8 +1620,10 @@ public final class CommandParser {
               "multiple primary keys for table \"" + table + "\" are not allowed");
         }
         primaryKey.add(name);
+        primaryKeyName = constraintName;
       } else if (t.is("unique")) {
         next();
+        constraintName.ifPresent(n -> keyNames.put(uniques.size(), n));
         uniques.add(List.of(name));
       } else if (t.is("default")) {
         next();

@@ -26,11 +26,22 @@ class CatalogCodecTest {
   }
 
   @Test
-  void formatSixReadsItsValidationFlags() {
-    // a table without secondary indexes is written in format 7 as in format 6 but for the leading format byte
+  void aDeclaredPrimaryKeyNameRoundTrips() {
+    TableDef t = table().withPkConstraint("pk_child");
+    assertThat(CatalogCodec.decode(CatalogCodec.encode(t)).primaryKeyName()).isEqualTo("pk_child");
+    assertThat(CatalogCodec.decode(CatalogCodec.encode(table())).primaryKeyName()).isEqualTo("child_pkey");
+  }
+
+  @Test
+  void formatsSixAndSevenReadAsWritten() {
+    // format 8 appends whether the primary key has a declared name (here not: one byte); a table without
+    // secondary indexes is written in format 7 as in format 6 but for the leading format byte
     TableDef t = table();
-    byte[] bytes = CatalogCodec.encode(t);
-    assertThat(bytes[0]).isEqualTo((byte) 7);
+    byte[] current = CatalogCodec.encode(t);
+    assertThat(current[0]).isEqualTo((byte) 8);
+    byte[] bytes = java.util.Arrays.copyOf(current, current.length - 1);
+    bytes[0] = 7;
+    assertThat(CatalogCodec.decode(bytes)).isEqualTo(t);
     bytes[0] = 6;
     assertThat(CatalogCodec.decode(bytes)).isEqualTo(t);
   }
