@@ -1,13 +1,9 @@
 package io.accel.plan;
 
-import java.nio.charset.Charset;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
-import org.apache.calcite.sql.SqlCollation;
 import org.apache.calcite.sql.type.BasicSqlType;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.util.Util;
 
 /**
  * PostgreSQL's {@code json} and {@code jsonb} to Calcite: a VARCHAR (values are the JSON text, a String) that is a
@@ -15,11 +11,11 @@ import org.apache.calcite.util.Util;
  * argument as JSON rather than as a string. Its digest ({@code JSONB}) keeps it apart from VARCHAR in Calcite's type
  * cache; {@link #createWithNullability} and Accel's type factory keep it through Calcite's copies.
  */
-public final class JsonSqlType extends BasicSqlType {
+public final class JsonSqlType extends NamedTextType {
   private final boolean binary;
 
   JsonSqlType(RelDataTypeSystem typeSystem, boolean binary, boolean nullable) {
-    super(typeSystem, SqlTypeName.VARCHAR, nullable);
+    super(typeSystem, nullable);
     this.binary = binary;
     computeDigest();
   }
@@ -46,21 +42,6 @@ public final class JsonSqlType extends BasicSqlType {
   @Override
   public BasicSqlType createWithNullability(boolean nullable) {
     return nullable == isNullable ? this : new JsonSqlType(typeSystem, binary, nullable);
-  }
-
-  @Override
-  public Charset getCharset() {
-    return Util.getDefaultCharset();
-  }
-
-  @Override
-  public SqlCollation getCollation() {
-    return SqlCollation.IMPLICIT;
-  }
-
-  @Override
-  public int getPrecision() {
-    return RelDataType.PRECISION_NOT_SPECIFIED;
   }
 
   @Override

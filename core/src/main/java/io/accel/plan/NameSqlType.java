@@ -1,13 +1,9 @@
 package io.accel.plan;
 
-import java.nio.charset.Charset;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
-import org.apache.calcite.sql.SqlCollation;
 import org.apache.calcite.sql.type.BasicSqlType;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.util.Util;
 
 /**
  * PostgreSQL's {@code name}, the type of the system catalogs' identifiers ({@code relname}, {@code attname}, ...): a
@@ -15,9 +11,9 @@ import org.apache.calcite.util.Util;
  * reaches clients as {@code name} and {@code name[]}, as PostgreSQL's does (node-postgres parses a text[] into an
  * array and leaves a name[] as its text, which Sequelize's index listing reads).
  */
-public final class NameSqlType extends BasicSqlType {
+public final class NameSqlType extends NamedTextType {
   NameSqlType(RelDataTypeSystem typeSystem, boolean nullable) {
-    super(typeSystem, SqlTypeName.VARCHAR, nullable);
+    super(typeSystem, nullable);
     computeDigest();
   }
 
@@ -33,21 +29,6 @@ public final class NameSqlType extends BasicSqlType {
   @Override
   public BasicSqlType createWithNullability(boolean nullable) {
     return nullable == isNullable ? this : new NameSqlType(typeSystem, nullable);
-  }
-
-  @Override
-  public Charset getCharset() {
-    return Util.getDefaultCharset();
-  }
-
-  @Override
-  public SqlCollation getCollation() {
-    return SqlCollation.IMPLICIT;
-  }
-
-  @Override
-  public int getPrecision() {
-    return RelDataType.PRECISION_NOT_SPECIFIED;
   }
 
   @Override

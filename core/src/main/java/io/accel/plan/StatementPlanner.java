@@ -42,8 +42,7 @@ public final class StatementPlanner {
         org.apache.calcite.rel.type.RelDataType type, java.nio.charset.Charset charset,
         org.apache.calcite.sql.SqlCollation collation) {
       // json, jsonb and name have the default character set; Calcite's copy would make them VARCHAR
-      return JsonSqlType.is(type) || NameSqlType.is(type) ? type
-          : super.createTypeWithCharsetAndCollation(type, charset, collation);
+      return type instanceof NamedTextType ? type : super.createTypeWithCharsetAndCollation(type, charset, collation);
     }
   };
   /** Immutable; Calcite's connection derived it again for every execution. */
