@@ -17,11 +17,12 @@ public final class PgCatalogFunctions {
 
   /** {@code conkey[n]} of a catalog int2[] held as text ({@code {3,4}}): the n-th element, NULL past the end. */
   public static Short accel_key_at(String array, Integer n) {
-    if (array == null || n == null || n < 1 || array.length() < 3) {
+    if (array == null || n == null || n < 1) {
       return null;
     }
-    String[] parts = array.substring(1, array.length() - 1).split(",");
-    return n <= parts.length ? Short.valueOf(parts[n - 1].trim()) : null;
+    // {1,2} (conkey) or 1 2 (indkey, an int2vector)
+    String[] parts = array.replace("{", "").replace("}", "").trim().split("[,\\s]+");
+    return n <= parts.length && !parts[n - 1].isEmpty() ? Short.valueOf(parts[n - 1]) : null;
   }
 
   /** Whether {@code n} is one of the keys of a catalog key column's text ({@code {1,2}}, {@code 1 2}). */

@@ -570,7 +570,8 @@ public final class PgCatalogSchema extends AbstractSchema {
   }
 
   /**
-   * Declares a table from {@code "name type, name type, ..."} (types: oid, int2, int4, int8, float4, bool, text, name)
+   * Declares a table from {@code "name type, name type, ..."} (types: oid, int2, int4, int8, float4, bool, text, name,
+   * int2[] as its text)
    * and its rows.
    */
   void table(String name, String columns, java.util.function.Supplier<List<Object[]>> rows) {
@@ -583,8 +584,9 @@ public final class PgCatalogSchema extends AbstractSchema {
     for (String c : columns.split(",")) {
       String[] p = c.trim().split("\\s+");
       names.add(p[0]);
-      if (p[1].equals("name")) {
-        types.add(NameSqlType::of);
+      if (p[1].equals("name") || p[1].equals("int2[]")) {
+        String name = p[1].equals("name") ? NameSqlType.NAME : NameSqlType.INT2_ARRAY;
+        types.add(f -> NameSqlType.of(f, name));
         continue;
       }
       SqlTypeName type = switch (p[1]) {
@@ -650,7 +652,7 @@ public final class PgCatalogSchema extends AbstractSchema {
     table("pg_constraint", "oid oid, conname name, connamespace oid, contype text, condeferrable bool,"
         + " condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid,"
         + " confrelid oid, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,"
-        + " coninhcount int4, connoinherit bool, conkey text, confkey text, conpfeqop text, conppeqop text,"
+        + " coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop text, conppeqop text,"
         + " conffeqop text, confdelsetcols text, conexclop text, conbin text, tableoid oid",
         withTableOid(PG_CONSTRAINT_CLASS, this::constraintRows));
     table("pg_database", "oid oid, datname name, datdba oid, encoding int4, datlocprovider text,"

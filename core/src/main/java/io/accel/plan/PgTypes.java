@@ -73,8 +73,8 @@ final class PgTypes {
       return org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR, j.binary() ? "JSONB" : "JSON",
           org.apache.calcite.avatica.ColumnMetaData.Rep.STRING);
     }
-    if (type instanceof NameSqlType) {
-      return org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR, "NAME",
+    if (type instanceof NameSqlType n) {
+      return org.apache.calcite.avatica.ColumnMetaData.scalar(java.sql.Types.VARCHAR, n.typeName(),
           org.apache.calcite.avatica.ColumnMetaData.Rep.STRING);
     }
     if (type.getComponentType() != null && calcite instanceof org.apache.calcite.avatica.ColumnMetaData.ArrayType a) {
@@ -123,7 +123,7 @@ final class PgTypes {
       case DECIMAL -> 1700;
       case REAL -> 700;
       case FLOAT, DOUBLE -> 701;
-      case VARCHAR -> JsonSqlType.is(type) ? (JsonSqlType.isBinary(type) ? 3802 : 114) : NameSqlType.is(type) ? 19 : 25;
+      case VARCHAR -> JsonSqlType.is(type) ? (JsonSqlType.isBinary(type) ? 3802 : 114) : type instanceof NameSqlType n ? (NameSqlType.is(n) ? 19 : 1005) : 25;
       case DATE -> 1082;
       case TIME -> 1083;
       case TIMESTAMP -> 1114;

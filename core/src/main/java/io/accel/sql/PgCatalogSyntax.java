@@ -331,6 +331,14 @@ public final class PgCatalogSyntax {
           }
         }
       }
+      // a call: its name (and schema) too, pg_get_serial_sequence(t, c)::regclass::oid (SQLAlchemy's reflection)
+      if (start > 0 && tokens.get(start - 1).kind() == SqlLexer.Kind.WORD
+          && !NOT_FUNCTIONS.contains(tokens.get(start - 1).text())) {
+        start--;
+        if (start >= 2 && tokens.get(start - 1).isSymbol(".") && tokens.get(start - 2).isName()) {
+          start -= 2;
+        }
+      }
     } else {
       while (start >= 2 && tokens.get(start - 1).isSymbol(".") && tokens.get(start - 2).isName()) {
         start -= 2;
@@ -379,6 +387,11 @@ public final class PgCatalogSyntax {
     }
     return false;
   }
+
+  /** Words before a parenthesis that do not call a function. */
+  private static final Set<String> NOT_FUNCTIONS = Set.of("and", "or", "not", "select", "where", "on", "when",
+      "then", "else", "in", "is", "by", "as", "case", "from", "between", "like", "ilike", "exists", "any", "all",
+      "some", "array", "values", "having", "using", "return", "returning", "set", "distinct", "join", "lateral");
 
   /** The number of arguments of the call whose parenthesis is at {@code open} (0 for none). */
   private static int arguments(List<SqlLexer.Token> tokens, int open) {
@@ -623,6 +636,9 @@ public final class PgCatalogSyntax {
         // whitespace is optional around punctuation
         regex.append(Pattern.quote(part).replace("(", "\\E\\s*\\(\\s*\\Q").replace(")", "\\E\\s*\\)\\Q")
             .replace(",", "\\E\\s*,\\s*\\Q"));
+      }
+      if (Character.isLetterOrDigit(fragment.charAt(fragment.length() - 1))) {
+        regex.append("(?![\\w$])"); // a whole word: pg_constraint con is not pg_constraint cons
       }
       return new Shape(Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE),
           Matcher.quoteReplacement(replacement));

@@ -78,6 +78,9 @@ public final class SetReturningSelectList {
           if (t.is("unnest")) {
             unnests.add(end);
           }
+        } else if (t.is("generate_subscripts") && end + 1 < tokens.size() && tokens.get(end + 1).isSymbol("(")) {
+          calls++;
+          unnests.add(end); // with an unnest of the same key column: its positions (SQLAlchemy's primary keys)
         } else if (t.kind() == Kind.WORD && GROUPING.contains(t.text())) {
           grouping = true;
         } else if (t.is("select")) {
@@ -125,14 +128,23 @@ public final class SetReturningSelectList {
     return null;
   }
 
-  /** The catalog's key columns, arrays Accel keeps as their text ({@code {1,2}}). */
-  private static final Set<String> KEY_ARRAYS = Set.of("conkey", "confkey");
+  /** The catalog's key columns, arrays Accel keeps as their text ({@code {1,2}}, an index's {@code 1 2}). */
+  private static final Set<String> KEY_ARRAYS = Set.of("conkey", "confkey", "indkey");
 
-  /** Whether the call at {@code call} is unnest of a catalog key column ({@code unnest(con.conkey)}). */
+  /**
+   * Whether the call at {@code call} is unnest of a catalog key column ({@code unnest(con.conkey)}), or
+   * generate_subscripts of one in its first dimension.
+   */
   private static boolean catalogKeys(List<Token> tokens, int call) {
     int close = PgCatalogSyntax.closing(tokens, call + 1);
     if (close < 0 || close == call + 2) {
       return false;
+    }
+    if (tokens.get(call).is("generate_subscripts")) {
+      if (close < 4 || !tokens.get(close - 2).isSymbol(",") || !tokens.get(close - 1).text().equals("1")) {
+        return false;
+      }
+      close -= 2;
     }
     for (int k = call + 2; k < close; k++) {
       boolean name = tokens.get(k).kind() == Kind.WORD || tokens.get(k).kind() == Kind.QUOTED;
@@ -158,10 +170,11 @@ public final class SetReturningSelectList {
     String first = null;
     for (int c : calls) {
       int close = PgCatalogSyntax.closing(tokens, c + 1);
-      String argument = sql.substring(tokens.get(c + 2).start(), tokens.get(close - 1).end());
+      boolean subscripts = tokens.get(c).is("generate_subscripts");
+      String argument = sql.substring(tokens.get(c + 2).start(), tokens.get(subscripts ? close - 3 : close - 1).end());
       first = first == null ? argument : first;
-      out.append(sql, at, tokens.get(c).start()).append("pg_catalog.accel_key_at(").append(argument)
-          .append(", accel_key_pos.n)");
+      out.append(sql, at, tokens.get(c).start()).append(subscripts ? "accel_key_pos.n"
+          : "pg_catalog.accel_key_at(" + argument + ", accel_key_pos.n)");
       at = tokens.get(close).end();
     }
     String has = "pg_catalog.accel_key_at(" + first + ", accel_key_pos.n) IS NOT NULL";

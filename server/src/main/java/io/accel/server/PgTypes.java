@@ -69,6 +69,7 @@ final class PgTypes {
         case "JSONB" -> JSONB;
         case "JSON" -> JSON;
         case "NAME" -> NAME;
+        case "_INT2" -> arrayOf(INT2); // a catalog key column, its text {1,2}
         default -> VARCHAR;
       };
       case Types.LONGVARCHAR, Types.CLOB -> TEXT;
@@ -108,6 +109,13 @@ final class PgTypes {
     int element = elementOf(oid);
     if (element != 0 && v instanceof List<?> list) {
       writeArray(out, element, list);
+      return;
+    }
+    if (element == INT2 && v instanceof String text) {
+      // a catalog key column kept as its text ({1,2})
+      String inner = text.replace("{", "").replace("}", "").trim();
+      writeArray(out, INT2, inner.isEmpty() ? List.of()
+          : java.util.Arrays.stream(inner.split(",")).map(k -> Short.valueOf(k.trim())).toList());
       return;
     }
     switch (oid) {

@@ -109,4 +109,37 @@ class OrmCatalogQueriesTest {
     assertThat(fields).containsExactlyInAnyOrder("id integer PRIMARY KEY", "email text null",
         "born timestamp with time zone null");
   }
+
+  @Test
+  void sqlalchemyReflection() throws SQLException {
+    try (Connection c = server.connect(); Statement s = c.createStatement()) {
+      // unique constraints: conkey is an int2[] (psycopg2 makes it a list SQLAlchemy indexes)
+      try (ResultSet rs = s.executeQuery("SELECT cons.conname as name, cons.conkey as key, a.attnum as col_num,"
+          + " a.attname as col_name FROM pg_catalog.pg_constraint cons join pg_attribute a on cons.conrelid ="
+          + " a.attrelid AND a.attnum = ANY(cons.conkey) WHERE cons.conrelid = 'oc_t'::regclass AND"
+          + " cons.contype = 'u'")) {
+        assertThat(rs.getMetaData().getColumnTypeName(2)).isEqualTo("_int2");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("name")).isEqualTo("oc_t_email_key");
+        assertThat((Object[]) rs.getArray("key").getArray()).containsExactly((short) 2);
+        assertThat(rs.getString("col_name")).isEqualTo("email");
+        assertThat(rs.next()).isFalse();
+      }
+      // the primary key's columns in key order: unnest and generate_subscripts of indkey in lockstep
+      try (ResultSet rs = s.executeQuery("SELECT a.attname FROM pg_attribute a JOIN ( SELECT unnest(ix.indkey)"
+          + " attnum, generate_subscripts(ix.indkey, 1) ord FROM pg_index ix WHERE ix.indrelid = 'oc_t'::regclass"
+          + " AND ix.indisprimary ) k ON a.attnum = k.attnum WHERE a.attrelid = 'oc_t'::regclass ORDER BY k.ord")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("id");
+        assertThat(rs.next()).isFalse();
+      }
+      // a serial column's sequence: a call's result cast to regclass and oid
+      try (ResultSet rs = s.executeQuery("SELECT pg_catalog.pg_get_serial_sequence(a.attrelid::regclass::text,"
+          + " a.attname)::regclass::oid IS NOT NULL FROM pg_attribute a WHERE a.attrelid = 'oc_t'::regclass AND"
+          + " a.attname = 'id'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getBoolean(1)).isTrue();
+      }
+    }
+  }
 }
