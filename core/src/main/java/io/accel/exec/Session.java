@@ -923,8 +923,9 @@ public final class Session implements AutoCloseable {
         Prepared statement = preparedStatements.statementOf(this, execute);
         return Prepared.executing(sql, statement, execute, preparedStatements.parametersOf(execute, statement));
       }
-      if (command.get() instanceof Command.Explain) {
-        return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql), null, command.get());
+      if (command.get() instanceof Command.Explain explain) {
+        return new Prepared(sql, Prepared.Kind.EXPLAIN, explainSignature(sql, explainParameters(explain.statement())),
+            null, command.get());
       }
       if (command.get() instanceof Command.Show show) {
         return new Prepared(sql, Prepared.Kind.QUERY, showSignature(sql, show.name()), null, command.get());
@@ -1086,8 +1087,10 @@ public final class Session implements AutoCloseable {
       return Result.count(prepared.signature(), 0);
     }
     if (prepared.command() instanceof Command.Explain explain) {
+      // (a plan without ANALYZE shows the markers as they are: values are optional)
+      List<Object> values = explain.analyze() ? parameterValues(prepared, parameters) : List.of();
       return inStatement(statementKey, false, prepared,
-          () -> explain(prepared, explain, cancel, currentContext(statementKey)));
+          () -> explain(prepared, explain, values, cancel, currentContext(statementKey)));
     }
     if (prepared.command() != null && CachedQueries.isCacheCommand(prepared.command())) {
       releaseStatement(statementKey);
@@ -1856,7 +1859,8 @@ public final class Session implements AutoCloseable {
    * ANALYZE it runs to completion inside the caller's statement transaction, so DML takes effect, as in
    * PostgreSQL.
    */
-  private Result explain(Prepared prepared, Command.Explain explain, AtomicBoolean cancel, TxnContext ctx) {
+  private Result explain(Prepared prepared, Command.Explain explain, List<Object> values, AtomicBoolean cancel,
+      TxnContext ctx) {
     PlanExplainer explainer = new PlanExplainer(explain.analyze());
     StatementPlanner p = planner();
     // the plan the statement runs with: a direct one where the statement has that shape
@@ -1884,7 +1888,7 @@ public final class Session implements AutoCloseable {
     if (explain.analyze()) {
       long start = System.nanoTime();
       long rows = 0;
-      Enumerator<Object> e = p.execute(signature, List.of(), ctx, cancel, 0).enumerator();
+      Enumerator<Object> e = p.execute(signature, values, ctx, cancel, 0).enumerator();
       try {
         while (e.moveNext()) {
           rows++;
@@ -2069,9 +2073,28 @@ public final class Session implements AutoCloseable {
   }
 
   /** One text column, {@code QUERY PLAN} as PostgreSQL names it. */
-  private static Meta.Signature explainSignature(String sql) {
+  private static Meta.Signature explainSignature(String sql, List<org.apache.calcite.avatica.AvaticaParameter> parameters) {
     List<ColumnMetaData> columns = List.of(MetaImpl.columnMetaData("QUERY PLAN", 0, String.class, false));
-    return Meta.Signature.create(columns, sql, List.of(), Meta.CursorFactory.OBJECT, Meta.StatementType.SELECT);
+    return Meta.Signature.create(columns, sql, parameters, Meta.CursorFactory.OBJECT, Meta.StatementType.SELECT);
+  }
+
+  /**
+   * The parameters of the statement an EXPLAIN plans, so a prepared {@code EXPLAIN ANALYZE ... WHERE id = ?} binds
+   * them as the statement would (none without a marker: the statement is not planned twice).
+   */
+  private List<org.apache.calcite.avatica.AvaticaParameter> explainParameters(String statement) {
+    if (statement.indexOf('?') < 0) {
+      return List.of();
+    }
+    checkNotAborted();
+    StatementPlanner p = planner();
+    Lock lock = database.schemaLock().readLock();
+    lock.lock();
+    try {
+      return p.prepare(statement, -1).signature().parameters;
+    } finally {
+      lock.unlock();
+    }
   }
 
   private void checkOpen() {

@@ -67,6 +67,33 @@ class ExplainTest extends JdbcTestSupport {
   }
 
   @Test
+  void aPreparedExplainAnalyzeBindsTheStatementsParameters() throws SQLException {
+    Connection c = withData();
+    try (java.sql.PreparedStatement ps = c.prepareStatement(
+        "EXPLAIN ANALYZE SELECT sum(total) FROM o WHERE customer = ? AND total > ?")) {
+      assertThat(ps.getParameterMetaData().getParameterCount()).isEqualTo(2);
+      ps.setInt(1, 8);
+      ps.setBigDecimal(2, new java.math.BigDecimal("100"));
+      List<String> plan = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.add(rs.getString(1));
+        }
+      }
+      // as the statement with the values written in: 10 entries of customer 8, 7 above 100
+      assertThat(String.join("\n", plan)).contains("index entries read=10").contains("(actual rows=7 loops=1")
+          .contains("Rows returned: 1");
+    }
+    try (java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN DELETE FROM o WHERE customer = ?")) {
+      ps.setInt(1, 8);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
+    assertThat(count(c, "o")).isEqualTo(400);
+  }
+
+  @Test
   void skipScanSeeksEachValueOfAnUnboundedLeadingColumn() throws SQLException {
     Connection c = connect();
     update(c, "CREATE TABLE s (id INTEGER PRIMARY KEY, g INTEGER, b INTEGER)");
