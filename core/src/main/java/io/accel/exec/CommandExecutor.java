@@ -253,10 +253,12 @@ public final class CommandExecutor {
         continue;
       }
       String declared = c.uniqueNames().get(k);
+      java.util.function.Predicate<String> taken = x -> indexNames.contains(x) || relationExists(x)
+          || x.equals(pkName);
       String name;
       if (declared != null) {
         // the constraint's name is its index's, as in PostgreSQL
-        if (indexNames.contains(declared) || relationExists(declared) || declared.equals(pkName)) {
+        if (taken.test(declared)) {
           throw new AccelException(SqlState.DUPLICATE_TABLE, "relation \"" + declared + "\" already exists");
         }
         name = declared;
@@ -264,7 +266,7 @@ public final class CommandExecutor {
         String base = c.name() + "_" + u.stream().map(i -> columns.get(i).name()).collect(Collectors.joining("_"))
             + "_key";
         name = base;
-        for (int n = 1; indexNames.contains(name) || relationExists(name) || name.equals(pkName); n++) {
+        for (int n = 1; taken.test(name); n++) {
           name = base + n;
         }
       }

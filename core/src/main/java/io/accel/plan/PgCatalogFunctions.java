@@ -20,23 +20,28 @@ public final class PgCatalogFunctions {
     if (array == null || n == null || n < 1) {
       return null;
     }
-    // {1,2} (conkey) or 1 2 (indkey, an int2vector)
-    String[] parts = array.replace("{", "").replace("}", "").trim().split("[,\\s]+");
-    return n <= parts.length && !parts[n - 1].isEmpty() ? Short.valueOf(parts[n - 1]) : null;
+    String[] keys = keys(array);
+    return n <= keys.length ? Short.valueOf(keys[n - 1]) : null;
   }
 
   /** Whether {@code n} is one of the keys of a catalog key column's text ({@code {1,2}}, {@code 1 2}). */
-  public static Boolean accel_key_in(Object n, String keys) {
-    if (n == null || keys == null) {
+  public static Boolean accel_key_in(Object n, String array) {
+    if (n == null || array == null) {
       return null;
     }
     long key = ((Number) n).longValue(); // attnum is a smallint
-    for (String k : keys.replace("{", "").replace("}", "").split("[,\\s]+")) {
-      if (!k.isEmpty() && Long.parseLong(k.trim()) == key) {
+    for (String k : keys(array)) {
+      if (Long.parseLong(k) == key) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The numbers of a catalog key column's text: {@code {1,2}} (conkey) or {@code 1 2} (indkey, an int2vector). */
+  private static String[] keys(String array) {
+    String inner = array.replace("{", "").replace("}", "").trim();
+    return inner.isEmpty() ? new String[0] : inner.split("[,\\s]+");
   }
 
   public static String version() {

@@ -101,6 +101,9 @@ public final class CommandParser {
     return Optional.ofNullable(c);
   }
 
+  private static final java.util.regex.Pattern ZONE_INTERVAL =
+      java.util.regex.Pattern.compile("\\s*([+-]?)(\\d{1,2})(?::(\\d{2}))?\\s*");
+
   /**
    * {@code INTERVAL '+05:30' HOUR TO MINUTE} (the SQL standard's zone, Sequelize's on every connection) as the
    * zone PostgreSQL names it ({@code <+05:30>-05:30}).
@@ -108,8 +111,7 @@ public final class CommandParser {
   private String intervalZone() {
     next();
     Token text = next();
-    java.util.regex.Matcher m = text.kind() == Kind.STRING
-        ? java.util.regex.Pattern.compile("\\s*([+-]?)(\\d{1,2})(?::(\\d{2}))?\\s*").matcher(text.text()) : null;
+    java.util.regex.Matcher m = text.kind() == Kind.STRING ? ZONE_INTERVAL.matcher(text.text()) : null;
     if (m == null || !m.matches()) {
       throw new AccelException(SqlState.INVALID_PARAMETER_VALUE, "invalid interval value for time zone: "
           + text.text());

@@ -725,9 +725,7 @@ public final class PgCatalogSyntax {
         && !lower.contains("unnest")) {
       return sql;
     }
-    if (KEY_IN.matcher(sql).find()) {
-      sql = KEY_IN.matcher(sql).replaceAll("pg_catalog.accel_key_in($1, $2)");
-    }
+    sql = KEY_IN.matcher(sql).replaceAll("pg_catalog.accel_key_in($1, $2)");
     for (Shape shape : SHAPES) {
       sql = shape.pattern().matcher(sql).replaceAll(shape.replacement());
     }

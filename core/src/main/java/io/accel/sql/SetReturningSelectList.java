@@ -182,15 +182,9 @@ public final class SetReturningSelectList {
     Token after = tokens.get(fromEnd);
     if (after.is("where")) {
       out.append(sql, tokens.get(fromEnd - 1).end(), after.end()).append(" ").append(has).append(" AND (");
-      int whereEnd = fromEnd + 1;
-      int depth = 0;
-      for (; whereEnd < tokens.size(); whereEnd++) {
-        Token t = tokens.get(whereEnd);
-        if (t.kind() == Kind.END || t.isSymbol(";") || t.isSymbol(")") && depth == 0
-            || depth == 0 && t.kind() == Kind.WORD && ENDS_WHERE.contains(t.text())) {
-          break;
-        }
-        depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+      int whereEnd = clauseEnd(tokens, fromEnd, ENDS_WHERE);
+      if (whereEnd < 0) {
+        return null;
       }
       out.append(sql, after.end(), tokens.get(whereEnd - 1).end()).append(")")
           .append(sql.substring(tokens.get(whereEnd - 1).end()));
@@ -200,14 +194,16 @@ public final class SetReturningSelectList {
     return out.toString();
   }
 
-  /** Words that end a WHERE clause at its depth. */
-  private static final Set<String> ENDS_WHERE = Set.of("group", "having", "window", "order", "limit", "offset",
-      "fetch", "for", "union", "intersect", "except", "returning");
 
   /** The index of the token that ends the FROM clause starting at token {@code from}, or -1. */
   private static int fromEnd(List<Token> tokens, int from) {
+    return clauseEnd(tokens, from, ENDS_FROM);
+  }
+
+  /** The index of the token that ends the clause starting at token {@code start} (one of {@code ends}), or -1. */
+  private static int clauseEnd(List<Token> tokens, int start, Set<String> ends) {
     int depth = 0;
-    for (int k = from + 1; k < tokens.size(); k++) {
+    for (int k = start + 1; k < tokens.size(); k++) {
       Token t = tokens.get(k);
       if (t.kind() == Kind.END) {
         return k;
@@ -218,7 +214,7 @@ public final class SetReturningSelectList {
         if (depth-- == 0) {
           return k;
         }
-      } else if (depth == 0 && (t.isSymbol(";") || t.kind() == Kind.WORD && ENDS_FROM.contains(t.text()))) {
+      } else if (depth == 0 && (t.isSymbol(";") || t.kind() == Kind.WORD && ends.contains(t.text()))) {
         return k;
       }
     }
@@ -247,7 +243,11 @@ public final class SetReturningSelectList {
       "window", "order", "limit", "offset", "fetch", "for", "union", "intersect", "except", "into", "returning",
       "on");
 
-  /** Words that end a FROM clause at its depth. */
-  private static final Set<String> ENDS_FROM = Set.of("where", "group", "having", "window", "order", "limit",
+  /** Words that end a WHERE clause at its depth. */
+  private static final Set<String> ENDS_WHERE = Set.of("group", "having", "window", "order", "limit",
       "offset", "fetch", "for", "union", "intersect", "except", "returning", "qualify");
+
+  /** Words that end a FROM clause at its depth. */
+  private static final Set<String> ENDS_FROM = java.util.stream.Stream.concat(ENDS_WHERE.stream(),
+      java.util.stream.Stream.of("where")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 }

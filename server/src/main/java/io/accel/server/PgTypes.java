@@ -69,7 +69,7 @@ final class PgTypes {
         case "JSONB" -> JSONB;
         case "JSON" -> JSON;
         case "NAME" -> NAME;
-        case "_INT2" -> arrayOf(INT2); // a catalog key column, its text {1,2}
+        case "_INT2" -> INT2_ARRAY; // a catalog key column, its text {1,2}
         default -> VARCHAR;
       };
       case Types.LONGVARCHAR, Types.CLOB -> TEXT;
@@ -106,12 +106,13 @@ final class PgTypes {
 
   /** Writes a non-null value in PostgreSQL's binary format, preceded by its length. */
   static void writeBinary(ByteBuf out, int oid, Object v) {
-    int element = elementOf(oid);
-    if (element != 0 && v instanceof List<?> list) {
-      writeArray(out, element, list);
+    // (arrays are looked up only for list values: the scalar columns of every row take the switch below)
+    int element = v instanceof List<?> ? elementOf(oid) : 0;
+    if (element != 0) {
+      writeArray(out, element, (List<?>) v);
       return;
     }
-    if (element == INT2 && v instanceof String text) {
+    if (oid == INT2_ARRAY && v instanceof String text) {
       // a catalog key column kept as its text ({1,2})
       String inner = text.replace("{", "").replace("}", "").trim();
       writeArray(out, INT2, inner.isEmpty() ? List.of()
@@ -285,7 +286,8 @@ final class PgTypes {
   private static final int[][] ARRAYS = {{BOOL, 1000}, {BYTEA, 1001}, {INT2, 1005}, {INT4, 1007}, {TEXT, 1009},
       {BPCHAR, 1014}, {VARCHAR, 1015}, {INT8, 1016}, {FLOAT4, 1021}, {FLOAT8, 1022}, {TIMESTAMP, 1115},
       {DATE, 1182}, {TIME, 1183}, {TIMESTAMPTZ, 1185}, {NUMERIC, 1231}, {UUID_OID, 2951}, {JSON, 199},
-      {JSONB, 3807}, {NAME, 1003}};
+      {JSONB, 3807}, {NAME, 1003}, {OID, 1028}};
+  private static final int INT2_ARRAY = 1005;
 
   /** The array type of element type {@code element} (text[] for one without). */
   static int arrayOf(int element) {
@@ -352,12 +354,9 @@ final class PgTypes {
     return nulls;
   }
 
-  /** Whether {@code oid} is an array of a type {@link #readBinary} reads (pgJDBC sends those in binary). */
+  /** Whether {@code oid} is an array type (pgJDBC sends those in binary). */
   private static boolean isArray(int oid) {
-    return switch (oid) {
-      case 1000, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1115, 1182, 1183, 1185, 1231, 2951 -> true;
-      default -> false;
-    };
+    return elementOf(oid) != 0;
   }
 
   /**
